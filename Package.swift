@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strictSwift: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "QuickCart",
+    products: [
+        .executable(name: "quickcart", targets: ["quickcart"]),
+    ],
+    targets: [
+        // C libraries from the system, each behind a module map and one shim header.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+
+        // Generic layers: they know nothing of the shop.
+        .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: strictSwift),
+        .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strictSwift),
+        .target(name: "Mustache", swiftSettings: strictSwift),
+
+        // The shop, and the executable that serves it.
+        .target(
+            name: "QuickCart",
+            dependencies: ["MicroHTTP", "SQLite", "Mustache"],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(name: "quickcart", dependencies: ["QuickCart"], swiftSettings: strictSwift),
+
+        // A raw-socket HTTP and event-stream client for tests against real servers.
+        .target(name: "HTTPTesting", path: "Tests/HTTPTesting", swiftSettings: strictSwift),
+
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTesting"], swiftSettings: strictSwift),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: strictSwift),
+        .testTarget(name: "MustacheTests", dependencies: ["Mustache"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "QuickCartTests",
+            dependencies: ["QuickCart", "MicroHTTP", "SQLite", "Mustache", "HTTPTesting"],
+            swiftSettings: strictSwift
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,115 @@
+#ifndef CMICROHTTPD_SHIM_H
+#define CMICROHTTPD_SHIM_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <errno.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/resource.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <microhttpd.h>
+
+/// Everything `cmhd_start_daemon` needs, so that Swift never calls the C-variadic
+/// `MHD_start_daemon` or builds an `MHD_OptionItem` array itself.
+typedef struct cmhd_daemon_config {
+    unsigned int flags;
+    const struct sockaddr *address;      /* bound address, port included */
+    MHD_AccessHandlerCallback handler;
+    void *handler_cls;
+    MHD_RequestCompletedCallback completed;
+    void *completed_cls;
+    void *(*uri_log)(void *cls, const char *uri, struct MHD_Connection *connection);
+    void *uri_log_cls;
+    void (*log_sink)(const char *message); /* receives libmicrohttpd's formatted log lines */
+    unsigned int thread_pool_size;
+    unsigned int connection_limit;
+    unsigned int connection_timeout;     /* seconds; 0 = never */
+    size_t connection_memory_limit;      /* bytes per connection; bounds header and URL size */
+    unsigned int per_ip_connection_limit;/* 0 = unlimited */
+    unsigned int listen_backlog;
+} cmhd_daemon_config;
+
+/* libmicrohttpd hands its logger a format and a va_list, which Swift cannot take apart. */
+static inline void cmhd_format_log(void *cls, const char *format, va_list arguments) {
+    char line[512];
+    vsnprintf(line, sizeof line, format, arguments);
+    ((void (*)(const char *))cls)(line);
+}
+
+/// Starts a daemon from `config`; NULL when it cannot (a port in use, say).
+static inline struct MHD_Daemon *cmhd_start_daemon(const cmhd_daemon_config *config) {
+    struct MHD_OptionItem options[] = {
+        /* The external logger must come first, or early errors go to stderr unformatted. */
+        { MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)cmhd_format_log, (void *)config->log_sink },
+        { MHD_OPTION_SOCK_ADDR, 0, (void *)config->address },
+        { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)config->completed, config->completed_cls },
+        { MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)config->uri_log, config->uri_log_cls },
+        { MHD_OPTION_THREAD_POOL_SIZE, config->thread_pool_size, NULL },
+        { MHD_OPTION_CONNECTION_LIMIT, config->connection_limit, NULL },
+        { MHD_OPTION_CONNECTION_TIMEOUT, config->connection_timeout, NULL },
+        { MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)config->connection_memory_limit, NULL },
+        { MHD_OPTION_PER_IP_CONNECTION_LIMIT, config->per_ip_connection_limit, NULL },
+        { MHD_OPTION_LISTEN_BACKLOG_SIZE, config->listen_backlog, NULL },
+        { MHD_OPTION_END, 0, NULL },
+    };
+    const uint16_t port = config->address->sa_family == AF_INET6
+        ? ntohs(((const struct sockaddr_in6 *)config->address)->sin6_port)
+        : ntohs(((const struct sockaddr_in *)config->address)->sin_port);
+    return MHD_start_daemon(config->flags, port, NULL, NULL,
+                            config->handler, config->handler_cls,
+                            MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+/// The port the daemon is bound to (useful after binding port 0); 0 if unknown.
+static inline uint16_t cmhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+/// The connection's socket, or -1.
+static inline int cmhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/// Writes the client's address as text into `buffer`; returns 0 on success.
+static inline int cmhd_client_address(struct MHD_Connection *connection, char *buffer, socklen_t size) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) return -1;
+    const struct sockaddr *address = info->client_addr;
+    const void *raw = address->sa_family == AF_INET6
+        ? (const void *)&((const struct sockaddr_in6 *)address)->sin6_addr
+        : (const void *)&((const struct sockaddr_in *)address)->sin_addr;
+    return inet_ntop(address->sa_family, raw, buffer, size) == NULL ? -1 : 0;
+}
+
+/// True when the peer of a (suspended) connection has closed its end: libmicrohttpd does
+/// not watch suspended sockets, so a client that leaves would otherwise linger in CLOSE-WAIT.
+static inline int cmhd_peer_has_left(int fd) {
+    char byte;
+    ssize_t received = recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    if (received == 0) return 1;
+    if (received < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) return 1;
+    return 0;
+}
+
+/// Raises the soft limit on open files towards `wanted` (capped by the hard limit).
+/// Returns the soft limit in force afterwards.
+static inline unsigned long cmhd_raise_open_file_limit(unsigned long wanted) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return 0;
+    if (limit.rlim_cur < wanted) {
+        limit.rlim_cur = wanted < limit.rlim_max ? wanted : limit.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &limit);
+        getrlimit(RLIMIT_NOFILE, &limit);
+    }
+    return (unsigned long)limit.rlim_cur;
+}
+
+#endif

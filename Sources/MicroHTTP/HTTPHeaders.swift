@@ -1,0 +1,63 @@
+/// An ordered list of header fields with case-insensitive lookup by name.
+///
+/// ```swift
+/// var headers = HTTPHeaders()
+/// headers.add("Cache-Control", "no-store")
+/// headers["cache-control"] // "no-store"
+/// ```
+public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
+    /// One header field.
+    public typealias Field = (name: String, value: String)
+
+    private var fields: [Field]
+
+    /// Creates an empty header list.
+    public init() {
+        fields = []
+    }
+
+    /// Creates a header list from name-value pairs, in order.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The value of the first field named `name` (compared case-insensitively); setting replaces
+    /// every field of that name, and setting `nil` removes them.
+    public subscript(name: String) -> String? {
+        get { fields.first { $0.name.equalsIgnoringASCIICase(name) }?.value }
+        set {
+            fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
+            if let newValue { fields.append((name: name, value: newValue)) }
+        }
+    }
+
+    /// Appends a field, keeping any of the same name (as `Set-Cookie` needs).
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append((name: name, value: value))
+    }
+
+    /// Every value of the fields named `name`, in order.
+    public func values(named name: String) -> [String] {
+        fields.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
+    }
+
+    /// Whether a field named `name` is present.
+    public func contains(_ name: String) -> Bool {
+        fields.contains { $0.name.equalsIgnoringASCIICase(name) }
+    }
+
+    public func makeIterator() -> IndexingIterator<[Field]> {
+        fields.makeIterator()
+    }
+}
+
+extension String {
+    /// ASCII case-insensitive equality, as HTTP field names and tokens compare.
+    func equalsIgnoringASCIICase(_ other: String) -> Bool {
+        let lhs = utf8, rhs = other.utf8
+        guard lhs.count == rhs.count else { return false }
+        return zip(lhs, rhs).allSatisfy { a, b in
+            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
+        }
+    }
+}

@@ -1,0 +1,25 @@
+/// An HTTP request method, such as `GET` or `POST`.
+///
+/// Any token a client sends is representable; the common ones have static members.
+/// ```swift
+/// router.on(.post, "/cart/checkout") { request in … }
+/// ```
+public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The method as sent on the request line, e.g. `"GET"`.
+    public let rawValue: String
+
+    /// Creates a method from its request-line spelling.
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public static let get = HTTPMethod(rawValue: "GET")
+    public static let head = HTTPMethod(rawValue: "HEAD")
+    public static let post = HTTPMethod(rawValue: "POST")
+    public static let put = HTTPMethod(rawValue: "PUT")
+    public static let patch = HTTPMethod(rawValue: "PATCH")
+    public static let delete = HTTPMethod(rawValue: "DELETE")
+    public static let options = HTTPMethod(rawValue: "OPTIONS")
+
+    public var description: String { rawValue }
+}

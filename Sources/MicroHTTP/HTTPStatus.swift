@@ -1,0 +1,31 @@
+/// An HTTP status code with its reason phrase.
+public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
+    /// The three-digit code, e.g. `404`.
+    public let code: Int
+    /// The standard reason phrase, e.g. `"Not Found"`.
+    public let reasonPhrase: String
+
+    /// Creates a status; prefer the static members for standard codes.
+    public init(code: Int, reasonPhrase: String) {
+        self.code = code
+        self.reasonPhrase = reasonPhrase
+    }
+
+    public static let ok = HTTPStatus(code: 200, reasonPhrase: "OK")
+    public static let noContent = HTTPStatus(code: 204, reasonPhrase: "No Content")
+    public static let seeOther = HTTPStatus(code: 303, reasonPhrase: "See Other")
+    public static let notModified = HTTPStatus(code: 304, reasonPhrase: "Not Modified")
+    public static let badRequest = HTTPStatus(code: 400, reasonPhrase: "Bad Request")
+    public static let forbidden = HTTPStatus(code: 403, reasonPhrase: "Forbidden")
+    public static let notFound = HTTPStatus(code: 404, reasonPhrase: "Not Found")
+    public static let methodNotAllowed = HTTPStatus(code: 405, reasonPhrase: "Method Not Allowed")
+    public static let contentTooLarge = HTTPStatus(code: 413, reasonPhrase: "Content Too Large")
+    public static let uriTooLong = HTTPStatus(code: 414, reasonPhrase: "URI Too Long")
+    public static let unsupportedMediaType = HTTPStatus(code: 415, reasonPhrase: "Unsupported Media Type")
+    public static let tooManyRequests = HTTPStatus(code: 429, reasonPhrase: "Too Many Requests")
+    public static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431, reasonPhrase: "Request Header Fields Too Large")
+    public static let internalServerError = HTTPStatus(code: 500, reasonPhrase: "Internal Server Error")
+    public static let serviceUnavailable = HTTPStatus(code: 503, reasonPhrase: "Service Unavailable")
+
+    public var description: String { "\(code) \(reasonPhrase)" }
+}

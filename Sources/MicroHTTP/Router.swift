@@ -1,0 +1,188 @@
+/// Picks a handler by method and path pattern, and turns thrown errors into error pages.
+///
+/// Patterns are literal segments, `:name` parameters (one segment) and a trailing `*name`
+/// (the rest of the path). A path that matches a pattern but not its method gets 405 with
+/// `Allow` listing the methods that pattern has; no match at all gets 404. `GET` routes answer
+/// `HEAD` too. Build the router once, before the server starts.
+/// ```swift
+/// var router = Router()
+/// router.get("/cart") { request in .html(page) }
+/// router.post("/cart/items/:id/quantity") { request in
+///     let id = request.routeParameters["id"]!
+///     …
+/// }
+/// ```
+public struct Router: HTTPResponder {
+    /// A route's handler.
+    public typealias Handler = @Sendable (Request) throws -> Response
+    /// Renders an error page for a request.
+    public typealias ErrorRenderer = @Sendable (HTTPError, Request) -> Response
+    /// Receives errors that are not ``HTTPError`` (they become a 500) for logging.
+    public typealias ErrorLogger = @Sendable (any Error, Request) -> Void
+
+    private struct Route: Sendable {
+        let segments: [PatternSegment]
+        var handlers: [HTTPMethod: Handler]
+    }
+
+    private enum PatternSegment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+        case rest(String)
+    }
+
+    private var exactRoutes: [String: Int] = [:]
+    private var routes: [Route] = []
+    private var middleware: [any Middleware] = []
+    private let renderError: ErrorRenderer
+    private let logError: ErrorLogger
+
+    /// Creates an empty router.
+    /// - Parameters:
+    ///   - renderError: Builds the page for 404, 405, thrown ``HTTPError``s and the 500 of any
+    ///     other error. The default is ``ErrorPage/plain(_:)``.
+    ///   - logError: Told about every error that becomes a 500.
+    public init(
+        renderError: @escaping ErrorRenderer = { error, _ in ErrorPage.plain(error) },
+        logError: @escaping ErrorLogger = { _, _ in }
+    ) {
+        self.renderError = renderError
+        self.logError = logError
+    }
+
+    // MARK: - Building
+
+    /// Adds `handler` for `method` on `pattern`. Adding the same method and pattern twice is a
+    /// programmer error.
+    public mutating func on(_ method: HTTPMethod, _ pattern: String, handler: @escaping Handler) {
+        let segments = Self.parse(pattern: pattern)
+        if let index = routes.firstIndex(where: { $0.segments == segments }) {
+            precondition(routes[index].handlers[method] == nil, "route \(method) \(pattern) added twice")
+            routes[index].handlers[method] = handler
+            return
+        }
+        routes.append(Route(segments: segments, handlers: [method: handler]))
+        if segments.allSatisfy({ if case .literal = $0 { true } else { false } }) {
+            exactRoutes[pattern] = routes.count - 1
+        }
+    }
+
+    /// Adds a `GET` (and `HEAD`) route.
+    public mutating func get(_ pattern: String, handler: @escaping Handler) {
+        on(.get, pattern, handler: handler)
+    }
+
+    /// Adds a `POST` route.
+    public mutating func post(_ pattern: String, handler: @escaping Handler) {
+        on(.post, pattern, handler: handler)
+    }
+
+    /// Appends `middleware` to the chain around every request. Applies to every request,
+    /// whichever route it matches.
+    public mutating func add(middleware: some Middleware) {
+        self.middleware.append(middleware)
+    }
+
+    // MARK: - Responding
+
+    public func respond(to request: Request) -> Response {
+        run(request, fromMiddleware: 0)
+    }
+
+    public func respond(to error: HTTPError, for request: Request) -> Response {
+        renderError(error, request)
+    }
+
+    private func respond(toThrown error: any Error, for request: Request) -> Response {
+        if let error = error as? HTTPError {
+            return renderError(error, request)
+        }
+        logError(error, request)
+        return renderError(HTTPError(.internalServerError, "Something went wrong on our side. Please try again."), request)
+    }
+
+    /// Runs the chain from middleware `index` inward. Errors become error pages at the layer
+    /// that threw them, so every outer middleware sees a response (and can add headers to it).
+    private func run(_ request: Request, fromMiddleware index: Int) -> Response {
+        do {
+            guard index < middleware.count else {
+                return try dispatch(request)
+            }
+            return try middleware[index].handle(request) { next in
+                run(next, fromMiddleware: index + 1)
+            }
+        } catch {
+            return respond(toThrown: error, for: request)
+        }
+    }
+
+    private func dispatch(_ request: Request) throws -> Response {
+        guard let (route, parameters) = match(request.path) else {
+            throw HTTPError(.notFound, "There is no page at this address.")
+        }
+        let method = request.method == .head ? HTTPMethod.get : request.method
+        guard let handler = route.handlers[method] else {
+            throw HTTPError(
+                .methodNotAllowed,
+                "This address does not accept \(request.method.rawValue) requests.",
+                headers: ["Allow": Self.allowHeader(for: route)]
+            )
+        }
+        var routed = request
+        routed.routeParameters = parameters
+        return try handler(routed)
+    }
+
+    private static func allowHeader(for route: Route) -> String {
+        var methods = Set(route.handlers.keys.map(\.rawValue))
+        if methods.contains("GET") { methods.insert("HEAD") }
+        return methods.sorted().joined(separator: ", ")
+    }
+
+    // MARK: - Matching
+
+    private func match(_ path: String) -> (Route, [String: String])? {
+        if let index = exactRoutes[path] {
+            return (routes[index], [:])
+        }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        for route in routes {
+            if let parameters = Self.match(Array(segments), against: route.segments) {
+                return (route, parameters)
+            }
+        }
+        return nil
+    }
+
+    private static func match(_ segments: [Substring], against pattern: [PatternSegment]) -> [String: String]? {
+        var parameters: [String: String] = [:]
+        for (index, part) in pattern.enumerated() {
+            switch part {
+            case .rest(let name):
+                let rest = segments[index...].joined(separator: "/")
+                guard !rest.isEmpty else { return nil }
+                parameters[name] = rest
+                return parameters
+            case .literal(let literal):
+                guard index < segments.count, segments[index] == literal else { return nil }
+            case .parameter(let name):
+                guard index < segments.count, !segments[index].isEmpty else { return nil }
+                parameters[name] = String(segments[index])
+            }
+        }
+        return segments.count == pattern.count ? parameters : nil
+    }
+
+    private static func parse(pattern: String) -> [PatternSegment] {
+        precondition(pattern.hasPrefix("/"), "route patterns start with /")
+        let parts = pattern.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        return parts.enumerated().map { index, part in
+            if part.hasPrefix(":") { return .parameter(String(part.dropFirst())) }
+            if part.hasPrefix("*") {
+                precondition(index == parts.count - 1, "a *rest segment must come last in \(pattern)")
+                return .rest(String(part.dropFirst()))
+            }
+            return .literal(String(part))
+        }
+    }
+}

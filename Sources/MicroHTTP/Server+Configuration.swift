@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Server {
+    /// How a ``Server`` listens and what it tolerates.
+    public struct Configuration: Sendable {
+        /// The IP address to bind, IPv4 or IPv6; `localhost` means `127.0.0.1`.
+        public var host: String
+        /// The TCP port; `0` picks a free one (read it from ``Server/port`` after starting).
+        public var port: Int
+        /// Threads in libmicrohttpd's pool; by default one per online CPU.
+        public var threadCount: Int
+        /// Connections held at once, event streams included. The open-file limit is raised to fit.
+        public var connectionLimit: Int
+        /// Connections from one IP address at once; `0` means no limit.
+        public var connectionsPerIPLimit: Int
+        /// Seconds a connection may sit idle (or dribble its request) before it is closed.
+        public var connectionTimeout: Int
+        /// Memory per connection; it bounds the request line and headers (larger gets 414/431).
+        public var connectionMemoryLimit: Int
+        /// The largest request body accepted; larger gets 413 without being read.
+        public var maximumBodySize: Int
+        /// The most form fields one request may carry; more gets 413.
+        public var maximumFormFields: Int
+        /// Seconds between keep-alive comments on event streams, which also find departed clients.
+        public var heartbeatInterval: Double
+        /// Seconds ``Server/stop()`` waits for requests in flight before closing what is left.
+        public var shutdownGracePeriod: Double
+        /// Whether libmicrohttpd's own diagnostics go to standard error.
+        public var logsLibraryMessages: Bool
+
+        /// Creates a configuration; every value has a production default.
+        public init(
+            host: String = "127.0.0.1",
+            port: Int = 8080,
+            threadCount: Int = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))),
+            connectionLimit: Int = 16_384,
+            connectionsPerIPLimit: Int = 0,
+            connectionTimeout: Int = 30,
+            connectionMemoryLimit: Int = 16 * 1024,
+            maximumBodySize: Int = 64 * 1024,
+            maximumFormFields: Int = 256,
+            heartbeatInterval: Double = 15,
+            shutdownGracePeriod: Double = 5,
+            logsLibraryMessages: Bool = false
+        ) {
+            self.host = host
+            self.port = port
+            self.threadCount = max(1, threadCount)
+            self.connectionLimit = connectionLimit
+            self.connectionsPerIPLimit = connectionsPerIPLimit
+            self.connectionTimeout = connectionTimeout
+            self.connectionMemoryLimit = connectionMemoryLimit
+            self.maximumBodySize = maximumBodySize
+            self.maximumFormFields = maximumFormFields
+            self.heartbeatInterval = heartbeatInterval
+            self.shutdownGracePeriod = shutdownGracePeriod
+            self.logsLibraryMessages = logsLibraryMessages
+        }
+    }
+
+    /// Why a server could not start.
+    public struct StartError: Error, CustomStringConvertible, Sendable {
+        /// What went wrong, in a sentence.
+        public let description: String
+    }
+}

@@ -1,0 +1,397 @@
+import CMicroHTTPD
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An HTTP/1.1 server on libmicrohttpd: a pool of threads in epoll mode, each request handed
+/// to an ``HTTPResponder`` once it is complete.
+///
+/// ```swift
+/// let server = Server(configuration: .init(port: 0), responder: router)
+/// try server.start()
+/// print("http://127.0.0.1:\(server.port)/")
+/// …
+/// server.stop()
+/// ```
+/// Requests are answered only once fully read, so keep-alive works for every answer
+/// (libmicrohttpd closes connections whose answer came before the request was complete).
+/// Bad requests never reach the responder's `respond(to:)`: malformed percent-escapes and
+/// invalid UTF-8 get 400, bodies over the limit 413, through `respond(to:for:)`.
+public final class Server: Sendable {
+    /// The configuration the server was created with.
+    public let configuration: Configuration
+    private let responder: any HTTPResponder
+    private let daemon = Mutex<DaemonHandle?>(nil)
+    private let heartbeatTimer = Mutex<HeartbeatTimer?>(nil)
+    private let streams = Mutex<[ObjectIdentifier: EventStream]>([:])
+    private let requestsInFlight = Atomic<Int>(0)
+    private let boundPort = Atomic<Int>(0)
+    private let isStopping = Atomic<Bool>(false)
+
+    /// Creates a server; it does not listen until ``start()``.
+    public init(configuration: Configuration = Configuration(), responder: any HTTPResponder) {
+        self.configuration = configuration
+        self.responder = responder
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// The port the server listens on (the chosen one when configured with port 0); 0 before start.
+    public var port: Int { boundPort.load(ordering: .relaxed) }
+
+    /// Event streams currently open.
+    public var openEventStreamCount: Int { streams.withLock { $0.count } }
+
+    // MARK: - Starting and stopping
+
+    /// Binds the address and starts serving on libmicrohttpd's threads.
+    /// - Throws: ``StartError`` when the address cannot be bound (in use, not local, malformed).
+    public func start() throws {
+        try daemon.withLock { daemon in
+            precondition(daemon == nil, "Server.start() called twice")
+            // A client that leaves mid-answer must not kill the process.
+            signal(SIGPIPE, SIG_IGN)
+            let openFiles = Int(cmhd_raise_open_file_limit(UInt(configuration.connectionLimit + 256)))
+            let connectionLimit = max(16, min(configuration.connectionLimit, openFiles - 128))
+
+            var address = try SocketAddress(host: configuration.host, port: configuration.port)
+            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+                | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+            if configuration.logsLibraryMessages { flags |= MHD_USE_ERROR_LOG.rawValue }
+
+            let context = Unmanaged.passRetained(self).toOpaque()
+            let started: OpaquePointer? = address.withSockaddr { sockaddr in
+                var config = cmhd_daemon_config(
+                    flags: UInt32(flags),
+                    address: sockaddr,
+                    handler: accessHandler,
+                    handler_cls: context,
+                    completed: requestCompleted,
+                    completed_cls: context,
+                    uri_log: rawURIInspector,
+                    uri_log_cls: nil,
+                    log_sink: libraryLogSink,
+                    thread_pool_size: UInt32(configuration.threadCount),
+                    connection_limit: UInt32(connectionLimit),
+                    connection_timeout: UInt32(configuration.connectionTimeout),
+                    connection_memory_limit: configuration.connectionMemoryLimit,
+                    per_ip_connection_limit: UInt32(configuration.connectionsPerIPLimit),
+                    listen_backlog: 1024
+                )
+                return cmhd_start_daemon(&config)
+            }
+            guard let started else {
+                let reason = String(cString: strerror(errno))
+                Unmanaged<Server>.fromOpaque(context).release()
+                throw StartError(description: "cannot listen on \(configuration.host):\(configuration.port): \(reason)")
+            }
+            daemon = DaemonHandle(pointer: started, context: context)
+            boundPort.store(Int(cmhd_bound_port(started)), ordering: .relaxed)
+        }
+        startHeartbeat()
+    }
+
+    /// Stops accepting connections, ends every event stream, waits up to the grace period for
+    /// requests in flight, then closes everything. Safe to call more than once.
+    public func stop() {
+        guard let handle = daemon.withLock({ daemon in
+            defer { daemon = nil }
+            return daemon
+        }) else { return }
+        isStopping.store(true, ordering: .relaxed)
+        heartbeatTimer.withLock { timer in
+            timer?.source.cancel()
+            timer = nil
+        }
+        let listener = MHD_quiesce_daemon(handle.pointer)
+        if listener >= 0 { close(listener) }
+        // libmicrohttpd forbids stopping with suspended connections: end every stream first.
+        for stream in streams.withLock({ Array($0.values) }) { stream.close() }
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(configuration.shutdownGracePeriod * 1e9)
+        while requestsInFlight.load(ordering: .relaxed) > 0, DispatchTime.now().uptimeNanoseconds < deadline {
+            usleep(2_000)
+        }
+        MHD_stop_daemon(handle.pointer)
+        Unmanaged<Server>.fromOpaque(handle.context).release()
+    }
+
+    // MARK: - Heartbeat
+
+    private func startHeartbeat() {
+        let source = DispatchSource.makeTimerSource(queue: .global())
+        let interval = DispatchTimeInterval.milliseconds(Int(configuration.heartbeatInterval * 1000))
+        source.schedule(deadline: .now() + interval, repeating: interval)
+        source.setEventHandler { @Sendable [weak self] in self?.beat() }
+        heartbeatTimer.withLock { $0 = HeartbeatTimer(source: source) }
+        source.resume()
+    }
+
+    private func beat() {
+        for stream in streams.withLock({ Array($0.values) }) { stream.heartbeat() }
+    }
+
+    // MARK: - Requests
+
+    /// One call of libmicrohttpd's access handler; see `MHD_AccessHandlerCallback`.
+    fileprivate func handle(
+        connection: OpaquePointer,
+        url: UnsafePointer<CChar>,
+        method: UnsafePointer<CChar>,
+        upload: UnsafePointer<CChar>?,
+        uploadSize: UnsafeMutablePointer<Int>,
+        slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> Bool {
+        guard let stateAddress = slot.pointee, stateAddress != malformedURIMarker else {
+            return begin(connection: connection, url: url, method: method, slot: slot)
+        }
+        let state = Unmanaged<RequestState>.fromOpaque(stateAddress).takeUnretainedValue()
+        if uploadSize.pointee > 0 {
+            defer { uploadSize.pointee = 0 }
+            return receive(upload, count: uploadSize.pointee, into: state)
+        }
+        guard !state.answered else { return true }
+        state.finishBody()
+        let response = if let rejection = state.rejection {
+            responder.respond(to: rejection, for: state.request)
+        } else {
+            responder.respond(to: state.request)
+        }
+        state.answered = true
+        return queue(response, on: connection)
+    }
+
+    /// The first call: headers are in, the body (if any) is not.
+    private func begin(
+        connection: OpaquePointer,
+        url: UnsafePointer<CChar>,
+        method: UnsafePointer<CChar>,
+        slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> Bool {
+        let uriIsWellFormed = slot.pointee != malformedURIMarker
+        let path = String(validatingCString: url)
+        let query = Self.values(of: MHD_ValueKind.GET_ARGUMENT_KIND, on: connection)
+        var request = Request(
+            method: HTTPMethod(rawValue: String(cString: method)),
+            path: path ?? "/",
+            query: Parameters(query.compactMap { pair in pair.value.map { (name: pair.name, value: $0) } }),
+            headers: Self.headers(on: connection),
+            cookies: Self.cookies(on: connection),
+            remoteAddress: Self.clientAddress(of: connection)
+        )
+        if query.contains(where: { $0.value == nil }) { request.query = Parameters() }
+        let state = RequestState(request: request, maximumFormFields: configuration.maximumFormFields)
+        slot.pointee = Unmanaged.passRetained(state).toOpaque()
+        requestsInFlight.add(1, ordering: .relaxed)
+
+        if !uriIsWellFormed || path == nil || query.contains(where: { $0.value == nil }) {
+            state.rejection = HTTPError(.badRequest, "The address contains a malformed percent-escape or text that is not valid UTF-8.")
+        } else if let length = request.headers["Content-Length"].flatMap(Int.init), length > configuration.maximumBodySize {
+            state.rejection = Self.bodyTooLarge(limit: configuration.maximumBodySize)
+        }
+        if let rejection = state.rejection {
+            // Answering now makes libmicrohttpd close the connection instead of reading the body.
+            state.answered = true
+            return queue(responder.respond(to: rejection, for: state.request), on: connection)
+        }
+        if Self.isForm(request.headers["Content-Type"]) {
+            let stateAddress = Unmanaged.passUnretained(state).toOpaque()
+            state.postProcessor = MHD_create_post_processor(connection, 8 * 1024, formFieldReceiver, stateAddress)
+        }
+        return true
+    }
+
+    /// Takes a piece of the body. A body that outgrows the limit is discarded and answered
+    /// with 413 once complete (libmicrohttpd accepts an answer only before or after the body);
+    /// one that goes on far past the limit gets its connection closed.
+    private func receive(_ upload: UnsafePointer<CChar>?, count: Int, into state: RequestState) -> Bool {
+        state.bytesReceived += count
+        guard !state.answered, state.rejection == nil, let upload else {
+            return state.bytesReceived <= configuration.maximumBodySize * 16
+        }
+        if state.bytesReceived > configuration.maximumBodySize {
+            state.rejection = Self.bodyTooLarge(limit: configuration.maximumBodySize)
+        } else if let postProcessor = state.postProcessor {
+            if MHD_post_process(postProcessor, upload, count) != MHD_Result.YES, state.rejection == nil {
+                state.rejection = HTTPError(.badRequest, "The form data could not be read.")
+            }
+        } else {
+            state.request.body.append(contentsOf: UnsafeRawBufferPointer(start: upload, count: count))
+        }
+        return true
+    }
+
+    private static func bodyTooLarge(limit: Int) -> HTTPError {
+        HTTPError(.contentTooLarge, "The request body is larger than the \(limit / 1024) KiB this server accepts.")
+    }
+
+    private static func isForm(_ contentType: String?) -> Bool {
+        guard let contentType = contentType?.lowercased() else { return false }
+        return contentType.hasPrefix("application/x-www-form-urlencoded") || contentType.hasPrefix("multipart/form-data")
+    }
+
+    fileprivate func completed(_ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+        guard let stateAddress = slot?.pointee, stateAddress != malformedURIMarker else { return }
+        Unmanaged<RequestState>.fromOpaque(stateAddress).release()
+        slot?.pointee = nil
+        requestsInFlight.subtract(1, ordering: .relaxed)
+    }
+
+    // MARK: - Answers
+
+    private func queue(_ response: Response, on connection: OpaquePointer) -> Bool {
+        let created: OpaquePointer?
+        switch response.body {
+        case .empty:
+            created = MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT)
+        case .bytes(let bytes):
+            created = bytes.withUnsafeBytes { buffer in
+                MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
+            }
+        case .eventStream(let stream):
+            guard !isStopping.load(ordering: .relaxed) else {
+                return queue(responder.respond(to: HTTPError(.serviceUnavailable, "The server is shutting down."), for: Request(method: .get, path: "/")), on: connection)
+            }
+            created = open(stream, on: connection)
+        }
+        guard let created else { return false }
+        defer { MHD_destroy_response(created) }
+        for field in response.headers where !field.name.equalsIgnoringASCIICase("Content-Length") {
+            MHD_add_response_header(created, field.name, field.value)
+        }
+        return MHD_queue_response(connection, UInt32(response.status.code), created) == MHD_Result.YES
+    }
+
+    private func open(_ stream: EventStream, on connection: OpaquePointer) -> OpaquePointer? {
+        stream.attach(to: ConnectionHandle(pointer: connection))
+        let key = ObjectIdentifier(stream)
+        streams.withLock { $0[key] = stream }
+        stream.onClose { [weak self] in
+            _ = self?.streams.withLock { $0.removeValue(forKey: key) }
+        }
+        let context = Unmanaged.passRetained(stream).toOpaque()
+        guard let response = MHD_create_response_from_callback(UInt64.max, 2048, eventStreamReader, context, eventStreamFinished) else {
+            Unmanaged<EventStream>.fromOpaque(context).takeRetainedValue().finish()
+            return nil
+        }
+        return response
+    }
+
+    // MARK: - Reading what libmicrohttpd parsed
+
+    private static func values(of kind: MHD_ValueKind, on connection: OpaquePointer) -> [(name: String, value: String?)] {
+        var collected: [(name: [UInt8], value: [UInt8]?)] = []
+        withUnsafeMutablePointer(to: &collected) { pointer in
+            _ = MHD_get_connection_values_n(connection, kind, valueCollector, pointer)
+        }
+        return collected.map { pair in
+            (
+                name: String(validating: pair.name, as: UTF8.self) ?? String(decoding: pair.name, as: UTF8.self),
+                value: pair.value.flatMap { String(validating: $0, as: UTF8.self) }
+            )
+        }
+    }
+
+    private static func headers(on connection: OpaquePointer) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        for pair in values(of: MHD_ValueKind.HEADER_KIND, on: connection) {
+            headers.add(pair.name, pair.value ?? "")
+        }
+        return headers
+    }
+
+    private static func cookies(on connection: OpaquePointer) -> [String: String] {
+        var cookies: [String: String] = [:]
+        for pair in values(of: MHD_ValueKind.COOKIE_KIND, on: connection) where cookies[pair.name] == nil {
+            cookies[pair.name] = pair.value ?? ""
+        }
+        return cookies
+    }
+
+    private static func clientAddress(of connection: OpaquePointer) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        guard cmhd_client_address(connection, &buffer, socklen_t(buffer.count)) == 0 else { return "" }
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+}
+
+// MARK: - Handles
+
+/// The running daemon and the retained server pointer libmicrohttpd holds.
+/// `@unchecked Sendable`: the pointer is only used under the server's lock, and libmicrohttpd's
+/// daemon calls are thread-safe.
+private struct DaemonHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+    let context: UnsafeMutableRawPointer
+}
+
+/// `@unchecked Sendable`: a Dispatch timer may be cancelled from any thread.
+private struct HeartbeatTimer: @unchecked Sendable {
+    let source: any DispatchSourceTimer
+}
+
+// MARK: - C callbacks (they capture nothing; context travels in their `cls` arguments)
+
+/// Marks a request whose raw URI failed validation; never dereferenced.
+private var malformedURIMarker: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: 0x1) }
+
+private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, upload, uploadSize, slot in
+    guard let cls, let connection, let url, let method, let uploadSize, let slot else { return MHD_Result.NO }
+    let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
+    let handled = server.handle(connection: connection, url: url, method: method, upload: upload, uploadSize: uploadSize, slot: slot)
+    return handled ? MHD_Result.YES : MHD_Result.NO
+}
+
+private let requestCompleted: MHD_RequestCompletedCallback = { cls, _, slot, _ in
+    guard let cls else { return }
+    Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().completed(slot)
+}
+
+/// Sees the raw request target before libmicrohttpd decodes it; its answer becomes the
+/// request's initial `con_cls`.
+private let rawURIInspector: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { _, uri, _ in
+    guard let uri else { return malformedURIMarker }
+    return URIValidation.isWellFormed(uri) ? nil : malformedURIMarker
+}
+
+private let valueCollector: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
+    guard let cls, let key else { return MHD_Result.YES }
+    let collected = cls.assumingMemoryBound(to: [(name: [UInt8], value: [UInt8]?)].self)
+    let name = Array(UnsafeRawBufferPointer(start: key, count: keySize))
+    let bytes = value.map { Array(UnsafeRawBufferPointer(start: $0, count: valueSize)) }
+    collected.pointee.append((name: name, value: bytes))
+    return MHD_Result.YES
+}
+
+private let formFieldReceiver: MHD_PostDataIterator = { cls, _, key, _, _, _, data, offset, size in
+    guard let cls, let key else { return MHD_Result.YES }
+    let state = Unmanaged<RequestState>.fromOpaque(cls).takeUnretainedValue()
+    let name = Array(UnsafeRawBufferPointer(start: key, count: strlen(key)))
+    let piece = UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : size)
+    return state.appendFormData(name: name, piece: piece, offset: offset) ? MHD_Result.YES : MHD_Result.NO
+}
+
+private let eventStreamReader: MHD_ContentReaderCallback = { cls, _, buffer, capacity in
+    guard let cls, let buffer else { return -1 }
+    let stream = Unmanaged<EventStream>.fromOpaque(cls).takeUnretainedValue()
+    guard let count = stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity)) else {
+        return -1 // MHD_CONTENT_READER_END_OF_STREAM
+    }
+    return count
+}
+
+private let eventStreamFinished: MHD_ContentReaderFreeCallback = { cls in
+    guard let cls else { return }
+    Unmanaged<EventStream>.fromOpaque(cls).takeRetainedValue().finish()
+}
+
+private let libraryLogSink: @convention(c) (UnsafePointer<CChar>?) -> Void = { message in
+    guard let message else { return }
+    var line = "microhttpd: " + String(cString: message)
+    if !line.hasSuffix("\n") { line += "\n" }
+    _ = line.withCString { write(2, $0, strlen($0)) }
+}

@@ -1,0 +1,158 @@
+import HTTPTesting
+import MicroHTTP
+import Testing
+
+@Suite struct ServerTests {
+    static func echoRouter() -> Router {
+        var router = Router()
+        router.get("/") { _ in .html("<p>home</p>") }
+        router.get("/echo") { request in
+            let pairs = request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+            return .text("path=\(request.path) query=\(pairs)")
+        }
+        router.get("/path/:name") { request in .text(request.routeParameters["name"] ?? "?") }
+        router.post("/form") { request in
+            .text(request.form.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))
+        }
+        router.post("/body") { request in .text("\(request.body.count) bytes") }
+        router.get("/cookies") { request in
+            var response = Response.text(request.cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";"))
+            response.setCookie(Cookie(name: "sid", value: "abc", sameSite: .lax))
+            return response
+        }
+        router.get("/fail") { _ in throw HTTPError(.badRequest, "Nope <b>") }
+        router.get("/crash") { _ in
+            struct Boom: Error {}
+            throw Boom()
+        }
+        return router
+    }
+
+    @Test func servesPagesWithKeepAlive() throws {
+        let live = try LiveServer(Self.echoRouter())
+        let client = try live.client()
+        for _ in 0..<3 {
+            let response = try client.get("/")
+            #expect(response.status == 200)
+            #expect(response.header("Content-Type") == "text/html; charset=utf-8")
+            #expect(response.text == "<p>home</p>")
+        }
+    }
+
+    @Test func decodesPathAndQuery() throws {
+        let live = try LiveServer(Self.echoRouter())
+        let response = try live.client().get("/echo?q=a%20b+c&x=%C3%A9t%C3%A9&empty=")
+        #expect(response.text == "path=/echo query=q=a b c&x=été&empty=")
+        #expect(try live.client().get("/path/h%C3%A9llo").text == "héllo")
+    }
+
+    @Test(arguments: ["/echo?q=%zz", "/echo?q=%", "/echo?q=%4", "/ech%o", "/echo?q=%ff%fe", "/path/%C3", "/echo?q=a%00b"])
+    func rejectsMalformedEscapesWith400(target: String) throws {
+        let live = try LiveServer(Self.echoRouter())
+        let client = try live.client()
+        let response = try client.request("GET", target)
+        #expect(response.status == 400, "\(target) answered \(response.status)")
+        #expect(response.text.contains("percent-escape"))
+        #expect(try live.client().get("/").status == 200)
+    }
+
+    @Test func unknownPathIs404AndWrongMethodIs405WithAllow() throws {
+        let live = try LiveServer(Self.echoRouter())
+        let client = try live.client()
+        #expect(try client.get("/nowhere").status == 404)
+        let wrong = try client.request("DELETE", "/form")
+        #expect(wrong.status == 405)
+        #expect(wrong.header("Allow") == "POST")
+        let getOnly = try client.post("/echo", form: [])
+        #expect(getOnly.header("Allow") == "GET, HEAD")
+        let head = try client.request("HEAD", "/")
+        #expect(head.status == 200)
+        #expect(head.body.isEmpty)
+    }
+
+    @Test func decodesUrlencodedAndMultipartForms() throws {
+        let live = try LiveServer(Self.echoRouter())
+        let client = try live.client()
+        let form = try client.post("/form", form: [("name", "Zoë & co"), ("q", "1+1=2"), ("last", "x")])
+        #expect(form.text == "name=Zoë & co&q=1+1=2&last=x")
+
+        let boundary = "XyZ"
+        let body = "--\(boundary)\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\none\r\n--\(boundary)\r\nContent-Disposition: form-data; name=\"b\"\r\n\r\ntwo\r\n--\(boundary)--\r\n"
+        let multipart = try client.request("POST", "/form", headers: [("Content-Type", "multipart/form-data; boundary=\(boundary)")], body: Array(body.utf8))
+        #expect(multipart.text == "a=one&b=two")
+    }
+
+    @Test func longFormValuesArriveWhole() throws {
+        let live = try LiveServer(Self.echoRouter())
+        let value = String(repeating: "abcdefgh", count: 4000)
+        let response = try live.client().post("/form", form: [("big", value), ("small", "s")])
+        #expect(response.text == "big=\(value)&small=s")
+    }
+
+    @Test func invalidUTF8InFormIs400() throws {
+        let live = try LiveServer(Self.echoRouter())
+        let response = try live.client().request("POST", "/form", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array("a=%ff".utf8))
+        #expect(response.status == 400)
+    }
+
+    @Test func bodyOverTheLimitIs413WithoutReadingIt() throws {
+        let live = try LiveServer(Self.echoRouter())
+        let client = try live.client()
+        // Announce 10 MB but send none of it: the answer must come anyway.
+        try client.send("POST /body HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 10000000\r\n\r\n")
+        let response = try client.readResponse()
+        #expect(response.status == 413)
+        #expect(try live.client().post("/body", form: [("a", "b")]).status == 200)
+    }
+
+    @Test func chunkedBodyOverTheLimitIs413() throws {
+        let live = try LiveServer(Self.echoRouter())
+        let chunked = try live.client()
+        var request = "POST /body HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n"
+        for _ in 0..<20 { request += "1000\r\n" + String(repeating: "x", count: 4096) + "\r\n" }
+        try chunked.send(request + "0\r\n\r\n")
+        #expect(try chunked.readResponse().status == 413)
+        #expect(try live.client().post("/body", form: [("a", "b")]).status == 200)
+    }
+
+    @Test func tooManyFormFieldsIs413() throws {
+        let live = try LiveServer(Self.echoRouter())
+        let fields = (0..<300).map { ("f\($0)", "v") }
+        #expect(try live.client().post("/form", form: fields).status == 413)
+    }
+
+    @Test func readsCookiesAndSetsThem() throws {
+        let live = try LiveServer(Self.echoRouter())
+        let response = try live.client().get("/cookies", headers: [("Cookie", "b=2; a=1")])
+        #expect(response.text == "a=1;b=2")
+        #expect(response.header("Set-Cookie") == "sid=abc; Path=/; HttpOnly; SameSite=Lax")
+    }
+
+    @Test func errorsBecomePagesAndNeverLeakDetails() throws {
+        let live = try LiveServer(Self.echoRouter())
+        let client = try live.client()
+        let bad = try client.get("/fail")
+        #expect(bad.status == 400)
+        #expect(bad.text.contains("Nope &lt;b&gt;"))
+        let crash = try client.get("/crash")
+        #expect(crash.status == 500)
+        #expect(!crash.text.contains("Boom"))
+    }
+
+    @Test func survivesGarbage() throws {
+        let live = try LiveServer(Self.echoRouter())
+        for garbage in ["\u{0}\u{1}\u{2}\r\n\r\n", "GET\r\n\r\n", "GET / HTTP/9.9\r\n\r\n", "GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n",
+                        "GET /\(String(repeating: "a", count: 40000)) HTTP/1.1\r\nHost: x\r\n\r\n"] {
+            let client = try live.client(timeout: 2)
+            try? client.send(garbage)
+            _ = try? client.readResponse()
+        }
+        #expect(try live.client().get("/").status == 200)
+    }
+
+    @Test func portInUseIsAClearError() throws {
+        let live = try LiveServer(Self.echoRouter())
+        let second = Server(configuration: .init(port: live.port), responder: Self.echoRouter())
+        #expect(throws: Server.StartError.self) { try second.start() }
+    }
+}
