@@ -1,0 +1,357 @@
+import CSQLite
+
+/// One connection to an SQLite database file.
+///
+/// A `Database` is deliberately not `Sendable`: it is opened with `SQLITE_OPEN_NOMUTEX`,
+/// so SQLite does no locking of its own and the connection must be used by one thread at
+/// a time. A multi-threaded server shares connections through ``DatabasePool``, which
+/// lends each to one thread at a time.
+///
+/// Every connection runs in WAL mode (readers never block the writer nor each other),
+/// with `synchronous=NORMAL`, enforced foreign keys, and a busy timeout.
+///
+/// ```swift
+/// let db = try Database(path: "/var/lib/quickcart/shop.sqlite")
+/// try db.execute("INSERT INTO carts (owner) VALUES (?)", owner)
+/// let id = db.lastInsertRowID
+/// let count: Int? = try db.fetchValue("SELECT count(*) FROM carts")
+/// ```
+public final class Database {
+    /// The path (or `file:` URI) the database was opened with.
+    public let path: String
+
+    /// The options this connection was opened with.
+    public let configuration: Configuration
+
+    let connection: Connection
+    private var statementCache: [String: Statement] = [:]
+
+    // MARK: - Opening and closing
+
+    /// Opens (creating if missing) the database at `path` and configures the connection.
+    ///
+    /// - Parameters:
+    ///   - path: A file path, `:memory:`, or a `file:` URI.
+    ///   - configuration: Busy timeout, statement cache size and extra setup.
+    /// - Throws: ``SQLiteError`` if the file cannot be opened or configured; the
+    ///   connection is released before the error is thrown.
+    public init(path: String, configuration: Configuration = Configuration()) throws {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        let resultCode = sqlite3_open_v2(path, &handle, flags, nil)
+        do {
+            try Connection.check(resultCode, handle: handle, sql: nil)
+        } catch {
+            // SQLite allocates a handle even when opening fails; it must still be released.
+            sqlite3_close_v2(handle)
+            throw SQLiteError(resultCode: error.extendedCode.rawValue, message: "\(error.message): \(path)")
+        }
+        guard let handle else {
+            throw SQLiteError(resultCode: SQLITE_NOMEM, message: "out of memory opening \(path)")
+        }
+        self.path = path
+        self.configuration = configuration
+        self.connection = Connection(handle: handle)
+        do {
+            try configure(handle)
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    private func configure(_ handle: OpaquePointer) throws {
+        try connection.check(sqlite3_extended_result_codes(handle, 1), sql: nil)
+        // The timeout comes first: switching a fresh file to WAL takes a lock another
+        // connection may be holding at that moment.
+        try connection.check(sqlite3_busy_timeout(handle, configuration.busyTimeoutMilliseconds), sql: nil)
+        try execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+        try configuration.prepareConnection?(self)
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Closes the connection. Later calls throw ``SQLiteError/misuse``; closing twice is
+    /// harmless.
+    ///
+    /// Cached statements are finalized first. The handle is closed with
+    /// `sqlite3_close_v2`, so a ``Statement`` made with ``makeStatement(sql:)`` and still
+    /// alive keeps the memory valid until it is released, instead of making the close fail.
+    public func close() {
+        for statement in statementCache.values {
+            statement.finalize()
+        }
+        statementCache.removeAll()
+        connection.close()
+    }
+
+    /// Whether ``close()`` was called.
+    public var isClosed: Bool { connection.handle == nil }
+
+    // MARK: - State
+
+    /// The number of rows the most recent INSERT, UPDATE or DELETE changed.
+    public var changes: Int {
+        connection.handle.map { Int(sqlite3_changes64($0)) } ?? 0
+    }
+
+    /// The number of rows changed since the connection opened.
+    public var totalChanges: Int {
+        connection.handle.map { Int(sqlite3_total_changes64($0)) } ?? 0
+    }
+
+    /// The rowid of the most recent successful INSERT on this connection, or 0.
+    public var lastInsertRowID: Int64 {
+        connection.handle.map { sqlite3_last_insert_rowid($0) } ?? 0
+    }
+
+    /// Whether a transaction is open (the connection is not in autocommit mode).
+    public var isInTransaction: Bool {
+        connection.handle.map { sqlite3_get_autocommit($0) == 0 } ?? false
+    }
+
+    // MARK: - Statements
+
+    /// Returns this connection's prepared statement for `sql`, preparing it on first use.
+    ///
+    /// The same text always yields the same object, reset and with its bindings cleared,
+    /// so arguments of a previous use never leak into the next.
+    ///
+    /// - Parameter sql: Exactly one SQL statement; the text is the cache key.
+    /// - Returns: The ready-to-bind statement.
+    /// - Throws: ``SQLiteError`` if the SQL does not compile or holds several statements.
+    public func cachedStatement(sql: String) throws -> Statement {
+        if let statement = statementCache[sql] {
+            statement.reset()
+            statement.clearBindings()
+            return statement
+        }
+        let statement = try Statement(connection: connection, sql: sql, persistent: true)
+        if statementCache.count >= configuration.statementCacheCapacity {
+            statementCache.removeAll(keepingCapacity: true)
+        }
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// Prepares a statement that is not cached; it is finalized when released.
+    ///
+    /// - Parameter sql: Exactly one SQL statement.
+    /// - Returns: The new statement.
+    /// - Throws: ``SQLiteError`` if the SQL does not compile or holds several statements.
+    public func makeStatement(sql: String) throws -> Statement {
+        try Statement(connection: connection, sql: sql, persistent: false)
+    }
+
+    /// The cached statement, unless it is mid-iteration — a query run again from inside
+    /// its own `fetchAll` map closure — in which case a private statement is used so the
+    /// outer iteration is not reset under its feet.
+    private func statementForRunning(_ sql: String) throws -> Statement {
+        if let cached = statementCache[sql], cached.isBusy {
+            return try makeStatement(sql: sql)
+        }
+        return try cachedStatement(sql: sql)
+    }
+
+    private static func values(_ arguments: [(any DatabaseValueConvertible)?]) -> [DatabaseValue] {
+        arguments.map { $0?.databaseValue ?? .null }
+    }
+
+    // MARK: - Executing
+
+    /// Runs a script of zero or more statements separated by semicolons, such as a schema.
+    ///
+    /// Statements run in order and stop at the first error; nothing is cached and no
+    /// arguments are bound, so never build the script from user input.
+    ///
+    /// ```swift
+    /// try db.execute(sql: """
+    ///     CREATE TABLE carts (id INTEGER PRIMARY KEY, owner TEXT NOT NULL);
+    ///     CREATE INDEX carts_owner ON carts (owner);
+    ///     """)
+    /// ```
+    ///
+    /// - Parameter script: The SQL text.
+    /// - Throws: ``SQLiteError`` carrying the text of the failing statement.
+    public func execute(sql script: String) throws {
+        let handle = try connection.openHandle(sql: script)
+        try script.withCString { start in
+            var text = start
+            while text.pointee != 0 {
+                var statement: OpaquePointer?
+                var tail: UnsafePointer<CChar>?
+                let resultCode = sqlite3_prepare_v2(handle, text, -1, &statement, &tail)
+                defer { sqlite3_finalize(statement) }
+                // On a compile error the failing statement is the start of the remaining text.
+                try connection.check(resultCode, sql: String(String(cString: text).drop(while: \.isWhitespace)))
+                if let statement {
+                    let statementSQL = String(cString: sqlite3_sql(statement))
+                    while try connection.check(sqlite3_step(statement), sql: statementSQL) == SQLITE_ROW {}
+                }
+                guard let tail, tail != text else { break }
+                text = tail
+            }
+        }
+    }
+
+    /// Runs one statement with positional arguments, discarding any rows.
+    ///
+    /// ```swift
+    /// try db.execute("UPDATE carts SET note = ? WHERE id = ?", note, cartID)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - sql: Exactly one SQL statement with `?` parameters.
+    ///   - arguments: One value per parameter; `nil` binds NULL.
+    /// - Throws: ``SQLiteError`` if preparation, binding or execution fails.
+    public func execute(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws {
+        try execute(sql, arguments: Self.values(arguments))
+    }
+
+    /// Runs one statement with positional arguments, discarding any rows.
+    ///
+    /// - Parameters:
+    ///   - sql: Exactly one SQL statement with `?` parameters.
+    ///   - arguments: One value per parameter.
+    /// - Throws: ``SQLiteError`` if preparation, binding or execution fails.
+    public func execute(_ sql: String, arguments: [DatabaseValue]) throws {
+        try statementForRunning(sql).execute(arguments)
+    }
+
+    // MARK: - Fetching
+
+    /// Runs a query and maps every row.
+    ///
+    /// ```swift
+    /// let names = try db.fetchAll("SELECT name FROM products WHERE price < ?", limit) { row in
+    ///     try row.string(0)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - sql: Exactly one SQL statement with `?` parameters.
+    ///   - arguments: One value per parameter; `nil` binds NULL.
+    ///   - map: Converts a row; its errors stop the query and are rethrown.
+    /// - Returns: The mapped rows, in result order.
+    /// - Throws: ``SQLiteError`` if the query fails, or whatever `map` throws.
+    public func fetchAll<T>(_ sql: String, _ arguments: (any DatabaseValueConvertible)?..., map: (Row) throws -> T) throws -> [T] {
+        try fetchAll(sql, arguments: Self.values(arguments), map: map)
+    }
+
+    /// Runs a query and maps every row.
+    ///
+    /// - Parameters:
+    ///   - sql: Exactly one SQL statement with `?` parameters.
+    ///   - arguments: One value per parameter.
+    ///   - map: Converts a row; its errors stop the query and are rethrown.
+    /// - Returns: The mapped rows, in result order.
+    /// - Throws: ``SQLiteError`` if the query fails, or whatever `map` throws.
+    public func fetchAll<T>(_ sql: String, arguments: [DatabaseValue], map: (Row) throws -> T) throws -> [T] {
+        try statementForRunning(sql).fetchAll(arguments, map: map)
+    }
+
+    /// Runs a query and returns every row.
+    ///
+    /// - Parameters:
+    ///   - sql: Exactly one SQL statement with `?` parameters.
+    ///   - arguments: One value per parameter; `nil` binds NULL.
+    /// - Returns: The rows, in result order.
+    /// - Throws: ``SQLiteError`` if the query fails.
+    public func fetchAll(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws -> [Row] {
+        try fetchAll(sql, arguments: Self.values(arguments)) { $0 }
+    }
+
+    /// Runs a query and returns every row.
+    ///
+    /// - Parameters:
+    ///   - sql: Exactly one SQL statement with `?` parameters.
+    ///   - arguments: One value per parameter.
+    /// - Returns: The rows, in result order.
+    /// - Throws: ``SQLiteError`` if the query fails.
+    public func fetchAll(_ sql: String, arguments: [DatabaseValue]) throws -> [Row] {
+        try fetchAll(sql, arguments: arguments) { $0 }
+    }
+
+    /// Runs a query and maps its first row; the rest are not computed.
+    ///
+    /// - Parameters:
+    ///   - sql: Exactly one SQL statement with `?` parameters.
+    ///   - arguments: One value per parameter; `nil` binds NULL.
+    ///   - map: Converts the row.
+    /// - Returns: The mapped row, or `nil` if the query returned none.
+    /// - Throws: ``SQLiteError`` if the query fails, or whatever `map` throws.
+    public func fetchOne<T>(_ sql: String, _ arguments: (any DatabaseValueConvertible)?..., map: (Row) throws -> T) throws -> T? {
+        try fetchOne(sql, arguments: Self.values(arguments), map: map)
+    }
+
+    /// Runs a query and maps its first row; the rest are not computed.
+    ///
+    /// - Parameters:
+    ///   - sql: Exactly one SQL statement with `?` parameters.
+    ///   - arguments: One value per parameter.
+    ///   - map: Converts the row.
+    /// - Returns: The mapped row, or `nil` if the query returned none.
+    /// - Throws: ``SQLiteError`` if the query fails, or whatever `map` throws.
+    public func fetchOne<T>(_ sql: String, arguments: [DatabaseValue], map: (Row) throws -> T) throws -> T? {
+        try statementForRunning(sql).fetchOne(arguments, map: map)
+    }
+
+    /// Runs a query and returns its first row.
+    ///
+    /// - Parameters:
+    ///   - sql: Exactly one SQL statement with `?` parameters.
+    ///   - arguments: One value per parameter; `nil` binds NULL.
+    /// - Returns: The first row, or `nil` if there is none.
+    /// - Throws: ``SQLiteError`` if the query fails.
+    public func fetchOne(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws -> Row? {
+        try fetchOne(sql, arguments: Self.values(arguments)) { $0 }
+    }
+
+    /// Runs a query and reads the first column of its first row.
+    ///
+    /// ```swift
+    /// let total: Int? = try db.fetchValue("SELECT sum(qty) FROM cart_items WHERE cart_id = ?", id)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - sql: Exactly one SQL statement with `?` parameters.
+    ///   - arguments: One value per parameter; `nil` binds NULL.
+    ///   - type: The type to read; usually inferred.
+    /// - Returns: The value, or `nil` if there is no row or the value is NULL.
+    /// - Throws: ``SQLiteError`` if the query fails; ``RowDecodingError`` if the value
+    ///   does not convert to `T`.
+    public func fetchValue<T: DatabaseValueConvertible>(
+        _ sql: String,
+        _ arguments: (any DatabaseValueConvertible)?...,
+        as type: T.Type = T.self
+    ) throws -> T? {
+        try fetchValue(sql, arguments: Self.values(arguments), as: type)
+    }
+
+    /// Runs a query and reads the first column of its first row.
+    ///
+    /// - Parameters:
+    ///   - sql: Exactly one SQL statement with `?` parameters.
+    ///   - arguments: One value per parameter.
+    ///   - type: The type to read; usually inferred.
+    /// - Returns: The value, or `nil` if there is no row or the value is NULL.
+    /// - Throws: ``SQLiteError`` if the query fails; ``RowDecodingError`` if the value
+    ///   does not convert to `T`.
+    public func fetchValue<T: DatabaseValueConvertible>(
+        _ sql: String,
+        arguments: [DatabaseValue],
+        as type: T.Type = T.self
+    ) throws -> T? {
+        let value = try fetchOne(sql, arguments: arguments) { row in try row.get(0, as: T?.self) }
+        return value ?? nil
+    }
+}
+
+// MARK: - Not Sendable
+
+/// A connection opened with `SQLITE_OPEN_NOMUTEX` must never be used from two threads at
+/// once; this makes the compiler refuse to send one across isolation domains.
+@available(*, unavailable)
+extension Database: Sendable {}
