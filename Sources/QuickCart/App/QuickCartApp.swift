@@ -1,0 +1,161 @@
+import Dispatch
+import Foundation
+import MicroHTTP
+import Mustache
+import SQLite
+import Synchronization
+
+/// The whole shop, composed: database, stores, sessions, pages, live badge and the server.
+///
+/// ```swift
+/// let app = try QuickCartApp(configuration: configuration)
+/// try app.start()
+/// print("http://\(configuration.host):\(app.port)/")
+/// …
+/// app.stop()
+/// ```
+public final class QuickCartApp: Sendable {
+    /// How the app was configured.
+    public let configuration: Configuration
+    /// The live-badge hub, exposed for tests and diagnostics.
+    public let hub: BadgeHub
+    private let pool: DatabasePool
+    private let server: Server
+    private let sessionStore: SessionStore
+    private let maintenance = Mutex<MaintenanceTimer?>(nil)
+
+    /// Opens (and migrates) the database, loads templates, icons and static files, and builds
+    /// the routes. Nothing listens until ``start()``.
+    /// - Throws: When the database cannot be opened or migrated, or `Views/`/`Public/` are missing.
+    public init(configuration: Configuration) throws {
+        self.configuration = configuration
+        let resources = try Resources.locate(configured: configuration.resourcesPath)
+        let threads = configuration.threads ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
+
+        pool = try DatabasePool(path: configuration.databasePath, maximumConnections: threads + 2)
+        try Schema.migrator.migrate(pool)
+        let catalog = try CatalogStore.load(from: pool)
+        let starter = configuration.emptyCarts ? Cart() : Self.demoCart(from: catalog)
+
+        sessionStore = SessionStore(pool: pool, starterCart: starter.items.map { (productID: $0.product.id, quantity: $0.quantity) })
+        let carts = CartStore(pool: pool, catalog: catalog, sessions: sessionStore, starterCart: starter)
+        let sessions = SessionManager(
+            store: sessionStore, secret: try sessionStore.secret(),
+            idleLifetime: configuration.sessionIdleSeconds, secureCookies: configuration.secureCookies
+        )
+        hub = BadgeHub()
+
+        let staticFiles = try StaticFiles(directory: resources.public)
+        let pages = PageRenderer(
+            templates: try MustacheLibrary(directory: resources.views),
+            icons: try IconSet(directory: resources.public + "/icons"),
+            tabBar: .standard,
+            assets: .object([
+                "css": .string(Self.versionedURL("css/app.css", in: staticFiles)),
+                "js": .string(Self.versionedURL("js/app.js", in: staticFiles)),
+            ])
+        )
+        let pool = pool
+        let routes = Routes(
+            sessions: sessions,
+            home: HomeController(catalog: catalog, carts: carts, pages: pages),
+            search: SearchController(catalog: catalog, carts: carts, sessions: sessionStore, pages: pages),
+            cart: CartController(catalog: catalog, carts: carts, hub: hub, pages: pages),
+            profile: ProfileController(carts: carts, sessions: sessionStore, pages: pages),
+            events: EventsController(carts: carts, hub: hub),
+            staticFiles: staticFiles,
+            errorPages: ErrorPages(sessions: sessions, carts: carts, pages: pages),
+            health: { _ = try pool.read { db in try db.fetchValue("SELECT 1", as: Int.self) } },
+            strictTransportSecurity: configuration.secureCookies
+        )
+        server = Server(
+            configuration: Server.Configuration(host: configuration.host, port: configuration.port, threadCount: threads),
+            responder: routes.makeRouter()
+        )
+    }
+
+    /// The port the server listens on (useful with port 0).
+    public var port: Int { server.port }
+
+    /// Event streams currently open.
+    public var openEventStreamCount: Int { server.openEventStreamCount }
+
+    /// Starts serving, and the hourly purge of expired sessions.
+    public func start() throws {
+        try server.start()
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        timer.schedule(deadline: .now() + 60, repeating: 3600)
+        timer.setEventHandler { @Sendable [weak self] in self?.purgeExpiredSessions() }
+        maintenance.withLock { $0 = MaintenanceTimer(source: timer) }
+        timer.resume()
+    }
+
+    /// Stops accepting, ends event streams, finishes requests in flight and closes the database.
+    public func stop() {
+        maintenance.withLock { timer in
+            timer?.source.cancel()
+            timer = nil
+        }
+        server.stop()
+        pool.close()
+    }
+
+    /// Deletes sessions idle for longer than the configured lifetime, with their carts.
+    public func purgeExpiredSessions() {
+        do {
+            let cutoff = Clock.nowMilliseconds() / 1000 - configuration.sessionIdleSeconds
+            let deleted = try sessionStore.deleteSessions(lastSeenBefore: cutoff)
+            if deleted > 0 { Log.info("purged \(deleted) expired sessions") }
+        } catch {
+            Log.error("purging expired sessions failed: \(error)")
+        }
+    }
+
+    /// CONTRACT.md's demo cart: Trail Running Shoes ×1 and Insulated Water Bottle ×2.
+    private static func demoCart(from catalog: Catalog) -> Cart {
+        let lines: [(String, Int)] = [("trail-running-shoes", 1), ("insulated-water-bottle", 2)]
+        return Cart(items: lines.compactMap { slug, quantity in
+            catalog.product(slug: slug).map { Cart.Item(product: $0, quantity: quantity) }
+        })
+    }
+
+    private static func versionedURL(_ path: String, in files: StaticFiles) -> String {
+        let version = files.etag(of: path).map { String($0.filter(\.isHexDigit).prefix(12)) } ?? "0"
+        return "/static/\(path)?v=\(version)"
+    }
+}
+
+/// `@unchecked Sendable`: a Dispatch timer may be cancelled from any thread.
+private struct MaintenanceTimer: @unchecked Sendable {
+    let source: any DispatchSourceTimer
+}
+
+/// Where `Views/` and `Public/` are.
+struct Resources {
+    let views: String
+    let `public`: String
+
+    /// The configured folder; else the working directory; else the folders above the
+    /// executable (where `swift build` leaves it inside a checkout).
+    static func locate(configured: String?) throws -> Resources {
+        var candidates: [URL] = []
+        if let configured {
+            candidates = [URL(fileURLWithPath: configured)]
+        } else {
+            candidates.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+            for _ in 0..<5 {
+                candidates.append(folder)
+                folder.deleteLastPathComponent()
+            }
+        }
+        for folder in candidates {
+            let views = folder.appendingPathComponent("Views").path
+            let publicFolder = folder.appendingPathComponent("Public").path
+            if FileManager.default.fileExists(atPath: views + "/layout.mustache"), FileManager.default.fileExists(atPath: publicFolder) {
+                return Resources(views: views, public: publicFolder)
+            }
+        }
+        throw Configuration.UsageError(description: "cannot find Views/ and Public/ (looked in \(candidates.map(\.path).joined(separator: ", "))); pass --resources DIR")
+    }
+}

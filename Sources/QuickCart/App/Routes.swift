@@ -1,0 +1,66 @@
+import MicroHTTP
+
+/// The route table: every address QuickCart answers, and who answers it.
+struct Routes {
+    let sessions: SessionManager
+    let home: HomeController
+    let search: SearchController
+    let cart: CartController
+    let profile: ProfileController
+    let events: EventsController
+    let staticFiles: StaticFiles
+    let errorPages: ErrorPages
+    let health: @Sendable () throws -> Void
+    let strictTransportSecurity: Bool
+
+    func makeRouter() -> Router {
+        var router = Router(renderError: errorPages.render, logError: { error, request in
+            Log.error("\(request.method) \(request.path) failed: \(error)")
+        })
+        router.add(middleware: SecurityHeaders(strictTransportSecurity: strictTransportSecurity))
+
+        router.get("/", handler: page(home.show))
+        router.get("/search", handler: page(search.show))
+        router.get("/cart", handler: page(cart.show))
+        router.get("/profile", handler: page(profile.show))
+        router.get("/events", handler: page(events.stream))
+
+        router.post("/cart/items", handler: action(cart.add))
+        router.post("/cart/items/:id/quantity", handler: action(cart.setQuantity))
+        router.post("/cart/items/:id/remove", handler: action(cart.remove))
+        router.post("/cart/checkout", handler: action(cart.checkout))
+        router.post("/profile/name", handler: action(profile.rename))
+
+        let staticFiles = staticFiles
+        router.get("/static/*path") { request in
+            try staticFiles.response(for: request, path: request.routeParameters["path"] ?? "")
+        }
+        let health = health
+        router.get("/healthz") { _ in
+            try health()
+            return .text("ok\n")
+        }
+        return router
+    }
+
+    /// A handler for a page: runs with the request's session, setting its cookie when new.
+    private func page(_ body: @escaping @Sendable (ShopRequest) throws -> Response) -> Router.Handler {
+        let sessions = sessions
+        return { request in
+            let now = Clock.nowMilliseconds()
+            let resolution = try sessions.resolve(request, at: now / 1000)
+            var response = try body(ShopRequest(http: request, session: resolution.session, nowMilliseconds: now))
+            if let cookie = resolution.cookie { response.setCookie(cookie) }
+            return response
+        }
+    }
+
+    /// A handler for a form post: as ``page(_:)``, after checking the CSRF token and origin.
+    private func action(_ body: @escaping @Sendable (ShopRequest) throws -> Response) -> Router.Handler {
+        let sessions = sessions
+        return page { request in
+            try sessions.verify(request.http, for: request.session)
+            return try body(request)
+        }
+    }
+}

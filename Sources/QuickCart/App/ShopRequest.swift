@@ -1,0 +1,54 @@
+import Foundation
+import MicroHTTP
+
+/// A request together with the session it belongs to: what every feature's handler gets.
+struct ShopRequest {
+    let http: Request
+    let session: Session
+    /// When the request is being handled, in milliseconds since 1970 (UTC).
+    let nowMilliseconds: Int64
+
+    /// Seconds since 1970 (UTC).
+    var now: Int64 { nowMilliseconds / 1000 }
+
+    /// Where to go after a form post: the form's `return_to` when it is a path on this site,
+    /// otherwise `fallback`. Never an absolute or protocol-relative URL (no open redirects).
+    func returnPath(default fallback: String) -> String {
+        guard let target = http.form["return_to"], Self.isLocalPath(target) else { return fallback }
+        return target
+    }
+
+    static func isLocalPath(_ target: String) -> Bool {
+        target.hasPrefix("/") && !target.hasPrefix("//") && !target.contains("\\")
+            && target.unicodeScalars.allSatisfy { $0.value >= 0x21 && $0.value != 0x7F }
+            && target.utf8.count <= 512
+    }
+
+    /// A whole number from a form field. Numbers too large for `Int` saturate, since they
+    /// are clamped into range anyway.
+    /// - Throws: ``HTTPError`` 400 naming the field when it is missing or not a whole number.
+    func integer(_ field: String, named label: String) throws -> Int {
+        guard let text = http.form[field]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else {
+            throw HTTPError(.badRequest, "The \(label) is missing.")
+        }
+        if let value = Int(text) { return value }
+        let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : Substring(text)
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigitCharacter) else {
+            throw HTTPError(.badRequest, "The \(label) “\(text.prefix(40))” is not a whole number.")
+        }
+        return text.hasPrefix("-") ? Int.min : Int.max
+    }
+
+    /// The id in the path (`/cart/items/:id/…`).
+    /// - Throws: ``HTTPError`` 404 unless it is a positive whole number.
+    func productID() throws -> Int64 {
+        guard let text = http.routeParameters["id"], let id = Int64(text), id > 0 else {
+            throw HTTPError(.notFound, "There is no such item.")
+        }
+        return id
+    }
+}
+
+private extension Character {
+    var isASCIIDigitCharacter: Bool { ("0"..."9").contains(self) }
+}

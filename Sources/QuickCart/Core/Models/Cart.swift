@@ -1,0 +1,44 @@
+/// A session's cart: products with quantities, in the order they were added.
+public struct Cart: Hashable, Sendable {
+    /// One product in the cart.
+    public struct Item: Hashable, Sendable {
+        public var product: Product
+        /// Always within ``Cart/quantityRange``.
+        public var quantity: Int
+
+        public init(product: Product, quantity: Int) {
+            self.product = product
+            self.quantity = quantity
+        }
+
+        /// Unit price times quantity.
+        public var lineTotal: Money { product.price * quantity }
+    }
+
+    /// The quantities a line may have; posted values outside are clamped into it.
+    public static let quantityRange = 1...10
+
+    public var items: [Item]
+
+    public init(items: [Item] = []) {
+        self.items = items
+    }
+
+    /// The badge's number: the sum of quantities.
+    public var itemCount: Int { items.reduce(0) { $0 + $1.quantity } }
+
+    /// The exact sum of line totals.
+    public var subtotal: Money { items.reduce(.zero) { $0 + $1.lineTotal } }
+
+    public var isEmpty: Bool { items.isEmpty }
+
+    /// The quantity of `productID` in the cart, 0 when absent.
+    public func quantity(of productID: Int64) -> Int {
+        items.first { $0.product.id == productID }?.quantity ?? 0
+    }
+
+    /// Clamps a requested quantity into ``quantityRange``.
+    public static func clamp(_ quantity: Int) -> Int {
+        min(max(quantity, quantityRange.lowerBound), quantityRange.upperBound)
+    }
+}

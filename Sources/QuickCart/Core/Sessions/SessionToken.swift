@@ -1,0 +1,52 @@
+/// The value of the session cookie: a random id, when it was issued, and a signature.
+///
+/// `id.issuedAt.signature`, where the id is 160 bits from the system's CSPRNG and the
+/// signature an HMAC-SHA-256 under the shop's secret. The signature lets the server trust a
+/// session that it has not stored yet (sessions are stored only when they first change
+/// something), and turns any forged or altered cookie into a fresh session.
+struct SessionToken: Equatable {
+    let id: String
+    let issuedAt: Int64
+
+    /// A new token with a fresh random id.
+    static func issue(at now: Int64) -> SessionToken {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<20).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return SessionToken(id: Hex.encode(bytes), issuedAt: now)
+    }
+
+    /// The cookie value, signed with `secret`.
+    func cookieValue(secret: [UInt8]) -> String {
+        "\(id).\(issuedAt).\(Self.signature(id: id, issuedAt: issuedAt, secret: secret))"
+    }
+
+    /// Reads a cookie value; `nil` unless it is well formed and its signature is right.
+    init?(cookieValue: String, secret: [UInt8]) {
+        let parts = cookieValue.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].utf8.count == 40, Hex.decode(String(parts[0])) != nil,
+              let issuedAt = Int64(parts[1]), issuedAt >= 0 else { return nil }
+        let expected = Self.signature(id: String(parts[0]), issuedAt: issuedAt, secret: secret)
+        guard ConstantTime.equals(String(parts[2]), expected) else { return nil }
+        self.init(id: String(parts[0]), issuedAt: issuedAt)
+    }
+
+    private init(id: String, issuedAt: Int64) {
+        self.id = id
+        self.issuedAt = issuedAt
+    }
+
+    private static func signature(id: String, issuedAt: Int64, secret: [UInt8]) -> String {
+        Hex.encode(Array(SHA256.hmac(key: secret, message: Array("session|\(id)|\(issuedAt)".utf8)).prefix(16)))
+    }
+}
+
+/// Comparison whose time does not depend on where two secrets differ.
+enum ConstantTime {
+    static func equals(_ lhs: String, _ rhs: String) -> Bool {
+        let a = Array(lhs.utf8), b = Array(rhs.utf8)
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+}

@@ -1,0 +1,79 @@
+import SQLite
+
+/// The database's shape, as ordered migrations. A shipped migration is never edited or
+/// renamed: add a new one.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-create-tables") { db in
+            try db.execute(sql: """
+                CREATE TABLE products (
+                    id INTEGER PRIMARY KEY,
+                    slug TEXT NOT NULL UNIQUE,
+                    name TEXT NOT NULL,
+                    summary TEXT NOT NULL,
+                    category TEXT NOT NULL,
+                    price_cents INTEGER NOT NULL CHECK (price_cents >= 0),
+                    icon TEXT NOT NULL,
+                    featured INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE TABLE settings (
+                    key TEXT PRIMARY KEY,
+                    value TEXT NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE sessions (
+                    id TEXT PRIMARY KEY,
+                    created_at INTEGER NOT NULL,
+                    last_seen INTEGER NOT NULL,
+                    display_name TEXT NOT NULL,
+                    cart_version INTEGER NOT NULL DEFAULT 0
+                ) WITHOUT ROWID;
+                CREATE INDEX sessions_by_last_seen ON sessions (last_seen);
+                CREATE TABLE cart_items (
+                    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+                    product_id INTEGER NOT NULL REFERENCES products (id),
+                    quantity INTEGER NOT NULL CHECK (quantity BETWEEN 1 AND 10),
+                    added_at INTEGER NOT NULL,
+                    PRIMARY KEY (session_id, product_id)
+                ) WITHOUT ROWID;
+                CREATE TABLE recent_searches (
+                    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+                    query TEXT NOT NULL,
+                    searched_at INTEGER NOT NULL,
+                    PRIMARY KEY (session_id, query)
+                ) WITHOUT ROWID;
+                -- Orders are records of sales: they outlive the session that placed them.
+                CREATE TABLE orders (
+                    id INTEGER PRIMARY KEY,
+                    session_id TEXT NOT NULL,
+                    placed_at INTEGER NOT NULL
+                );
+                CREATE INDEX orders_by_session ON orders (session_id, id);
+                CREATE TABLE order_lines (
+                    order_id INTEGER NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    product_id INTEGER,
+                    name TEXT NOT NULL,
+                    unit_price_cents INTEGER NOT NULL,
+                    quantity INTEGER NOT NULL CHECK (quantity > 0),
+                    PRIMARY KEY (order_id, position)
+                ) WITHOUT ROWID;
+                """)
+        }
+        migrator.registerMigration("v2-seed-catalog") { db in
+            for (index, product) in CatalogSeed.products.enumerated() {
+                try db.execute(
+                    "INSERT INTO products (id, slug, name, summary, category, price_cents, icon, featured) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    Int64(index + 1), product.slug, product.name, product.summary, product.category,
+                    product.priceCents, product.icon, product.featured
+                )
+            }
+        }
+        migrator.registerMigration("v3-session-secret") { db in
+            var generator = SystemRandomNumberGenerator()
+            let secret = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+            try db.execute("INSERT INTO settings (key, value) VALUES ('session-secret', ?)", Hex.encode(secret))
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,132 @@
+import SQLite
+
+/// Sessions, their display names and recent searches, in SQLite.
+public final class SessionStore: Sendable {
+    /// A stored session's row.
+    struct Record {
+        let createdAt: Int64
+        let lastSeen: Int64
+        let displayName: String
+    }
+
+    private let pool: DatabasePool
+    /// Products and quantities a new session's cart starts with.
+    private let starterCart: [(productID: Int64, quantity: Int)]
+
+    init(pool: DatabasePool, starterCart: [(productID: Int64, quantity: Int)]) {
+        self.pool = pool
+        self.starterCart = starterCart
+    }
+
+    /// The secret that signs session cookies, made by a migration on first start.
+    func secret() throws -> [UInt8] {
+        let hex = try pool.read { db in
+            try db.fetchValue("SELECT value FROM settings WHERE key = 'session-secret'", as: String.self)
+        }
+        guard let hex, let secret = Hex.decode(hex), secret.count >= 32 else {
+            throw StoreError.missingSecret
+        }
+        return secret
+    }
+
+    func record(id: String) throws -> Record? {
+        try pool.read { db in
+            try db.fetchOne("SELECT created_at, last_seen, display_name FROM sessions WHERE id = ?", id) { row in
+                Record(createdAt: try row.int64(0), lastSeen: try row.int64(1), displayName: try row.string(2))
+            }
+        }
+    }
+
+    /// Records that the session was used at `now`.
+    func touch(id: String, at now: Int64) throws {
+        try pool.write { db in
+            try db.execute("UPDATE sessions SET last_seen = ? WHERE id = ?", now, id)
+        }
+    }
+
+    /// Stores `session` if it is not stored yet, with the starter cart. Call inside the write
+    /// transaction of the session's first change, so the two land together or not at all.
+    func store(_ session: Session, in db: Database, at now: Int64) throws {
+        try db.execute(
+            "INSERT OR IGNORE INTO sessions (id, created_at, last_seen, display_name) VALUES (?, ?, ?, ?)",
+            session.id, session.createdAt, now, session.displayName
+        )
+        guard db.changes == 1 else { return }
+        for (offset, item) in starterCart.enumerated() {
+            try db.execute(
+                "INSERT INTO cart_items (session_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)",
+                session.id, item.productID, item.quantity, now * 1000 + Int64(offset)
+            )
+        }
+    }
+
+    /// Changes the name shown on Profile.
+    func setDisplayName(_ name: String, for session: Session, at now: Int64) throws {
+        try pool.write { db in
+            try store(session, in: db, at: now)
+            try db.execute("UPDATE sessions SET display_name = ?, last_seen = ? WHERE id = ?", name, now, session.id)
+        }
+    }
+
+    // MARK: - Recent searches
+
+    /// The session's last `limit` distinct searches, newest first.
+    func recentSearches(for session: Session, limit: Int = 5) throws -> [String] {
+        guard session.isStored else { return [] }
+        return try pool.read { db in
+            try db.fetchAll(
+                "SELECT query FROM recent_searches WHERE session_id = ? ORDER BY searched_at DESC, query LIMIT ?",
+                session.id, limit
+            ) { try $0.string(0) }
+        }
+    }
+
+    /// Remembers a search, keeping only the newest `keep` per session.
+    func recordSearch(_ query: String, for session: Session, at nowMilliseconds: Int64, keep: Int = 5) throws {
+        try pool.write { db in
+            try store(session, in: db, at: nowMilliseconds / 1000)
+            try db.execute(
+                """
+                INSERT INTO recent_searches (session_id, query, searched_at) VALUES (?, ?, ?)
+                ON CONFLICT (session_id, query) DO UPDATE SET searched_at = excluded.searched_at
+                """,
+                session.id, query, nowMilliseconds
+            )
+            try db.execute(
+                """
+                DELETE FROM recent_searches WHERE session_id = ? AND query NOT IN (
+                    SELECT query FROM recent_searches WHERE session_id = ? ORDER BY searched_at DESC LIMIT ?)
+                """,
+                session.id, session.id, keep
+            )
+        }
+    }
+
+    // MARK: - Expiry
+
+    /// Deletes sessions last seen before `cutoff`, with their carts and searches (orders stay).
+    /// - Returns: How many sessions were deleted.
+    @discardableResult
+    func deleteSessions(lastSeenBefore cutoff: Int64) throws -> Int {
+        try pool.write { db in
+            try db.execute("DELETE FROM sessions WHERE last_seen < ?", cutoff)
+            return db.changes
+        }
+    }
+
+    /// How many sessions are stored.
+    func count() throws -> Int {
+        try pool.read { db in try db.fetchValue("SELECT count(*) FROM sessions", as: Int.self) ?? 0 }
+    }
+}
+
+/// Failures of the stores that are not SQLite's own.
+enum StoreError: Error, CustomStringConvertible {
+    case missingSecret
+
+    var description: String {
+        switch self {
+        case .missingSecret: "the session secret is missing from the settings table"
+        }
+    }
+}

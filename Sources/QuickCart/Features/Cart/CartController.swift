@@ -1,0 +1,61 @@
+import MicroHTTP
+
+/// The Cart tab and every form that changes a cart: add, the quantity steppers, remove and
+/// checkout. Each change commits, tells the session's open tabs the new count, then answers
+/// 303 back to the page the form came from.
+struct CartController: Sendable {
+    let catalog: Catalog
+    let carts: CartStore
+    let hub: BadgeHub
+    let pages: PageRenderer
+
+    func show(_ request: ShopRequest) throws -> Response {
+        let cart = try carts.cart(for: request.session)
+        let content = CartViewModel(cart: cart, csrfToken: request.session.csrfToken, pages: pages)
+        return pages.render(.init(template: "cart", title: "Cart", tab: .cart, cartCount: cart.itemCount, content: content.mustacheValue))
+    }
+
+    /// `POST /cart/items` with `product`: one more of it, up to the maximum.
+    func add(_ request: ShopRequest) throws -> Response {
+        let id = try request.integer("product", named: "product")
+        guard let product = catalog.product(id: Int64(clamping: id)) else {
+            throw HTTPError(.notFound, "That product is not in our catalog.")
+        }
+        let change = try carts.add(productID: product.id, for: request.session, at: request.now)
+        return committed(change, request, returnTo: request.returnPath(default: "/cart"))
+    }
+
+    /// `POST /cart/items/:id/quantity` with `quantity`: clamped into 1...10.
+    func setQuantity(_ request: ShopRequest) throws -> Response {
+        let productID = try request.productID()
+        let quantity = try request.integer("quantity", named: "quantity")
+        do {
+            let change = try carts.setQuantity(quantity, of: productID, for: request.session, at: request.now)
+            return committed(change, request, returnTo: request.returnPath(default: "/cart"))
+        } catch CartError.notInCart {
+            throw HTTPError(.notFound, "That item is not in your cart.")
+        }
+    }
+
+    /// `POST /cart/items/:id/remove`.
+    func remove(_ request: ShopRequest) throws -> Response {
+        let productID = try request.productID()
+        let change = try carts.remove(productID: productID, for: request.session, at: request.now)
+        return committed(change, request, returnTo: request.returnPath(default: "/cart"))
+    }
+
+    /// `POST /cart/checkout`: the cart becomes an order; the answer leads to its confirmation.
+    func checkout(_ request: ShopRequest) throws -> Response {
+        do {
+            let (orderID, change) = try carts.checkout(for: request.session, at: request.now)
+            return committed(change, request, returnTo: "/profile?order=\(orderID)#order-confirmation")
+        } catch CartError.emptyCart {
+            throw HTTPError(.badRequest, "Your cart is empty, so there is nothing to check out.")
+        }
+    }
+
+    private func committed(_ change: CartChange, _ request: ShopRequest, returnTo path: String) -> Response {
+        hub.publish(change, sessionID: request.session.id)
+        return .redirect(to: path)
+    }
+}

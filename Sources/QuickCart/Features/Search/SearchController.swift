@@ -1,0 +1,63 @@
+import Foundation
+import MicroHTTP
+import Mustache
+
+/// The Search tab: a search form, matching products with add buttons, and the session's
+/// recent searches.
+struct SearchController: Sendable {
+    static let maximumQueryLength = 100
+
+    let catalog: Catalog
+    let carts: CartStore
+    let sessions: SessionStore
+    let pages: PageRenderer
+
+    func show(_ request: ShopRequest) throws -> Response {
+        let query = (request.http.query["q"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard query.count <= Self.maximumQueryLength else {
+            throw HTTPError(.badRequest, "Searches are limited to \(Self.maximumQueryLength) characters.")
+        }
+        guard !query.contains(where: { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } }) else {
+            throw HTTPError(.badRequest, "The search contains control characters.")
+        }
+        var session = request.session
+        if !query.isEmpty {
+            try sessions.recordSearch(query, for: session, at: request.nowMilliseconds)
+            session.isStored = true
+        }
+        let cart = try carts.cart(for: session)
+        let results = catalog.search(query)
+        let recent = try sessions.recentSearches(for: session)
+        var returnTo = "/search"
+        if !query.isEmpty { returnTo = Self.href(for: query) }
+        let content: MustacheValue = .object([
+            "query": .string(query),
+            "hasQuery": .bool(!query.isEmpty),
+            "results": ProductViewModel.list(results, cart: cart, pages: pages),
+            "hasResults": .bool(!results.isEmpty),
+            "resultSummary": .string(Self.summary(count: results.count, query: query)),
+            "recent": .array(recent.map { .object(["text": .string($0), "href": .string(Self.href(for: $0))]) }),
+            "hasRecent": .bool(!recent.isEmpty),
+            "categories": .array(catalog.categories.map { .object(["name": .string($0.name), "href": .string(Self.href(for: $0.name))]) }),
+            "csrf": .string(session.csrfToken),
+            "returnTo": .string(returnTo),
+        ])
+        let title = query.isEmpty ? "Search" : "“\(query)” – Search"
+        return pages.render(.init(template: "search", title: title, tab: .search, cartCount: cart.itemCount, content: content))
+    }
+
+    /// The address of a search for `query`.
+    static func href(for query: String) -> String {
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        let encoded = query.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        return "/search?q=" + encoded
+    }
+
+    private static func summary(count: Int, query: String) -> String {
+        switch count {
+        case 0: "No results for “\(query)”"
+        case 1: "1 result for “\(query)”"
+        default: "\(count) results for “\(query)”"
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import MicroHTTP
+
+/// `GET /events`: the session's live badge as server-sent events.
+struct EventsController: Sendable {
+    /// How long browsers wait before reconnecting, in milliseconds.
+    static let reconnectDelay = 2_000
+
+    let carts: CartStore
+    let hub: BadgeHub
+
+    func stream(_ request: ShopRequest) throws -> Response {
+        let stream = EventStream()
+        stream.send(bytes: Array("retry: \(Self.reconnectDelay)\n\n".utf8))
+        // Subscribing sends the current count at once, so a reconnecting browser is never stale.
+        hub.subscribe(stream, sessionID: request.session.id, current: try carts.badge(for: request.session))
+        return Response(
+            headers: [
+                "Content-Type": "text/event-stream",
+                "Cache-Control": "no-store",
+                "X-Accel-Buffering": "no",
+            ],
+            body: .eventStream(stream)
+        )
+    }
+}

@@ -1,0 +1,74 @@
+import Mustache
+
+/// The tabs of QuickCart, the web twin of a SwiftUI `TabView`: Home, Search, the prominent
+/// Cart with its badge, and Profile.
+public struct TabBar: Sendable {
+    /// Which tab a page belongs to.
+    public enum TabID: String, Sendable, CaseIterable {
+        case home, search, cart, profile
+    }
+
+    /// A tab's role, as in SwiftUI's `Tab(role:)`.
+    public enum Role: Sendable {
+        /// An ordinary tab.
+        case standard
+        /// The search tab.
+        case search
+        /// The one tab drawn larger than its neighbours, carrying the badge.
+        case prominent
+    }
+
+    /// One tab.
+    public struct Tab: Sendable {
+        public let id: TabID
+        public let title: String
+        /// The icon's file name in `Public/icons/`, without `.svg`.
+        public let icon: String
+        public let path: String
+        public let role: Role
+    }
+
+    /// The tabs in the order the bar shows them.
+    public let tabs: [Tab]
+
+    /// QuickCart's tabs in their standard order.
+    public static let standard = TabBar(tabs: [
+        Tab(id: .home, title: "Home", icon: "home", path: "/", role: .standard),
+        Tab(id: .search, title: "Search", icon: "search", path: "/search", role: .search),
+        Tab(id: .cart, title: "Cart", icon: "cart", path: "/cart", role: .prominent),
+        Tab(id: .profile, title: "Profile", icon: "profile", path: "/profile", role: .standard),
+    ])
+
+    /// The bar as the template sees it, with `current` marked and the badge showing `cartCount`.
+    func viewModel(current: TabID?, cartCount: Int, icons: IconSet) -> MustacheValue {
+        .array(tabs.map { tab in
+            var value: [String: MustacheValue] = [
+                "id": .string(tab.id.rawValue),
+                "title": .string(tab.title),
+                "path": .string(tab.path),
+                "icon": .string(icons[tab.icon]),
+                "current": .bool(tab.id == current),
+                "prominent": .bool(tab.role == .prominent),
+            ]
+            if tab.role == .prominent {
+                value["badgeText"] = .string(Badge.text(for: cartCount))
+                value["badgeVisible"] = .bool(cartCount > 0)
+                value["accessibleName"] = .string("\(tab.title), \(Badge.itemCountText(cartCount))")
+            }
+            return .object(value)
+        })
+    }
+}
+
+/// How counts read on the badge and to screen readers.
+enum Badge {
+    /// The badge's text: the count, or "99+" past 99.
+    static func text(for count: Int) -> String {
+        count > 99 ? "99+" : String(count)
+    }
+
+    /// "1 item", "3 items".
+    static func itemCountText(_ count: Int) -> String {
+        count == 1 ? "1 item" : "\(count) items"
+    }
+}

@@ -1,0 +1,49 @@
+import Dispatch
+import Foundation
+import QuickCart
+
+/// Reads options, opens the database, serves until SIGINT or SIGTERM, then stops cleanly.
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data("quickcart: \(message)\n".utf8))
+    exit(status)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.contains("--help") || arguments.contains("-h") {
+    FileHandle.standardOutput.write(Data(Configuration.usage.utf8))
+    exit(0)
+}
+
+let configuration: Configuration
+do {
+    configuration = try Configuration.parse(arguments: arguments, environment: ProcessInfo.processInfo.environment)
+} catch {
+    fail("\(error)\n\n\(Configuration.usage)", status: 2)
+}
+
+let app: QuickCartApp
+do {
+    app = try QuickCartApp(configuration: configuration)
+    try app.start()
+} catch {
+    fail("\(error)", status: 1)
+}
+
+let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+// Written straight to the file descriptor: tools waiting for this line read a pipe.
+FileHandle.standardOutput.write(Data("QuickCart is serving http://\(host):\(app.port)/ (database \(configuration.databasePath))\n".utf8))
+
+let stop = DispatchSemaphore(value: 0)
+var signalSources: [any DispatchSourceSignal] = []
+for signalNumber in [SIGINT, SIGTERM] {
+    signal(signalNumber, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+    // @Sendable: a handler made in top-level code would otherwise inherit @MainActor and trap.
+    source.setEventHandler { @Sendable in stop.signal() }
+    source.resume()
+    signalSources.append(source)
+}
+stop.wait()
+app.stop()
+FileHandle.standardOutput.write(Data("QuickCart stopped.\n".utf8))
+exit(0)
