@@ -1,0 +1,124 @@
+"""Fixtures for driving a real QuickCart server with a real Chromium.
+
+Each test gets its own browser (so its own session cookie) against one server started on a
+free port with a fresh SQLite file. Failures print what was expected, what was seen, and the
+path of a screenshot taken at that moment.
+"""
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / ".build" / "screenshots"
+PHONE = (390, 844)
+TABLET = (1024, 1366)
+
+# Never let Selenium Manager reach for the network: the browser and driver are Debian's.
+os.environ["SE_OFFLINE"] = "true"
+
+
+class QuickCartServer:
+    """The quickcart executable on a free port, with its own database file."""
+
+    def __init__(self, binary: Path, extra_args=()):
+        self.folder = tempfile.mkdtemp(prefix="quickcart-browser-")
+        self.process = subprocess.Popen(
+            [str(binary), "--port", "0", "--db", os.path.join(self.folder, "shop.sqlite"),
+             "--resources", str(ROOT), *extra_args],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        line = self.process.stdout.readline()
+        match = re.search(r"http://([\d.]+):(\d+)/", line)
+        if not match:
+            self.process.kill()
+            raise RuntimeError(f"quickcart did not start: {line!r} {self.process.stderr.read()}")
+        self.url = f"http://{match.group(1)}:{match.group(2)}"
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def event_stream_count(self) -> int:
+        """Open event streams, as /healthz reports them."""
+        with urllib.request.urlopen(self.url + "/healthz", timeout=5) as response:
+            text = response.read().decode()
+        return int(re.search(r"event-streams: (\d+)", text).group(1))
+
+
+@pytest.fixture(scope="session")
+def server():
+    binary = Path(os.environ.get("QUICKCART_BINARY", ROOT / ".build" / "debug" / "quickcart"))
+    if not binary.exists():
+        pytest.fail(f"no quickcart binary at {binary}: run `swift build` first (make test does)")
+    instance = QuickCartServer(binary)
+    yield instance
+    instance.stop()
+
+
+def make_driver(size=PHONE, javascript=True, dark=False):
+    options = Options()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--hide-scrollbars", "--no-first-run", "--disable-extensions",
+                     f"--window-size={size[0]},{size[1]}", "--force-device-scale-factor=1"):
+        options.add_argument(argument)
+    if dark:
+        options.add_argument("--force-dark-mode")
+        options.add_argument("--blink-settings=preferredColorScheme=0")
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    driver = webdriver.Chrome(service=service, options=options)
+    driver.set_page_load_timeout(20)
+    driver.set_script_timeout(20)
+    # Headless windows include no browser chrome: make the viewport exactly the size asked.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size[0] < 600})
+    return driver
+
+
+@pytest.fixture
+def browser(request):
+    """A phone-sized Chromium with JavaScript, and a fresh session."""
+    drivers = []
+
+    def factory(**kwargs):
+        driver = make_driver(**kwargs)
+        drivers.append(driver)
+        return driver
+
+    request.node.drivers = drivers
+    yield factory
+    for driver in drivers:
+        driver.quit()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" and report.failed:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        for index, driver in enumerate(getattr(item, "drivers", [])):
+            path = SCREENSHOTS / f"FAILED-{item.name}-{index}.png"
+            try:
+                driver.save_screenshot(str(path))
+                report.sections.append(("screenshot", f"screenshot of the failing page: {path}"))
+                report.longrepr = f"{report.longrepr}\nscreenshot: {path}"
+            except Exception as error:  # the browser itself may be what failed
+                report.sections.append(("screenshot", f"no screenshot: {error}"))

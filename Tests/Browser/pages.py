@@ -1,0 +1,65 @@
+"""What tests read off a page, named as a person would name it."""
+import time
+
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+
+def button(driver, name):
+    """The button whose accessible name is `name` (aria-label or text)."""
+    for element in driver.find_elements(By.CSS_SELECTOR, "button"):
+        label = element.get_attribute("aria-label") or element.text or element.get_attribute("textContent")
+        if " ".join(label.split()) == name:
+            return element
+    raise AssertionError(f"expected a button named {name!r} on {driver.current_url}; saw "
+                         f"{[b.get_attribute('aria-label') or b.text for b in driver.find_elements(By.CSS_SELECTOR, 'button')]}")
+
+
+def press(driver, name):
+    """Activates a button with the keyboard, which works with and without JavaScript."""
+    element = button(driver, name)
+    driver.execute_script("arguments[0].focus()", element) if driver_has_js(driver) else None
+    element.send_keys(Keys.ENTER)
+
+
+def driver_has_js(driver):
+    try:
+        return driver.execute_script("return true") is True
+    except Exception:
+        return False
+
+
+def tab_links(driver):
+    return driver.find_elements(By.CSS_SELECTOR, 'nav[aria-label="Tabs"] a')
+
+
+def cart_tab(driver):
+    return driver.find_element(By.CSS_SELECTOR, 'nav[aria-label="Tabs"] a[data-role="prominent"]')
+
+
+def badge(driver):
+    """The badge's text, or '' when it is hidden."""
+    element = driver.find_element(By.CSS_SELECTOR, "[data-badge]")
+    if element.get_attribute("hidden") is not None or not element.is_displayed():
+        return ""
+    return element.get_attribute("textContent").strip()
+
+
+def subtotal(driver):
+    return driver.find_element(By.CSS_SELECTOR, "[data-subtotal]").get_attribute("textContent").strip()
+
+
+def wait_for(condition, timeout=5.0, what="condition"):
+    """Polls `condition` until it returns a truthy value; fails naming `what` and the last value."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        try:
+            last = condition()
+            if last:
+                return last
+        except StaleElementReferenceException:
+            pass
+        time.sleep(0.05)
+    raise AssertionError(f"waited {timeout}s for {what}; last saw {last!r}")
