@@ -16,6 +16,8 @@ public struct Configuration: Sendable, Equatable {
     public var threads: Int?
     /// Seconds of inactivity after which a session ends.
     public var sessionIdleSeconds: Int64 = 30 * 24 * 3600
+    /// Seconds between keep-alive comments on event streams, which also find departed clients.
+    public var heartbeatInterval: Double = 15
 
     public init() {}
 

@@ -65,11 +65,17 @@ public final class QuickCartApp: Sendable {
             events: EventsController(carts: carts, hub: hub),
             staticFiles: staticFiles,
             errorPages: ErrorPages(sessions: sessions, carts: carts, pages: pages),
-            health: { _ = try pool.read { db in try db.fetchValue("SELECT 1", as: Int.self) } },
+            health: { [hub] in
+                _ = try pool.read { db in try db.fetchValue("SELECT 1", as: Int.self) }
+                return "event-streams: \(hub.totalStreamCount)\n"
+            },
             strictTransportSecurity: configuration.secureCookies
         )
         server = Server(
-            configuration: Server.Configuration(host: configuration.host, port: configuration.port, threadCount: threads),
+            configuration: Server.Configuration(
+                host: configuration.host, port: configuration.port, threadCount: threads,
+                heartbeatInterval: configuration.heartbeatInterval
+            ),
             responder: routes.makeRouter()
         )
     }

@@ -10,7 +10,8 @@ struct Routes {
     let events: EventsController
     let staticFiles: StaticFiles
     let errorPages: ErrorPages
-    let health: @Sendable () throws -> Void
+    /// Checks the database and describes the server's state, one `name: value` per line.
+    let health: @Sendable () throws -> String
     let strictTransportSecurity: Bool
 
     func makeRouter() -> Router {
@@ -37,8 +38,9 @@ struct Routes {
         }
         let health = health
         router.get("/healthz") { _ in
-            try health()
-            return .text("ok\n")
+            var response = Response.text("ok\n" + (try health()))
+            response.headers["Cache-Control"] = "no-store"
+            return response
         }
         return router
     }

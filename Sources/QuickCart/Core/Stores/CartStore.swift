@@ -98,12 +98,15 @@ public final class CartStore: Sendable {
     /// Adds one of `productID`, or one more if it is there already, up to the maximum.
     public func add(productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
         try change(for: session, at: now) { db in
+            // A new line goes after every line already there, even one stored in this same
+            // second (the starter cart's lines are stamped `now * 1000 + offset`).
             try db.execute(
                 """
-                INSERT INTO cart_items (session_id, product_id, quantity, added_at) VALUES (?, ?, 1, ?)
+                INSERT INTO cart_items (session_id, product_id, quantity, added_at)
+                VALUES (?, ?, 1, max(?, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE session_id = ?), 0)))
                 ON CONFLICT (session_id, product_id) DO UPDATE SET quantity = min(quantity + 1, ?)
                 """,
-                session.id, productID, now * 1000, Cart.quantityRange.upperBound
+                session.id, productID, now * 1000, session.id, Cart.quantityRange.upperBound
             )
         }
     }

@@ -85,12 +85,15 @@ public final class SessionStore: Sendable {
     func recordSearch(_ query: String, for session: Session, at nowMilliseconds: Int64, keep: Int = 5) throws {
         try pool.write { db in
             try store(session, in: db, at: nowMilliseconds / 1000)
+            // Later than every search already there, even one in the same millisecond, so
+            // "newest first" never falls back to the order of the words.
             try db.execute(
                 """
-                INSERT INTO recent_searches (session_id, query, searched_at) VALUES (?, ?, ?)
+                INSERT INTO recent_searches (session_id, query, searched_at)
+                VALUES (?, ?, max(?, coalesce((SELECT max(searched_at) + 1 FROM recent_searches WHERE session_id = ?), 0)))
                 ON CONFLICT (session_id, query) DO UPDATE SET searched_at = excluded.searched_at
                 """,
-                session.id, query, nowMilliseconds
+                session.id, query, nowMilliseconds, session.id
             )
             try db.execute(
                 """

@@ -1,0 +1,117 @@
+import HTTPTesting
+import Testing
+
+extension ShopTests {
+    /// The Search tab: matching, escaping and recent searches.
+    @Suite("Search") struct SearchTests {
+        @Test("A search finds products by name, ignoring case", arguments: ["shoe", "SHOE", "Shoe", "running shoes", "  shoe  "])
+        func findsByNameIgnoringCase(query: String) throws {
+            let shop = try TestShop()
+            let page = try shop.browser().search(query)
+            try #require(page.status == 200, "\(page.summary)")
+            #expect(page.productNames.contains(Products.shoes), "“\(query)” should find \(Products.shoes), found \(page.productNames)")
+            #expect(page.html.button(named: "Add \(Products.shoes) to cart") != nil, "results need add buttons")
+        }
+
+        @Test("A search matches descriptions and categories")
+        func findsByDescriptionAndCategory() throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            let cushioned = try browser.search("cushioned").productNames
+            #expect(cushioned.contains(Products.shoes), "“cushioned” is in the shoes' description; found \(cushioned)")
+            let camping = try browser.search("camping").productNames
+            #expect(camping.contains(Products.tent), "“camping” is the tent's category; found \(camping)")
+            #expect(!camping.contains(Products.shoes), "“camping” found \(camping)")
+            let hydration = try browser.search("HYDRATION").productNames
+            #expect(hydration.contains(Products.bottle), "found \(hydration)")
+        }
+
+        @Test("A search without matches shows an empty state")
+        func noMatchShowsAnEmptyState() throws {
+            let shop = try TestShop()
+            let page = try shop.browser().search("zzyzx")
+            #expect(page.status == 200)
+            #expect(page.productNames.isEmpty, "found \(page.productNames)")
+            let empty = try #require(page.html.first { ($0["class"] ?? "").split(separator: " ").contains("empty-state") }, "no empty state")
+            #expect(page.html.text(of: empty).contains("zzyzx"), "the empty state should repeat the query: “\(page.html.text(of: empty))”")
+        }
+
+        @Test("A search without a query shows no results and no empty state")
+        func noQuery() throws {
+            let shop = try TestShop()
+            let page = try shop.browser().get("/search")
+            #expect(page.status == 200)
+            #expect(page.productNames.isEmpty)
+            #expect(page.html.first { ($0["class"] ?? "").contains("empty-state") } == nil)
+        }
+
+        @Test("Markup in a query comes back escaped, never raw")
+        func queryIsEscaped() throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            let page = try browser.search("<script>alert(1)</script>")
+            #expect(page.status == 200, "\(page.summary)")
+            #expect(page.text.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "the query should appear escaped")
+            #expect(!page.text.contains("<script>alert"), "the query came back raw")
+            #expect(page.html.first("input") { $0["name"] == "q" }?["value"] == "<script>alert(1)</script>")
+            // And again from the recent searches of the next page.
+            let later = try browser.get("/search")
+            #expect(!later.text.contains("<script>alert"), "the recent search came back raw")
+            let quote = try browser.search("\"><img src=x onerror=alert(1)>")
+            #expect(!quote.text.contains("<img src=x"), "an attribute-breaking query came back raw")
+        }
+
+        @Test("Recent searches: the last five, newest first, without repeats, as links")
+        func recentSearches() throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            for query in ["shoe", "tent", "bottle", "socks", "cap", "jacket", "tent"] {
+                #expect(try browser.search(query).status == 200)
+            }
+            let page = try browser.get("/search")
+            let html = page.html
+            let heading = try #require(html.first { html.text(of: $0) == "Recent" && ["h2", "h3"].contains($0.name) }, "no “Recent” heading")
+            let section = try #require(html.enclosing("section", of: heading))
+            let links = html.elements("a", in: section)
+            #expect(links.map { html.text(of: $0) } == ["tent", "jacket", "cap", "socks", "bottle"])
+            #expect(links.map { $0["href"] ?? "" } == ["/search?q=tent", "/search?q=jacket", "/search?q=cap", "/search?q=socks", "/search?q=bottle"])
+            // Each link is a search that works.
+            let followed = try browser.get(try #require(links.first?["href"]))
+            #expect(followed.productNames.contains(Products.tent))
+            // Another session has none.
+            let stranger = try shop.browser().get("/search")
+            #expect(stranger.html.first { stranger.html.text(of: $0) == "Recent" && $0.name.hasPrefix("h") } == nil, "another session sees these searches")
+        }
+
+        @Test("Rapid searches keep their order, newest first")
+        func rapidSearchesKeepTheirOrder() throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            // Names that sort in the order they are searched, so a tie in time cannot hide.
+            let queries = (0..<40).map { "s\(100 + $0)" }
+            _ = try browser.get("/")
+            let cookie = try #require(browser.sessionCookie)
+            // One kept-alive connection, to search as fast as the server answers.
+            let client = try shop.client()
+            for query in queries {
+                let answer = try client.get("/search?q=\(query)", headers: [("Cookie", "\(Page.sessionCookieName)=\(cookie)")])
+                #expect(answer.status == 200, "search \(query): \(answer.status)")
+            }
+            let html = try browser.get("/search").html
+            let heading = try #require(html.first { html.text(of: $0) == "Recent" && $0.name.hasPrefix("h") })
+            let section = try #require(html.enclosing("section", of: heading))
+            #expect(html.elements("a", in: section).map { html.text(of: $0) } == queries.suffix(5).reversed())
+        }
+
+        @Test("Searching the same words again moves them to the front")
+        func repeatedSearchMovesToTheFront() throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            for query in ["shoe", "tent", "bottle", "shoe"] { _ = try browser.search(query) }
+            let html = try browser.get("/search").html
+            let heading = try #require(html.first { html.text(of: $0) == "Recent" && $0.name.hasPrefix("h") })
+            let section = try #require(html.enclosing("section", of: heading))
+            #expect(html.elements("a", in: section).map { html.text(of: $0) } == ["shoe", "bottle", "tent"])
+        }
+    }
+}
