@@ -198,6 +198,9 @@ public final class Server: Sendable {
             state.answered = true
             return queue(responder.respond(to: rejection, for: state.request), on: connection)
         }
+        if Self.isURLEncodedForm(request.headers["Content-Type"]) {
+            state.formEncoding = PercentEncodingValidator(rejectsControlCharacters: false)
+        }
         if Self.isForm(request.headers["Content-Type"]) {
             let stateAddress = Unmanaged.passUnretained(state).toOpaque()
             state.postProcessor = MHD_create_post_processor(connection, 8 * 1024, formFieldReceiver, stateAddress)
@@ -215,10 +218,10 @@ public final class Server: Sendable {
         }
         if state.bytesReceived > configuration.maximumBodySize {
             state.rejection = Self.bodyTooLarge(limit: configuration.maximumBodySize)
-        } else if let postProcessor = state.postProcessor {
-            if MHD_post_process(postProcessor, upload, count) != MHD_Result.YES, state.rejection == nil {
-                state.rejection = HTTPError(.badRequest, "The form data could not be read.")
-            }
+        } else if state.postProcessor != nil {
+            let piece = UnsafeRawBufferPointer(start: upload, count: count)
+            state.formEncoding?.feed(piece)
+            state.formBody.append(contentsOf: piece)
         } else {
             state.request.body.append(contentsOf: UnsafeRawBufferPointer(start: upload, count: count))
         }
@@ -227,6 +230,10 @@ public final class Server: Sendable {
 
     private static func bodyTooLarge(limit: Int) -> HTTPError {
         HTTPError(.contentTooLarge, "The request body is larger than the \(limit / 1024) KiB this server accepts.")
+    }
+
+    private static func isURLEncodedForm(_ contentType: String?) -> Bool {
+        contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") ?? false
     }
 
     private static func isForm(_ contentType: String?) -> Bool {
@@ -355,7 +362,7 @@ private let requestCompleted: MHD_RequestCompletedCallback = { cls, _, slot, _ i
 /// request's initial `con_cls`.
 private let rawURIInspector: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { _, uri, _ in
     guard let uri else { return malformedURIMarker }
-    return URIValidation.isWellFormed(uri) ? nil : malformedURIMarker
+    return PercentEncodingValidator.isWellFormedTarget(uri) ? nil : malformedURIMarker
 }
 
 private let valueCollector: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in

@@ -1,4 +1,7 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One connection to an SQLite database file.
 ///
@@ -65,8 +68,24 @@ public final class Database {
         // The timeout comes first: switching a fresh file to WAL takes a lock another
         // connection may be holding at that moment.
         try connection.check(sqlite3_busy_timeout(handle, configuration.busyTimeoutMilliseconds), sql: nil)
-        try execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+        try switchToWAL()
+        try execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
         try configuration.prepareConnection?(self)
+    }
+
+    /// Switching a new file to WAL needs an exclusive lock, and SQLite answers BUSY at once
+    /// (without calling the busy handler) when another connection is opening the same new
+    /// file at that moment: retry for as long as the busy timeout allows.
+    private func switchToWAL() throws {
+        let deadline = ContinuousClock.now + configuration.busyTimeout
+        while true {
+            do {
+                try execute(sql: "PRAGMA journal_mode = WAL")
+                return
+            } catch let error as SQLiteError where error.isBusy && ContinuousClock.now < deadline {
+                usleep(2_000)
+            }
+        }
     }
 
     deinit {

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTesting
 import MicroHTTP
 import Testing
@@ -154,5 +155,24 @@ import Testing
         let live = try LiveServer(Self.echoRouter())
         let second = Server(configuration: .init(port: live.port), responder: Self.echoRouter())
         #expect(throws: Server.StartError.self) { try second.start() }
+    }
+}
+
+extension ServerTests {
+    @Test(arguments: ["a=5%", "a=6%2", "a=1&b=%zz", "a=%00", "a=%4g&b=2"])
+    func malformedEscapesInAFormBodyAre400(body: String) throws {
+        let live = try LiveServer(Self.echoRouter())
+        let response = try live.client().request("POST", "/form", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array(body.utf8))
+        #expect(response.status == 400, "\(body) answered \(response.status)")
+    }
+
+    @Test func escapesSplitAcrossBodyPiecesStillDecode() throws {
+        let live = try LiveServer(Self.echoRouter())
+        let client = try live.client()
+        try client.send("POST /form HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 11\r\n\r\nname=%C")
+        usleep(50_000)
+        try client.send("3%A9")
+        let response = try client.readResponse()
+        #expect(response.text == "name=é", "\(response)")
     }
 }

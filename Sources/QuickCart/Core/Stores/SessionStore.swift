@@ -85,6 +85,11 @@ public final class SessionStore: Sendable {
     func recordSearch(_ query: String, for session: Session, at nowMilliseconds: Int64, keep: Int = 5) throws {
         try pool.write { db in
             try store(session, in: db, at: nowMilliseconds / 1000)
+            // "Tent" after "tent" is the same search again: keep only the newest spelling.
+            try db.execute(
+                "DELETE FROM recent_searches WHERE session_id = ? AND lower(query) = lower(?) AND query != ?",
+                session.id, query, query
+            )
             // Later than every search already there, even one in the same millisecond, so
             // "newest first" never falls back to the order of the words.
             try db.execute(
