@@ -17,10 +17,10 @@ struct ErrorPages: Sendable {
             "backHref": error.status == .notFound ? "/" : "/cart",
             "backLabel": error.status == .notFound ? "Go to Home" : "Back to your cart",
         ])
-        var response = pages.render(.init(
-            template: "error", title: Self.title(for: error.status), tab: nil, cartCount: count,
-            content: content, status: error.status
-        ))
+        var response = pages.render(
+            .init(template: "error", title: Self.title(for: error.status), tab: nil, cartCount: count, content: content, returnTo: "/", status: error.status),
+            session: session
+        )
         for field in error.headers { response.headers[field.name] = field.value }
         return response
     }

@@ -62,6 +62,7 @@ public final class QuickCartApp: Sendable {
             search: SearchController(catalog: catalog, carts: carts, sessions: sessionStore, pages: pages),
             cart: CartController(catalog: catalog, carts: carts, hub: hub, pages: pages),
             profile: ProfileController(carts: carts, sessions: sessionStore, pages: pages),
+            preferences: PreferencesController(sessions: sessionStore, tabBar: pages.tabBar),
             events: EventsController(carts: carts, hub: hub),
             staticFiles: staticFiles,
             errorPages: ErrorPages(sessions: sessions, carts: carts, pages: pages),

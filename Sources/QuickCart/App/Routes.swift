@@ -7,6 +7,7 @@ struct Routes {
     let search: SearchController
     let cart: CartController
     let profile: ProfileController
+    let preferences: PreferencesController
     let events: EventsController
     let staticFiles: StaticFiles
     let errorPages: ErrorPages
@@ -31,6 +32,11 @@ struct Routes {
         router.post("/cart/items/:id/remove", handler: action(cart.remove))
         router.post("/cart/checkout", handler: action(cart.checkout))
         router.post("/profile/name", handler: action(profile.rename))
+        router.post("/profile/theme", handler: action(preferences.setTheme))
+        router.post("/profile/tabs", handler: action(preferences.arrangeTabs))
+        router.post("/profile/tabs/reset", handler: action(preferences.resetTabs))
+        router.post("/profile/notifications", handler: action(preferences.setNotifications))
+        router.post("/preferences/layout", handler: action(preferences.setLayout))
 
         let staticFiles = staticFiles
         router.get("/static/*path") { request in

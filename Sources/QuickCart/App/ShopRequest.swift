@@ -11,6 +11,16 @@ struct ShopRequest {
     /// Seconds since 1970 (UTC).
     var now: Int64 { nowMilliseconds / 1000 }
 
+    /// The cookie that remembers the search a person last left the Search tab at.
+    static let searchPlaceCookie = "quickcart_search_place"
+
+    /// Where each tab was last left, so switching back returns there (only Search has
+    /// pages below its root: a search with its query).
+    var places: [TabBar.TabID: String] {
+        guard let place = http.cookies[Self.searchPlaceCookie], place.hasPrefix("/search?"), Self.isLocalPath(place) else { return [:] }
+        return [.search: place]
+    }
+
     /// Where to go after a form post: the form's `return_to` when it is a path on this site,
     /// otherwise `fallback`. Never an absolute or protocol-relative URL (no open redirects).
     func returnPath(default fallback: String) -> String {

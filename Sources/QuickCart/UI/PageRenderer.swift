@@ -15,6 +15,8 @@ struct PageRenderer: Sendable {
         var cartCount: Int
         /// The template's view model.
         var content: MustacheValue
+        /// The address forms on this page return to (this page, with its query).
+        var returnTo: String
         var status: HTTPStatus = .ok
     }
 
@@ -24,14 +26,29 @@ struct PageRenderer: Sendable {
     /// Versioned URLs of the stylesheet and script, so browsers may cache them for long.
     let assets: MustacheValue
 
-    func render(_ page: Page) -> Response {
+    /// Renders `page` for `session`: its theme, layout and tab order apply; `places` are the
+    /// addresses where tabs were last left.
+    func render(_ page: Page, session: Session?, places: [TabBar.TabID: String] = [:]) -> Response {
         let content = templates.render(page.template, with: page.content) ?? ""
+        let preferences = session?.preferences ?? .standard
         let layout: MustacheValue = .object([
             "title": .string(page.title),
             "page": .string(page.tab?.rawValue ?? "other"),
-            "theme": "system",
+            "theme": .string(preferences.theme.rawValue),
+            "layout": .string(preferences.usesSidebar ? "sidebar" : "bar"),
+            "notifications": .string(preferences.notifications ? "on" : "off"),
             "assets": assets,
-            "tabs": tabBar.viewModel(current: page.tab, cartCount: page.cartCount, icons: icons),
+            "tabs": tabBar.viewModel(current: page.tab, cartCount: page.cartCount, order: preferences.tabOrder, places: places, icons: icons),
+            "layoutToggle": session.map { session in
+                .object([
+                    "csrf": .string(session.csrfToken),
+                    "returnTo": .string(page.returnTo),
+                    "value": .string(preferences.usesSidebar ? "bar" : "sidebar"),
+                    "label": .string(preferences.usesSidebar ? "Show tab bar" : "Show sidebar"),
+                    "pressed": .string(preferences.usesSidebar ? "true" : "false"),
+                    "icon": .string(icons["sidebar"]),
+                ])
+            } ?? .null,
             "content": .string(content),
         ])
         var body: [UInt8] = []

@@ -39,15 +39,37 @@ public struct TabBar: Sendable {
         Tab(id: .profile, title: "Profile", icon: "profile", path: "/profile", role: .standard),
     ])
 
-    /// The bar as the template sees it, with `current` marked and the badge showing `cartCount`.
-    func viewModel(current: TabID?, cartCount: Int, icons: IconSet) -> MustacheValue {
-        .array(tabs.map { tab in
+    /// The tabs in a person's order: the movable tabs as `order` lists them (when it names
+    /// each exactly once), the prominent tab pinned to its own place.
+    func arranged(by order: [String]) -> [Tab] {
+        let movable = tabs.filter { $0.role != .prominent }
+        var arranged = order.compactMap { id in movable.first { $0.id.rawValue == id } }
+        if Set(arranged.map(\.id)).count != movable.count || arranged.count != movable.count {
+            arranged = movable
+        }
+        for (index, tab) in tabs.enumerated() where tab.role == .prominent {
+            arranged.insert(tab, at: index)
+        }
+        return arranged
+    }
+
+    /// The ids of the tabs a person may move, in the standard order.
+    var movableTabIDs: [String] {
+        tabs.filter { $0.role != .prominent }.map(\.id.rawValue)
+    }
+
+    /// The bar as the template sees it, with `current` marked and the badge showing
+    /// `cartCount`. `places` maps a tab to the address it was last left at, which its link
+    /// returns to; the current tab's link always leads to the tab's root, as on iOS.
+    func viewModel(current: TabID?, cartCount: Int, order: [String], places: [TabID: String], icons: IconSet) -> MustacheValue {
+        .array(arranged(by: order).map { tab in
+            let isCurrent = tab.id == current
             var value: [String: MustacheValue] = [
                 "id": .string(tab.id.rawValue),
                 "title": .string(tab.title),
-                "path": .string(tab.path),
+                "path": .string(isCurrent ? tab.path : places[tab.id] ?? tab.path),
                 "icon": .string(icons[tab.icon]),
-                "current": .bool(tab.id == current),
+                "current": .bool(isCurrent),
                 "prominent": .bool(tab.role == .prominent),
             ]
             if tab.role == .prominent {

@@ -11,6 +11,8 @@ public struct Session: Sendable, Equatable {
     public var isStored: Bool
     /// The token every form of this session carries.
     public let csrfToken: String
+    /// Theme, tab order, layout and notification settings.
+    public var preferences: Preferences = .standard
 
     /// The name a session has until the shopper picks one.
     public static let defaultDisplayName = "Guest"

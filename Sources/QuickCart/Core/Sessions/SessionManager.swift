@@ -32,7 +32,8 @@ public final class SessionManager: Sendable {
         if let value = request.cookies[Self.cookieName], let token = SessionToken(cookieValue: value, secret: secret) {
             if let record = try store.record(id: token.id) {
                 if record.lastSeen >= now - idleLifetime {
-                    let session = Session(id: token.id, createdAt: record.createdAt, displayName: record.displayName, isStored: true, csrfToken: csrfToken(for: token.id))
+                    var session = Session(id: token.id, createdAt: record.createdAt, displayName: record.displayName, isStored: true, csrfToken: csrfToken(for: token.id))
+                    session.preferences = record.preferences
                     guard now - record.lastSeen >= touchInterval else { return Resolution(session: session) }
                     try store.touch(id: token.id, at: now)
                     // Renewing the cookie keeps an active session alive past its first Max-Age.

@@ -74,6 +74,14 @@ enum Schema {
             let secret = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
             try db.execute("INSERT INTO settings (key, value) VALUES ('session-secret', ?)", Hex.encode(secret))
         }
+        migrator.registerMigration("v4-session-preferences") { db in
+            try db.execute(sql: """
+                ALTER TABLE sessions ADD COLUMN theme TEXT NOT NULL DEFAULT 'system';
+                ALTER TABLE sessions ADD COLUMN tab_order TEXT NOT NULL DEFAULT '';
+                ALTER TABLE sessions ADD COLUMN sidebar INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE sessions ADD COLUMN notifications INTEGER NOT NULL DEFAULT 1;
+                """)
+        }
         return migrator
     }
 }

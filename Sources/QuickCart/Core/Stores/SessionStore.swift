@@ -7,6 +7,7 @@ public final class SessionStore: Sendable {
         let createdAt: Int64
         let lastSeen: Int64
         let displayName: String
+        let preferences: Preferences
     }
 
     private let pool: DatabasePool
@@ -31,8 +32,19 @@ public final class SessionStore: Sendable {
 
     func record(id: String) throws -> Record? {
         try pool.read { db in
-            try db.fetchOne("SELECT created_at, last_seen, display_name FROM sessions WHERE id = ?", id) { row in
-                Record(createdAt: try row.int64(0), lastSeen: try row.int64(1), displayName: try row.string(2))
+            try db.fetchOne(
+                "SELECT created_at, last_seen, display_name, theme, tab_order, sidebar, notifications FROM sessions WHERE id = ?",
+                id
+            ) { row in
+                Record(
+                    createdAt: try row.int64(0), lastSeen: try row.int64(1), displayName: try row.string(2),
+                    preferences: Preferences(
+                        theme: Preferences.Theme(rawValue: try row.string(3)) ?? .system,
+                        tabOrder: try row.string(4).split(separator: ",").map(String.init),
+                        usesSidebar: try row.bool(5),
+                        notifications: try row.bool(6)
+                    )
+                )
             }
         }
     }
@@ -65,6 +77,18 @@ public final class SessionStore: Sendable {
         try pool.write { db in
             try store(session, in: db, at: now)
             try db.execute("UPDATE sessions SET display_name = ?, last_seen = ? WHERE id = ?", name, now, session.id)
+        }
+    }
+
+    /// Stores the session's preferences.
+    func setPreferences(_ preferences: Preferences, for session: Session, at now: Int64) throws {
+        try pool.write { db in
+            try store(session, in: db, at: now)
+            try db.execute(
+                "UPDATE sessions SET theme = ?, tab_order = ?, sidebar = ?, notifications = ?, last_seen = ? WHERE id = ?",
+                preferences.theme.rawValue, preferences.tabOrder.joined(separator: ","), preferences.usesSidebar,
+                preferences.notifications, now, session.id
+            )
         }
     }
 

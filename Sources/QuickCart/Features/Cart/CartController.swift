@@ -12,7 +12,10 @@ struct CartController: Sendable {
     func show(_ request: ShopRequest) throws -> Response {
         let cart = try carts.cart(for: request.session)
         let content = CartViewModel(cart: cart, csrfToken: request.session.csrfToken, pages: pages)
-        return pages.render(.init(template: "cart", title: "Cart", tab: .cart, cartCount: cart.itemCount, content: content.mustacheValue))
+        return pages.render(
+            .init(template: "cart", title: "Cart", tab: .cart, cartCount: cart.itemCount, content: content.mustacheValue, returnTo: "/cart"),
+            session: request.session, places: request.places
+        )
     }
 
     /// `POST /cart/items` with `product`: one more of it, up to the maximum.

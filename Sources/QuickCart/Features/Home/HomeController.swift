@@ -21,6 +21,9 @@ struct HomeController: Sendable {
             "csrf": .string(request.session.csrfToken),
             "returnTo": "/",
         ])
-        return pages.render(.init(template: "home", title: "Home", tab: .home, cartCount: cart.itemCount, content: content))
+        return pages.render(
+            .init(template: "home", title: "Home", tab: .home, cartCount: cart.itemCount, content: content, returnTo: "/"),
+            session: request.session, places: request.places
+        )
     }
 }

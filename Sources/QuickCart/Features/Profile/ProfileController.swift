@@ -22,6 +22,17 @@ struct ProfileController: Sendable {
             "orders": .array(orders.map(Self.viewModel)),
             "hasOrders": .bool(!orders.isEmpty),
             "csrf": .string(session.csrfToken),
+            "themes": .array(Preferences.Theme.allCases.map { theme in
+                .object([
+                    "value": .string(theme.rawValue),
+                    "label": .string(theme.rawValue.capitalizedFirst),
+                    "selected": .bool(session.preferences.theme == theme),
+                ])
+            }),
+            "tabOrder": tabOrderViewModel(session.preferences.tabOrder),
+            "isCustomOrder": .bool(!session.preferences.tabOrder.isEmpty),
+            "notificationsOn": .string(session.preferences.notifications ? "true" : "false"),
+            "nextNotifications": .string(session.preferences.notifications ? "off" : "on"),
         ]
         if let confirmed {
             content["confirmation"] = .object([
@@ -30,7 +41,10 @@ struct ProfileController: Sendable {
                 "itemCountText": .string(Badge.itemCountText(confirmed.itemCount).capitalizedFirst),
             ])
         }
-        return pages.render(.init(template: "profile", title: "Profile", tab: .profile, cartCount: count, content: .object(content)))
+        return pages.render(
+            .init(template: "profile", title: "Profile", tab: .profile, cartCount: count, content: .object(content), returnTo: "/profile"),
+            session: session, places: request.places
+        )
     }
 
     /// `POST /profile/name` with `display_name`.
@@ -47,6 +61,23 @@ struct ProfileController: Sendable {
         }
         try sessions.setDisplayName(name, for: request.session, at: request.now)
         return .redirect(to: "/profile")
+    }
+
+    /// The tabs in the session's order, each movable one with what its Move buttons may do.
+    private func tabOrderViewModel(_ order: [String]) -> MustacheValue {
+        let tabs = pages.tabBar.arranged(by: order)
+        let movable = tabs.filter { $0.role != .prominent }
+        return .array(tabs.map { tab in
+            let position = movable.firstIndex { $0.id == tab.id }
+            return .object([
+                "id": .string(tab.id.rawValue),
+                "title": .string(tab.title),
+                "icon": .string(pages.icon(tab.icon)),
+                "pinned": .bool(position == nil),
+                "canMoveUp": .bool((position ?? 0) > 0),
+                "canMoveDown": .bool(position.map { $0 < movable.count - 1 } ?? false),
+            ])
+        })
     }
 
     private static func viewModel(_ order: Order) -> MustacheValue {

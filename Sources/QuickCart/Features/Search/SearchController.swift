@@ -43,7 +43,15 @@ struct SearchController: Sendable {
             "returnTo": .string(returnTo),
         ])
         let title = query.isEmpty ? "Search" : "“\(query)” – Search"
-        return pages.render(.init(template: "search", title: title, tab: .search, cartCount: cart.itemCount, content: content))
+        var places = request.places
+        places[.search] = nil
+        var response = pages.render(
+            .init(template: "search", title: title, tab: .search, cartCount: cart.itemCount, content: content, returnTo: returnTo),
+            session: session, places: places
+        )
+        // The Search tab returns here from the other tabs (see ShopRequest.places).
+        response.setCookie(Cookie(name: ShopRequest.searchPlaceCookie, value: returnTo, path: "/", maxAge: query.isEmpty ? 0 : nil))
+        return response
     }
 
     /// The address of a search for `query`.

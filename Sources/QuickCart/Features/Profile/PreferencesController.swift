@@ -1,0 +1,73 @@
+import MicroHTTP
+import Mustache
+
+/// The settings a session keeps: theme, tab order (Cart pinned), the wide-screen sidebar and
+/// notifications. Every change is a plain form post answered with 303.
+struct PreferencesController: Sendable {
+    let sessions: SessionStore
+    let tabBar: TabBar
+
+    /// `POST /profile/theme` with `theme` = `system`, `light` or `dark`.
+    func setTheme(_ request: ShopRequest) throws -> Response {
+        guard let theme = request.http.form["theme"].flatMap(Preferences.Theme.init(rawValue:)) else {
+            throw HTTPError(.badRequest, "Choose a theme: System, Light or Dark.")
+        }
+        return try save(request, returnTo: "/profile#appearance-title") { $0.theme = theme }
+    }
+
+    /// `POST /profile/tabs` with `tab` and `move` = `up`/`down`, or with `order`, the movable
+    /// tabs' ids separated by commas (what drag and drop sends).
+    func arrangeTabs(_ request: ShopRequest) throws -> Response {
+        let current = tabBar.arranged(by: request.session.preferences.tabOrder)
+            .map(\.id.rawValue).filter { tabBar.movableTabIDs.contains($0) }
+        var order = current
+        if let list = request.http.form["order"] {
+            order = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard order.sorted() == tabBar.movableTabIDs.sorted() else {
+                throw HTTPError(.badRequest, "The tab order must list Home, Search and Profile once each.")
+            }
+        } else {
+            guard let tab = request.http.form["tab"], let index = order.firstIndex(of: tab) else {
+                throw HTTPError(.badRequest, "Choose Home, Search or Profile to move; Cart keeps its place.")
+            }
+            switch request.http.form["move"] {
+            case "up" where index > 0: order.swapAt(index, index - 1)
+            case "down" where index < order.count - 1: order.swapAt(index, index + 1)
+            case "up", "down": break
+            default: throw HTTPError(.badRequest, "A tab moves up or down.")
+            }
+        }
+        return try save(request, returnTo: "/profile#tabs-title") {
+            $0.tabOrder = order == tabBar.movableTabIDs ? [] : order
+        }
+    }
+
+    /// `POST /profile/tabs/reset`: the standard order.
+    func resetTabs(_ request: ShopRequest) throws -> Response {
+        try save(request, returnTo: "/profile#tabs-title") { $0.tabOrder = [] }
+    }
+
+    /// `POST /profile/notifications` with `notifications` = `on`/`off`.
+    func setNotifications(_ request: ShopRequest) throws -> Response {
+        guard let value = request.http.form["notifications"], ["on", "off"].contains(value) else {
+            throw HTTPError(.badRequest, "Notifications are on or off.")
+        }
+        return try save(request, returnTo: "/profile#settings-title") { $0.notifications = value == "on" }
+    }
+
+    /// `POST /preferences/layout` with `layout` = `sidebar`/`bar`, from the button beside the
+    /// tab bar; back to the page it came from.
+    func setLayout(_ request: ShopRequest) throws -> Response {
+        guard let value = request.http.form["layout"], ["sidebar", "bar"].contains(value) else {
+            throw HTTPError(.badRequest, "The layout is a sidebar or a tab bar.")
+        }
+        return try save(request, returnTo: request.returnPath(default: "/")) { $0.usesSidebar = value == "sidebar" }
+    }
+
+    private func save(_ request: ShopRequest, returnTo: String, _ change: (inout Preferences) -> Void) throws -> Response {
+        var preferences = request.session.preferences
+        change(&preferences)
+        try sessions.setPreferences(preferences, for: request.session, at: request.now)
+        return .redirect(to: returnTo)
+    }
+}
