@@ -24,6 +24,8 @@ typedef struct cmhd_daemon_config {
     void *completed_cls;
     void *(*uri_log)(void *cls, const char *uri, struct MHD_Connection *connection);
     void *uri_log_cls;
+    MHD_NotifyConnectionCallback notify_connection;
+    void *notify_connection_cls;
     void (*log_sink)(const char *message); /* receives libmicrohttpd's formatted log lines */
     unsigned int thread_pool_size;
     unsigned int connection_limit;
@@ -31,6 +33,7 @@ typedef struct cmhd_daemon_config {
     size_t connection_memory_limit;      /* bytes per connection; bounds header and URL size */
     unsigned int per_ip_connection_limit;/* 0 = unlimited */
     unsigned int listen_backlog;
+    int strict_for_client;               /* 1: refuse sloppy requests (no Host, spaces, …) */
 } cmhd_daemon_config;
 
 /* libmicrohttpd hands its logger a format and a va_list, which Swift cannot take apart. */
@@ -48,12 +51,14 @@ static inline struct MHD_Daemon *cmhd_start_daemon(const cmhd_daemon_config *con
         { MHD_OPTION_SOCK_ADDR, 0, (void *)config->address },
         { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)config->completed, config->completed_cls },
         { MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)config->uri_log, config->uri_log_cls },
+        { MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)config->notify_connection, config->notify_connection_cls },
         { MHD_OPTION_THREAD_POOL_SIZE, config->thread_pool_size, NULL },
         { MHD_OPTION_CONNECTION_LIMIT, config->connection_limit, NULL },
         { MHD_OPTION_CONNECTION_TIMEOUT, config->connection_timeout, NULL },
         { MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)config->connection_memory_limit, NULL },
         { MHD_OPTION_PER_IP_CONNECTION_LIMIT, config->per_ip_connection_limit, NULL },
         { MHD_OPTION_LISTEN_BACKLOG_SIZE, config->listen_backlog, NULL },
+        { MHD_OPTION_STRICT_FOR_CLIENT, config->strict_for_client, NULL },
         { MHD_OPTION_END, 0, NULL },
     };
     const uint16_t port = config->address->sa_family == AF_INET6
@@ -97,6 +102,12 @@ static inline int cmhd_peer_has_left(int fd) {
     if (received == 0) return 1;
     if (received < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) return 1;
     return 0;
+}
+
+/// Ends a connection from outside libmicrohttpd's threads: its next read sees the end of the
+/// stream and libmicrohttpd closes it as usual.
+static inline void cmhd_shut_down(int fd) {
+    shutdown(fd, SHUT_RDWR);
 }
 
 /// Raises the soft limit on open files towards `wanted` (capped by the hard limit).

@@ -86,11 +86,13 @@ public struct Router: HTTPResponder {
     // MARK: - Responding
 
     public func respond(to request: Request) -> Response {
-        run(request, fromMiddleware: 0)
+        run(request, fromMiddleware: 0, endingWith: dispatch)
     }
 
+    /// Answers a request the server rejected before routing; the middleware still wraps the
+    /// error page (so it gets the same headers and logging as every other answer).
     public func respond(to error: HTTPError, for request: Request) -> Response {
-        renderError(error, request)
+        run(request, fromMiddleware: 0) { _ in throw error }
     }
 
     private func respond(toThrown error: any Error, for request: Request) -> Response {
@@ -101,15 +103,16 @@ public struct Router: HTTPResponder {
         return renderError(HTTPError(.internalServerError, "Something went wrong on our side. Please try again."), request)
     }
 
-    /// Runs the chain from middleware `index` inward. Errors become error pages at the layer
-    /// that threw them, so every outer middleware sees a response (and can add headers to it).
-    private func run(_ request: Request, fromMiddleware index: Int) -> Response {
+    /// Runs the chain from middleware `index` inward, ending with `handler`. Errors become
+    /// error pages at the layer that threw them, so every outer middleware sees a response
+    /// (and can add headers to it).
+    private func run(_ request: Request, fromMiddleware index: Int, endingWith handler: (Request) throws -> Response) -> Response {
         do {
             guard index < middleware.count else {
-                return try dispatch(request)
+                return try handler(request)
             }
             return try middleware[index].handle(request) { next in
-                run(next, fromMiddleware: index + 1)
+                run(next, fromMiddleware: index + 1, endingWith: handler)
             }
         } catch {
             return respond(toThrown: error, for: request)

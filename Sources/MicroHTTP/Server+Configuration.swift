@@ -17,6 +17,11 @@ extension Server {
         public var connectionsPerIPLimit: Int
         /// Seconds a connection may sit idle (or dribble its request) before it is closed.
         public var connectionTimeout: Int
+        /// Seconds a client has to send a request's headers after connecting or after its
+        /// previous answer (which also ends idle keep-alive connections).
+        public var requestHeaderTimeout: Double
+        /// Seconds a client has to send a request's body once its headers are in.
+        public var requestBodyTimeout: Double
         /// Memory per connection; it bounds the request line and headers (larger gets 414/431).
         public var connectionMemoryLimit: Int
         /// The largest request body accepted; larger gets 413 without being read.
@@ -38,6 +43,8 @@ extension Server {
             connectionLimit: Int = 16_384,
             connectionsPerIPLimit: Int = 0,
             connectionTimeout: Int = 30,
+            requestHeaderTimeout: Double = 10,
+            requestBodyTimeout: Double = 30,
             connectionMemoryLimit: Int = 16 * 1024,
             maximumBodySize: Int = 64 * 1024,
             maximumFormFields: Int = 256,
@@ -51,6 +58,8 @@ extension Server {
             self.connectionLimit = connectionLimit
             self.connectionsPerIPLimit = connectionsPerIPLimit
             self.connectionTimeout = connectionTimeout
+            self.requestHeaderTimeout = requestHeaderTimeout
+            self.requestBodyTimeout = requestBodyTimeout
             self.connectionMemoryLimit = connectionMemoryLimit
             self.maximumBodySize = maximumBodySize
             self.maximumFormFields = maximumFormFields

@@ -24,7 +24,8 @@ public final class Server: Sendable {
     public let configuration: Configuration
     private let responder: any HTTPResponder
     private let daemon = Mutex<DaemonHandle?>(nil)
-    private let heartbeatTimer = Mutex<HeartbeatTimer?>(nil)
+    private let timers = Mutex<[RepeatingTimer]>([])
+    private let watchdog: ConnectionWatchdog
     private let streams = Mutex<[ObjectIdentifier: EventStream]>([:])
     private let requestsInFlight = Atomic<Int>(0)
     private let boundPort = Atomic<Int>(0)
@@ -34,6 +35,7 @@ public final class Server: Sendable {
     public init(configuration: Configuration = Configuration(), responder: any HTTPResponder) {
         self.configuration = configuration
         self.responder = responder
+        watchdog = ConnectionWatchdog(headerTimeout: configuration.requestHeaderTimeout, bodyTimeout: configuration.requestBodyTimeout)
     }
 
     deinit {
@@ -75,13 +77,16 @@ public final class Server: Sendable {
                     completed_cls: context,
                     uri_log: rawURIInspector,
                     uri_log_cls: nil,
+                    notify_connection: connectionNotified,
+                    notify_connection_cls: context,
                     log_sink: libraryLogSink,
                     thread_pool_size: UInt32(configuration.threadCount),
                     connection_limit: UInt32(connectionLimit),
                     connection_timeout: UInt32(configuration.connectionTimeout),
                     connection_memory_limit: configuration.connectionMemoryLimit,
                     per_ip_connection_limit: UInt32(configuration.connectionsPerIPLimit),
-                    listen_backlog: 1024
+                    listen_backlog: 1024,
+                    strict_for_client: 1
                 )
                 return cmhd_start_daemon(&config)
             }
@@ -93,7 +98,10 @@ public final class Server: Sendable {
             daemon = DaemonHandle(pointer: started, context: context)
             boundPort.store(Int(cmhd_bound_port(started)), ordering: .relaxed)
         }
-        startHeartbeat()
+        // Keep-alive comments on event streams, which also find clients that left.
+        repeatEvery(configuration.heartbeatInterval) { [weak self] in self?.beat() }
+        // Deadlines for slow clients; a second's precision is plenty.
+        repeatEvery(1) { [weak self] in self?.watchdog.sweep() }
     }
 
     /// Stops accepting connections, ends every event stream, waits up to the grace period for
@@ -104,9 +112,9 @@ public final class Server: Sendable {
             return daemon
         }) else { return }
         isStopping.store(true, ordering: .relaxed)
-        heartbeatTimer.withLock { timer in
-            timer?.source.cancel()
-            timer = nil
+        timers.withLock { timers in
+            for timer in timers { timer.source.cancel() }
+            timers.removeAll()
         }
         let listener = MHD_quiesce_daemon(handle.pointer)
         if listener >= 0 { close(listener) }
@@ -120,14 +128,14 @@ public final class Server: Sendable {
         Unmanaged<Server>.fromOpaque(handle.context).release()
     }
 
-    // MARK: - Heartbeat
+    // MARK: - Timers
 
-    private func startHeartbeat() {
+    private func repeatEvery(_ seconds: Double, _ work: @escaping @Sendable () -> Void) {
         let source = DispatchSource.makeTimerSource(queue: .global())
-        let interval = DispatchTimeInterval.milliseconds(Int(configuration.heartbeatInterval * 1000))
+        let interval = DispatchTimeInterval.milliseconds(Int(seconds * 1000))
         source.schedule(deadline: .now() + interval, repeating: interval)
-        source.setEventHandler { @Sendable [weak self] in self?.beat() }
-        heartbeatTimer.withLock { $0 = HeartbeatTimer(source: source) }
+        source.setEventHandler(handler: work)
+        timers.withLock { $0.append(RepeatingTimer(source: source)) }
         source.resume()
     }
 
@@ -155,6 +163,7 @@ public final class Server: Sendable {
             return receive(upload, count: uploadSize.pointee, into: state)
         }
         guard !state.answered else { return true }
+        watchdog.answering(connection)
         state.finishBody()
         let response = if let rejection = state.rejection {
             responder.respond(to: rejection, for: state.request)
@@ -184,18 +193,24 @@ public final class Server: Sendable {
             remoteAddress: Self.clientAddress(of: connection)
         )
         if query.contains(where: { $0.value == nil }) { request.query = Parameters() }
+        watchdog.headersReceived(connection)
         let state = RequestState(request: request, maximumFormFields: configuration.maximumFormFields)
         slot.pointee = Unmanaged.passRetained(state).toOpaque()
         requestsInFlight.add(1, ordering: .relaxed)
 
         if !uriIsWellFormed || path == nil || query.contains(where: { $0.value == nil }) {
             state.rejection = HTTPError(.badRequest, "The address contains a malformed percent-escape or text that is not valid UTF-8.")
+        } else if Self.hasAmbiguousLength(request.headers) {
+            // Two lengths, or a length beside chunked encoding, is how requests get smuggled
+            // past a proxy that reads the body differently.
+            state.rejection = HTTPError(.badRequest, "The request states its length more than once.")
         } else if let length = request.headers["Content-Length"].flatMap(Int.init), length > configuration.maximumBodySize {
             state.rejection = Self.bodyTooLarge(limit: configuration.maximumBodySize)
         }
         if let rejection = state.rejection {
             // Answering now makes libmicrohttpd close the connection instead of reading the body.
             state.answered = true
+            watchdog.answering(connection)
             return queue(responder.respond(to: rejection, for: state.request), on: connection)
         }
         if Self.isURLEncodedForm(request.headers["Content-Type"]) {
@@ -228,6 +243,11 @@ public final class Server: Sendable {
         return true
     }
 
+    private static func hasAmbiguousLength(_ headers: HTTPHeaders) -> Bool {
+        let lengths = headers.values(named: "Content-Length")
+        return lengths.count > 1 || (!lengths.isEmpty && headers.contains("Transfer-Encoding"))
+    }
+
     private static func bodyTooLarge(limit: Int) -> HTTPError {
         HTTPError(.contentTooLarge, "The request body is larger than the \(limit / 1024) KiB this server accepts.")
     }
@@ -241,11 +261,20 @@ public final class Server: Sendable {
         return contentType.hasPrefix("application/x-www-form-urlencoded") || contentType.hasPrefix("multipart/form-data")
     }
 
-    fileprivate func completed(_ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+    fileprivate func completed(_ connection: OpaquePointer?, _ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+        if let connection { watchdog.answered(connection) }
         guard let stateAddress = slot?.pointee, stateAddress != malformedURIMarker else { return }
         Unmanaged<RequestState>.fromOpaque(stateAddress).release()
         slot?.pointee = nil
         requestsInFlight.subtract(1, ordering: .relaxed)
+    }
+
+    fileprivate func connection(_ connection: OpaquePointer, changed event: MHD_ConnectionNotificationCode) {
+        if event == MHD_ConnectionNotificationCode.CONNECTION_NOTIFY_STARTED {
+            watchdog.connectionStarted(connection)
+        } else {
+            watchdog.connectionClosed(connection)
+        }
     }
 
     // MARK: - Answers
@@ -337,7 +366,7 @@ private struct DaemonHandle: @unchecked Sendable {
 }
 
 /// `@unchecked Sendable`: a Dispatch timer may be cancelled from any thread.
-private struct HeartbeatTimer: @unchecked Sendable {
+private struct RepeatingTimer: @unchecked Sendable {
     let source: any DispatchSourceTimer
 }
 
@@ -353,9 +382,14 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     return handled ? MHD_Result.YES : MHD_Result.NO
 }
 
-private let requestCompleted: MHD_RequestCompletedCallback = { cls, _, slot, _ in
+private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, slot, _ in
     guard let cls else { return }
-    Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().completed(slot)
+    Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().completed(connection, slot)
+}
+
+private let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, _, event in
+    guard let cls, let connection else { return }
+    Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().connection(connection, changed: event)
 }
 
 /// Sees the raw request target before libmicrohttpd decodes it; its answer becomes the

@@ -176,3 +176,80 @@ extension ServerTests {
         #expect(response.text == "name=é", "\(response)")
     }
 }
+
+extension ServerTests {
+    @Test(arguments: [
+        "Content-Length: 1\r\nContent-Length: 2",
+        "Content-Length: 5\r\nTransfer-Encoding: chunked",
+    ])
+    func ambiguousLengthsAre400(headers: String) throws {
+        let live = try LiveServer(Self.echoRouter())
+        let client = try live.client()
+        try client.send("POST /body HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n\(headers)\r\n\r\n0\r\n\r\n")
+        #expect(try client.readResponse().status == 400)
+    }
+
+    @Test func oversizedTargetsAndHeadersGet414And431() throws {
+        let live = try LiveServer(Self.echoRouter())
+        let longTarget = try live.client()
+        try longTarget.send("GET /\(String(repeating: "a", count: 20_000)) HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try longTarget.readResponse().status == 414)
+        let longHeader = try live.client()
+        try longHeader.send("GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 20_000))\r\n\r\n")
+        #expect(try longHeader.readResponse().status == 431)
+        let manyHeaders = try live.client()
+        try manyHeaders.send("GET / HTTP/1.1\r\nHost: x\r\n" + (0..<2000).map { "X-\($0): v\r\n" }.joined() + "\r\n")
+        #expect(try manyHeaders.readResponse().status == 431)
+        #expect(try live.client().get("/").status == 200)
+    }
+
+    @Test func http11WithoutHostIs400() throws {
+        let live = try LiveServer(Self.echoRouter())
+        let client = try live.client()
+        try client.send("GET / HTTP/1.1\r\n\r\n")
+        #expect(try client.readResponse().status == 400)
+    }
+}
+
+extension ServerTests {
+    @Test func aClientDribblingItsHeadersIsDroppedAtTheDeadline() throws {
+        let live = try LiveServer(Self.echoRouter()) { $0.requestHeaderTimeout = 1 }
+        let client = try live.client(timeout: 5)
+        let started = DispatchTime.now().uptimeNanoseconds
+        var dropped = false
+        for byte in "GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8 + Array(repeating: UInt8(ascii: "a"), count: 100) {
+            do {
+                try client.send([byte])
+            } catch {
+                dropped = true
+                break
+            }
+            usleep(100_000)
+            if DispatchTime.now().uptimeNanoseconds - started > 4_000_000_000 { break }
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        #expect(dropped || client.serverClosed(), "a client sending a byte every 0.1 s should be dropped after 1 s; still open after \(seconds) s")
+        #expect(seconds < 3.5, "dropped only after \(seconds) s")
+        #expect(try live.client().get("/").status == 200, "others are still served")
+    }
+
+    @Test func anIdleKeptAliveConnectionIsClosedAfterTheHeaderTimeout() throws {
+        let live = try LiveServer(Self.echoRouter()) { $0.requestHeaderTimeout = 1 }
+        let client = try live.client(timeout: 5)
+        #expect(try client.get("/").status == 200)
+        let started = DispatchTime.now().uptimeNanoseconds
+        #expect(client.serverClosed())
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        #expect(seconds > 0.5 && seconds < 3, "closed after \(seconds) s")
+    }
+
+    @Test func aSlowRequestBeingAnsweredIsNotCutOff() throws {
+        var router = Self.echoRouter()
+        router.get("/slow") { _ in
+            usleep(1_500_000)
+            return .text("done")
+        }
+        let live = try LiveServer(router) { $0.requestHeaderTimeout = 1 }
+        #expect(try live.client().get("/slow").text == "done")
+    }
+}

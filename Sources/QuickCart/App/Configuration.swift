@@ -16,6 +16,16 @@ public struct Configuration: Sendable, Equatable {
     public var threads: Int?
     /// Seconds of inactivity after which a session ends.
     public var sessionIdleSeconds: Int64 = 30 * 24 * 3600
+    /// The most the database file may grow to, in bytes (`nil`: no limit). Past it, changes
+    /// are refused with 503 until space is freed (e.g. by expired sessions being purged).
+    public var maximumDatabaseBytes: Int64?
+    /// Whether each request is logged to standard error.
+    public var accessLog = true
+    /// Connections one client address may hold at once (`0`: no limit).
+    public var connectionsPerAddress = 256
+    /// Seconds a client has to send a request's headers, and the longest a kept-alive
+    /// connection may sit idle between requests.
+    public var requestHeaderTimeout = 10
     /// Seconds between keep-alive comments on event streams, which also find departed clients.
     public var heartbeatInterval: Double = 15
 
@@ -38,6 +48,11 @@ public struct Configuration: Sendable, Equatable {
           --resources DIR       folder with Views/ and Public/ (QUICKCART_RESOURCES)
           --threads N           server threads (QUICKCART_THREADS, default: one per CPU)
           --session-days DAYS   idle days before a session ends (QUICKCART_SESSION_DAYS, default 30)
+          --db-max-mb MB        refuse changes (503) once the database reaches MB (QUICKCART_DB_MAX_MB)
+          --max-connections-per-ip N
+                                connections one address may hold, 0 = no limit
+                                (QUICKCART_MAX_CONNECTIONS_PER_IP, default 256)
+          --no-access-log       do not log each request to standard error (QUICKCART_ACCESS_LOG=0)
           --help                show this help
 
         """
@@ -67,6 +82,13 @@ public struct Configuration: Sendable, Equatable {
         if let value = environment["QUICKCART_SECURE_COOKIES"] { configuration.secureCookies = try flag(value, "QUICKCART_SECURE_COOKIES") }
         if let value = environment["QUICKCART_RESOURCES"] { configuration.resourcesPath = value }
         if let value = environment["QUICKCART_THREADS"] { configuration.threads = try number(value, "QUICKCART_THREADS", 1...256) }
+        if let value = environment["QUICKCART_DB_MAX_MB"] {
+            configuration.maximumDatabaseBytes = Int64(try number(value, "QUICKCART_DB_MAX_MB", 1...1_000_000)) << 20
+        }
+        if let value = environment["QUICKCART_MAX_CONNECTIONS_PER_IP"] {
+            configuration.connectionsPerAddress = try number(value, "QUICKCART_MAX_CONNECTIONS_PER_IP", 0...1_000_000)
+        }
+        if let value = environment["QUICKCART_ACCESS_LOG"] { configuration.accessLog = try flag(value, "QUICKCART_ACCESS_LOG") }
         if let value = environment["QUICKCART_SESSION_DAYS"] {
             configuration.sessionIdleSeconds = Int64(try number(value, "QUICKCART_SESSION_DAYS", 1...3650)) * 86_400
         }
@@ -93,6 +115,9 @@ public struct Configuration: Sendable, Equatable {
             case "--resources": configuration.resourcesPath = try value()
             case "--threads": configuration.threads = try number(try value(), "--threads", 1...256)
             case "--session-days": configuration.sessionIdleSeconds = Int64(try number(try value(), "--session-days", 1...3650)) * 86_400
+            case "--db-max-mb": configuration.maximumDatabaseBytes = Int64(try number(try value(), "--db-max-mb", 1...1_000_000)) << 20
+            case "--max-connections-per-ip": configuration.connectionsPerAddress = try number(try value(), "--max-connections-per-ip", 0...1_000_000)
+            case "--no-access-log": configuration.accessLog = false
             default: throw UsageError(description: "unknown option \(argument)")
             }
         }

@@ -32,7 +32,14 @@ public final class QuickCartApp: Sendable {
         let resources = try Resources.locate(configured: configuration.resourcesPath)
         let threads = configuration.threads ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
 
-        pool = try DatabasePool(path: configuration.databasePath, maximumConnections: threads + 2)
+        var database = Database.Configuration()
+        if let limit = configuration.maximumDatabaseBytes {
+            database.prepareConnection = { db in
+                let pageSize = try db.fetchValue("PRAGMA page_size", as: Int64.self) ?? 4096
+                try db.execute(sql: "PRAGMA max_page_count = \(max(1, limit / pageSize))")
+            }
+        }
+        pool = try DatabasePool(path: configuration.databasePath, maximumConnections: threads + 2, configuration: database)
         try Schema.migrator.migrate(pool)
         let catalog = try CatalogStore.load(from: pool)
         let starter = configuration.emptyCarts ? Cart() : Self.demoCart(from: catalog)
@@ -70,11 +77,14 @@ public final class QuickCartApp: Sendable {
                 _ = try pool.read { db in try db.fetchValue("SELECT 1", as: Int.self) }
                 return "event-streams: \(hub.totalStreamCount)\n"
             },
-            strictTransportSecurity: configuration.secureCookies
+            strictTransportSecurity: configuration.secureCookies,
+            accessLog: configuration.accessLog ? AccessLog(secret: try sessionStore.secret()) : nil
         )
         server = Server(
             configuration: Server.Configuration(
                 host: configuration.host, port: configuration.port, threadCount: threads,
+                connectionsPerIPLimit: configuration.connectionsPerAddress,
+                requestHeaderTimeout: Double(configuration.requestHeaderTimeout),
                 heartbeatInterval: configuration.heartbeatInterval
             ),
             responder: routes.makeRouter()

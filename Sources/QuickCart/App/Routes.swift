@@ -1,4 +1,5 @@
 import MicroHTTP
+import SQLite
 
 /// The route table: every address QuickCart answers, and who answers it.
 struct Routes {
@@ -14,11 +15,13 @@ struct Routes {
     /// Checks the database and describes the server's state, one `name: value` per line.
     let health: @Sendable () throws -> String
     let strictTransportSecurity: Bool
+    let accessLog: AccessLog?
 
     func makeRouter() -> Router {
         var router = Router(renderError: errorPages.render, logError: { error, request in
             Log.error("\(request.method) \(request.path) failed: \(error)")
         })
+        if let accessLog { router.add(middleware: accessLog) }
         router.add(middleware: SecurityHeaders(strictTransportSecurity: strictTransportSecurity))
 
         router.get("/", handler: page(home.show))
@@ -55,12 +58,28 @@ struct Routes {
     private func page(_ body: @escaping @Sendable (ShopRequest) throws -> Response) -> Router.Handler {
         let sessions = sessions
         return { request in
-            let now = Clock.nowMilliseconds()
-            let resolution = try sessions.resolve(request, at: now / 1000)
-            var response = try body(ShopRequest(http: request, session: resolution.session, nowMilliseconds: now))
-            if let cookie = resolution.cookie { response.setCookie(cookie) }
-            return response
+            do {
+                let now = Clock.nowMilliseconds()
+                let resolution = try sessions.resolve(request, at: now / 1000)
+                var response = try body(ShopRequest(http: request, session: resolution.session, nowMilliseconds: now))
+                if let cookie = resolution.cookie { response.setCookie(cookie) }
+                return response
+            } catch let error as SQLiteError where Self.isPassing(error) {
+                // A full disk, a read-only file or a long lock: the transaction rolled back, so
+                // nothing changed, and the same request will work once the cause goes.
+                Log.error("\(request.method) \(request.path): storage unavailable: \(error)")
+                throw HTTPError(
+                    .serviceUnavailable,
+                    "The shop cannot save or read data right now, so nothing was changed. Please try again in a moment.",
+                    headers: ["Retry-After": "5"]
+                )
+            }
         }
+    }
+
+    /// Storage failures that pass when their cause does (space, permissions, locks).
+    private static func isPassing(_ error: SQLiteError) -> Bool {
+        [.full, .readOnly, .busy, .locked, .ioError, .cantOpen, .permission].contains(error.code)
     }
 
     /// A handler for a form post: as ``page(_:)``, after checking the CSRF token and origin.

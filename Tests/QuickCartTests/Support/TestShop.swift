@@ -47,7 +47,13 @@ final class TestShop {
     ///   - emptyCarts: New sessions start with an empty cart instead of the demo cart.
     ///   - heartbeatInterval: Seconds between keep-alive comments on event streams.
     ///   - directory: A directory whose database to reuse, for restarts; a new one by default.
-    init(emptyCarts: Bool = false, heartbeatInterval: Double = 15, directory: TemporaryDirectory? = nil) throws {
+    ///   - configure: Any other change to the configuration.
+    init(
+        emptyCarts: Bool = false,
+        heartbeatInterval: Double = 15,
+        directory: TemporaryDirectory? = nil,
+        configure: (inout QuickCart.Configuration) -> Void = { _ in }
+    ) throws {
         let directory = try directory ?? TemporaryDirectory()
         var configuration = QuickCart.Configuration()
         configuration.host = "127.0.0.1"
@@ -57,6 +63,8 @@ final class TestShop {
         configuration.emptyCarts = emptyCarts
         configuration.threads = 2
         configuration.heartbeatInterval = heartbeatInterval
+        configuration.accessLog = false
+        configure(&configuration)
         app = try QuickCartApp(configuration: configuration)
         try app.start()
         self.directory = directory
