@@ -170,7 +170,7 @@ extension ShopTests {
         @Test("The access log names method, path, status, size and time, and never the session id")
         func accessLogLines() throws {
             let lines = Mutex<[String]>([])
-            var log = AccessLog(secret: Array(repeating: 7, count: 32))
+            var log = AccessLog(key: HMACKey(Array(repeating: 7, count: 32)))
             log.write = { line in lines.withLock { $0.append(line) } }
             var router = Router()
             router.add(middleware: log)

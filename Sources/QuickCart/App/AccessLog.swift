@@ -8,7 +8,7 @@ import MicroHTTP
 ///
 /// `GET /cart 200 7125B 0.84ms s=3fa2c1d09b`
 struct AccessLog: Middleware {
-    let secret: [UInt8]
+    let key: HMACKey
     /// Where lines go; standard error unless a test listens.
     var write: @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
 
@@ -26,7 +26,7 @@ struct AccessLog: Middleware {
     private func sessionTag(_ request: Request) -> String {
         guard let cookie = request.cookies[SessionManager.cookieName],
               let id = cookie.split(separator: ".").first, !id.isEmpty else { return "-" }
-        return Hex.encode(Array(SHA256.hmac(key: secret, message: Array("log|\(id)".utf8)).prefix(5)))
+        return Hex.encode(Array(key.authenticate("log|\(id)".utf8).prefix(5)))
     }
 
     /// Paths are decoded; keep control characters out of the log so a request cannot forge lines.

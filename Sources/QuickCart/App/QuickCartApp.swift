@@ -78,7 +78,7 @@ public final class QuickCartApp: Sendable {
                 return "event-streams: \(hub.totalStreamCount)\n"
             },
             strictTransportSecurity: configuration.secureCookies,
-            accessLog: configuration.accessLog ? AccessLog(secret: try sessionStore.secret()) : nil
+            accessLog: configuration.accessLog ? AccessLog(key: HMACKey(try sessionStore.secret())) : nil
         )
         server = Server(
             configuration: Server.Configuration(
@@ -169,7 +169,7 @@ struct Resources {
         for folder in candidates {
             let views = folder.appendingPathComponent("Views").path
             let publicFolder = folder.appendingPathComponent("Public").path
-            if FileManager.default.fileExists(atPath: views + "/layout.mustache"), FileManager.default.fileExists(atPath: publicFolder) {
+            if FileManager.default.fileExists(atPath: views + "/layout-start.mustache"), FileManager.default.fileExists(atPath: publicFolder) {
                 return Resources(views: views, public: publicFolder)
             }
         }

@@ -29,7 +29,6 @@ struct PageRenderer: Sendable {
     /// Renders `page` for `session`: its theme, layout and tab order apply; `places` are the
     /// addresses where tabs were last left.
     func render(_ page: Page, session: Session?, places: [TabBar.TabID: String] = [:]) -> Response {
-        let content = templates.render(page.template, with: page.content) ?? ""
         let preferences = session?.preferences ?? .standard
         let layout: MustacheValue = .object([
             "title": .string(page.title),
@@ -49,11 +48,13 @@ struct PageRenderer: Sendable {
                     "icon": .string(icons["sidebar"]),
                 ])
             } ?? .null,
-            "content": .string(content),
         ])
+        // One buffer for the whole page: the layout's start, the feature's content, its end.
         var body: [UInt8] = []
-        body.reserveCapacity(content.utf8.count + 4096)
-        _ = templates.render("layout", with: layout, into: &body)
+        body.reserveCapacity(16 * 1024)
+        _ = templates.render("layout-start", with: layout, into: &body)
+        _ = templates.render(page.template, with: page.content, into: &body)
+        _ = templates.render("layout-end", with: layout, into: &body)
         var response = Response.html(bytes: body, status: page.status)
         // Pages carry the session's cart: never reuse one from a cache (Back shows it fresh).
         response.headers["Cache-Control"] = "no-store"

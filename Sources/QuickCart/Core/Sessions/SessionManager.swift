@@ -13,7 +13,7 @@ public final class SessionManager: Sendable {
     }
 
     private let store: SessionStore
-    private let secret: [UInt8]
+    private let key: HMACKey
     private let idleLifetime: Int64
     private let secureCookies: Bool
     /// Storing `last_seen` on every request would turn every page view into a write.
@@ -21,7 +21,7 @@ public final class SessionManager: Sendable {
 
     init(store: SessionStore, secret: [UInt8], idleLifetime: Int64, secureCookies: Bool) {
         self.store = store
-        self.secret = secret
+        key = HMACKey(secret)
         self.idleLifetime = idleLifetime
         self.secureCookies = secureCookies
     }
@@ -29,7 +29,7 @@ public final class SessionManager: Sendable {
     /// The session of `request`. A missing, forged, altered or expired cookie gets a new
     /// session with a new random id, never someone else's.
     public func resolve(_ request: Request, at now: Int64) throws -> Resolution {
-        if let value = request.cookies[Self.cookieName], let token = SessionToken(cookieValue: value, secret: secret) {
+        if let value = request.cookies[Self.cookieName], let token = SessionToken(cookieValue: value, key: key) {
             if let record = try store.record(id: token.id) {
                 if record.lastSeen >= now - idleLifetime {
                     var session = Session(id: token.id, createdAt: record.createdAt, displayName: record.displayName, isStored: true, csrfToken: csrfToken(for: token.id))
@@ -73,13 +73,13 @@ public final class SessionManager: Sendable {
     }
 
     private func csrfToken(for id: String) -> String {
-        Hex.encode(Array(SHA256.hmac(key: secret, message: Array("csrf|\(id)".utf8)).prefix(16)))
+        Hex.encode(Array(key.authenticate("csrf|\(id)".utf8).prefix(16)))
     }
 
     private func cookie(for token: SessionToken) -> Cookie {
         Cookie(
             name: Self.cookieName,
-            value: token.cookieValue(secret: secret),
+            value: token.cookieValue(key: key),
             path: "/",
             maxAge: Int(idleLifetime),
             httpOnly: true,

@@ -15,17 +15,17 @@ struct SessionToken: Equatable {
         return SessionToken(id: Hex.encode(bytes), issuedAt: now)
     }
 
-    /// The cookie value, signed with `secret`.
-    func cookieValue(secret: [UInt8]) -> String {
-        "\(id).\(issuedAt).\(Self.signature(id: id, issuedAt: issuedAt, secret: secret))"
+    /// The cookie value, signed with `key`.
+    func cookieValue(key: HMACKey) -> String {
+        "\(id).\(issuedAt).\(Self.signature(id: id, issuedAt: issuedAt, key: key))"
     }
 
     /// Reads a cookie value; `nil` unless it is well formed and its signature is right.
-    init?(cookieValue: String, secret: [UInt8]) {
+    init?(cookieValue: String, key: HMACKey) {
         let parts = cookieValue.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].utf8.count == 40, Hex.decode(String(parts[0])) != nil,
               let issuedAt = Int64(parts[1]), issuedAt >= 0 else { return nil }
-        let expected = Self.signature(id: String(parts[0]), issuedAt: issuedAt, secret: secret)
+        let expected = Self.signature(id: String(parts[0]), issuedAt: issuedAt, key: key)
         guard ConstantTime.equals(String(parts[2]), expected) else { return nil }
         self.init(id: String(parts[0]), issuedAt: issuedAt)
     }
@@ -35,8 +35,8 @@ struct SessionToken: Equatable {
         self.issuedAt = issuedAt
     }
 
-    private static func signature(id: String, issuedAt: Int64, secret: [UInt8]) -> String {
-        Hex.encode(Array(SHA256.hmac(key: secret, message: Array("session|\(id)|\(issuedAt)".utf8)).prefix(16)))
+    private static func signature(id: String, issuedAt: Int64, key: HMACKey) -> String {
+        Hex.encode(Array(key.authenticate("session|\(id)|\(issuedAt)".utf8).prefix(16)))
     }
 }
 
