@@ -111,7 +111,7 @@ public final class Server: Sendable {
             defer { daemon = nil }
             return daemon
         }) else { return }
-        isStopping.store(true, ordering: .relaxed)
+        isStopping.store(true, ordering: .sequentiallyConsistent)
         timers.withLock { timers in
             for timer in timers { timer.source.cancel() }
             timers.removeAll()
@@ -121,7 +121,7 @@ public final class Server: Sendable {
         // libmicrohttpd forbids stopping with suspended connections: end every stream first.
         for stream in streams.withLock({ Array($0.values) }) { stream.close() }
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(configuration.shutdownGracePeriod * 1e9)
-        while requestsInFlight.load(ordering: .relaxed) > 0, DispatchTime.now().uptimeNanoseconds < deadline {
+        while requestsInFlight.load(ordering: .sequentiallyConsistent) > 0, DispatchTime.now().uptimeNanoseconds < deadline {
             usleep(2_000)
         }
         MHD_stop_daemon(handle.pointer)
@@ -196,9 +196,12 @@ public final class Server: Sendable {
         watchdog.headersReceived(connection)
         let state = RequestState(request: request, maximumFormFields: configuration.maximumFormFields)
         slot.pointee = Unmanaged.passRetained(state).toOpaque()
-        requestsInFlight.add(1, ordering: .relaxed)
+        requestsInFlight.add(1, ordering: .sequentiallyConsistent)
 
-        if !uriIsWellFormed || path == nil || query.contains(where: { $0.value == nil }) {
+        if isStopping.load(ordering: .sequentiallyConsistent) {
+            // Stopping means no new work, even on connections kept alive from before.
+            state.rejection = HTTPError(.serviceUnavailable, "The server is shutting down. Please try again in a moment.", headers: ["Retry-After": "5"])
+        } else if !uriIsWellFormed || path == nil || query.contains(where: { $0.value == nil }) {
             state.rejection = HTTPError(.badRequest, "The address contains a malformed percent-escape or text that is not valid UTF-8.")
         } else if Self.hasAmbiguousLength(request.headers) {
             // Two lengths, or a length beside chunked encoding, is how requests get smuggled
@@ -289,7 +292,7 @@ public final class Server: Sendable {
                 MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
             }
         case .eventStream(let stream):
-            guard !isStopping.load(ordering: .relaxed) else {
+            guard !isStopping.load(ordering: .sequentiallyConsistent) else {
                 return queue(responder.respond(to: HTTPError(.serviceUnavailable, "The server is shutting down."), for: Request(method: .get, path: "/")), on: connection)
             }
             created = open(stream, on: connection)
@@ -298,6 +301,10 @@ public final class Server: Sendable {
         defer { MHD_destroy_response(created) }
         for field in response.headers where !field.name.equalsIgnoringASCIICase("Content-Length") {
             MHD_add_response_header(created, field.name, field.value)
+        }
+        if isStopping.load(ordering: .sequentiallyConsistent) {
+            // Answers given while stopping close their connection, so the stop can finish.
+            MHD_add_response_header(created, "Connection", "close")
         }
         return MHD_queue_response(connection, UInt32(response.status.code), created) == MHD_Result.YES
     }
