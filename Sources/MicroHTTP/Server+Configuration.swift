@@ -45,7 +45,7 @@ extension Server {
             connectionTimeout: Int = 30,
             requestHeaderTimeout: Double = 10,
             requestBodyTimeout: Double = 30,
-            connectionMemoryLimit: Int = 16 * 1024,
+            connectionMemoryLimit: Int = 8 * 1024,
             maximumBodySize: Int = 64 * 1024,
             maximumFormFields: Int = 256,
             heartbeatInterval: Double = 15,
