@@ -69,3 +69,35 @@ test-browser: test-deps
 clean:
 	$(SWIFT) package clean
 	rm -rf $(VENV) .build/screenshots
+
+# ---------------------------------------------------------------------------------------
+# Benchmarks (issue 6; see Benchmarks/README.md). `make bench` builds QuickCart in release,
+# the C ceiling server and the micro-benchmarks, then measures with servers pinned to CPU 0
+# and load on CPU 1, and writes Benchmarks/RESULTS.md and Benchmarks/results/. Durations:
+#   make bench BENCH_SECONDS=5 BENCH_RUNS=3
+# BENCH_ARGS passes more options to Benchmarks/bench.py (e.g. BENCH_ARGS="--only http").
+BENCH_SECONDS  ?= 8
+BENCH_RUNS     ?= 3
+BENCH_STREAMS  ?= 10000
+BENCH_ARGS     ?=
+BENCH_CC       ?= cc
+BENCH_PYTHON   ?= python3
+BENCH_PACKAGES := wrk
+BENCH_DIR      := .build/bench
+BENCH_MICRO    := Benchmarks/Micro/.build/release/quickcart-micro
+
+.PHONY: bench
+
+## Measures QuickCart against a minimal libmicrohttpd server serving the same bytes.
+bench: deps
+	$(call install-missing,$(BENCH_PACKAGES))
+	$(SWIFT) build -c release --product quickcart
+	@mkdir -p $(BENCH_DIR)
+	$(BENCH_CC) -O2 -Wall -o $(BENCH_DIR)/ceiling Benchmarks/ceiling/ceiling.c $$(pkg-config --cflags --libs libmicrohttpd)
+	@rm -f $(BENCH_MICRO); \
+	$(SWIFT) build -c release --package-path Benchmarks/Micro \
+	  || echo "bench: Benchmarks/Micro did not build; its figures are skipped. It needs the parent package to export the Mustache and SQLite library products (Benchmarks/README.md)." >&2
+	@ulimit -n 65536 2>/dev/null || ulimit -n "$$(ulimit -Hn)"; \
+	$(BENCH_PYTHON) Benchmarks/bench.py --quickcart .build/release/quickcart --ceiling $(BENCH_DIR)/ceiling \
+	  --micro $(BENCH_MICRO) --seconds $(BENCH_SECONDS) --runs $(BENCH_RUNS) --streams $(BENCH_STREAMS) \
+	  --swift "$(SWIFT)" $(BENCH_ARGS)

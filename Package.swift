@@ -9,6 +9,9 @@ let package = Package(
     name: "QuickCart",
     products: [
         .executable(name: "quickcart", targets: ["quickcart"]),
+        // The generic layers, for Benchmarks/Micro (and anyone who wants them alone).
+        .library(name: "Mustache", targets: ["Mustache"]),
+        .library(name: "SQLite", targets: ["SQLite"]),
     ],
     targets: [
         // C libraries from the system, each behind a module map and one shim header.
