@@ -8,25 +8,30 @@ import MicroHTTP
 ///
 /// `GET /cart 200 7125B 0.84ms s=3fa2c1d09b`
 struct AccessLog: Middleware {
-    let key: HMACKey
     /// Where lines go; standard error unless a test listens.
     var write: @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
 
     func handle(_ request: Request, next: (Request) throws -> Response) throws -> Response {
         let started = DispatchTime.now().uptimeNanoseconds
         let response = try next(request)
-        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+        let microseconds = (DispatchTime.now().uptimeNanoseconds - started) / 1000
         let bytes = response.body.count.map { "\($0)B" } ?? "stream"
-        let line = "\(request.method) \(Self.printable(request.path)) \(response.status.code) \(bytes) \(String(format: "%.2f", milliseconds))ms s=\(sessionTag(request))\n"
-        write(line)
+        write("\(request.method) \(Self.printable(request.path)) \(response.status.code) \(bytes) \(Self.milliseconds(microseconds))ms s=\(Self.sessionTag(request))\n")
         return response
     }
 
-    /// The first 40 bits of an HMAC of the cookie's session id, or `-` without one.
-    private func sessionTag(_ request: Request) -> String {
+    /// 40 bits of the cookie's signature, or `-` without one. The signature is an HMAC of
+    /// the id under the shop's secret, so it tells sessions apart without revealing the id.
+    private static func sessionTag(_ request: Request) -> String {
         guard let cookie = request.cookies[SessionManager.cookieName],
-              let id = cookie.split(separator: ".").first, !id.isEmpty else { return "-" }
-        return Hex.encode(Array(key.authenticate("log|\(id)".utf8).prefix(5)))
+              let signature = cookie.split(separator: ".").last, signature.utf8.count >= 10 else { return "-" }
+        return String(signature.prefix(10))
+    }
+
+    /// "0.84" from 842 µs, without Foundation's formatter on every request.
+    private static func milliseconds(_ microseconds: UInt64) -> String {
+        let fraction = (microseconds % 1000) / 10
+        return "\(microseconds / 1000)." + (fraction < 10 ? "0" : "") + String(fraction)
     }
 
     /// Paths are decoded; keep control characters out of the log so a request cannot forge lines.

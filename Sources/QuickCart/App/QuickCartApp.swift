@@ -78,7 +78,7 @@ public final class QuickCartApp: Sendable {
                 return "event-streams: \(hub.totalStreamCount)\n"
             },
             strictTransportSecurity: configuration.secureCookies,
-            accessLog: configuration.accessLog ? AccessLog(key: HMACKey(try sessionStore.secret())) : nil
+            accessLog: configuration.accessLog ? AccessLog() : nil
         )
         server = Server(
             configuration: Server.Configuration(

@@ -22,12 +22,16 @@ struct SessionToken: Equatable {
 
     /// Reads a cookie value; `nil` unless it is well formed and its signature is right.
     init?(cookieValue: String, key: HMACKey) {
-        let parts = cookieValue.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].utf8.count == 40, Hex.decode(String(parts[0])) != nil,
-              let issuedAt = Int64(parts[1]), issuedAt >= 0 else { return nil }
-        let expected = Self.signature(id: String(parts[0]), issuedAt: issuedAt, key: key)
-        guard ConstantTime.equals(String(parts[2]), expected) else { return nil }
-        self.init(id: String(parts[0]), issuedAt: issuedAt)
+        // Read on every request: find the two dots in the UTF-8 view rather than splitting.
+        let bytes = cookieValue.utf8
+        guard let firstDot = bytes.firstIndex(of: UInt8(ascii: ".")),
+              let secondDot = bytes[bytes.index(after: firstDot)...].firstIndex(of: UInt8(ascii: ".")) else { return nil }
+        let id = String(cookieValue[..<firstDot])
+        let signature = String(cookieValue[cookieValue.index(after: secondDot)...])
+        guard id.utf8.count == 40, Hex.decode(id) != nil,
+              let issuedAt = Int64(cookieValue[cookieValue.index(after: firstDot)..<secondDot]), issuedAt >= 0,
+              ConstantTime.equals(signature, Self.signature(id: id, issuedAt: issuedAt, key: key)) else { return nil }
+        self.init(id: id, issuedAt: issuedAt)
     }
 
     private init(id: String, issuedAt: Int64) {

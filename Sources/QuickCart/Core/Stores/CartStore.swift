@@ -37,7 +37,7 @@ public final class CartStore: Sendable {
     /// The session's cart, in the order items were added.
     public func cart(for session: Session) throws -> Cart {
         guard session.isStored else { return starterCart }
-        let rows = try pool.read { db in
+        let rows = try pool.withConnection { db in
             try db.fetchAll(
                 "SELECT product_id, quantity FROM cart_items WHERE session_id = ? ORDER BY added_at, product_id",
                 session.id
@@ -51,7 +51,7 @@ public final class CartStore: Sendable {
     /// The badge's number for the session.
     public func itemCount(for session: Session) throws -> Int {
         guard session.isStored else { return starterCart.itemCount }
-        return try pool.read { db in
+        return try pool.withConnection { db in
             try db.fetchValue("SELECT coalesce(sum(quantity), 0) FROM cart_items WHERE session_id = ?", session.id, as: Int.self) ?? 0
         }
     }
@@ -59,10 +59,11 @@ public final class CartStore: Sendable {
     /// The badge's number with the cart's version, read together.
     public func badge(for session: Session) throws -> CartChange {
         guard session.isStored else { return CartChange(itemCount: starterCart.itemCount, version: 0) }
-        return try pool.read { db in
-            let count = try db.fetchValue("SELECT coalesce(sum(quantity), 0) FROM cart_items WHERE session_id = ?", session.id, as: Int.self) ?? 0
-            let version = try db.fetchValue("SELECT cart_version FROM sessions WHERE id = ?", session.id, as: Int64.self) ?? 0
-            return CartChange(itemCount: count, version: version)
+        return try pool.withConnection { db in
+            try db.fetchOne(
+                "SELECT (SELECT coalesce(sum(quantity), 0) FROM cart_items WHERE session_id = ?1), cart_version FROM sessions WHERE id = ?1",
+                session.id
+            ) { CartChange(itemCount: try $0.int(0), version: try $0.int64(1)) } ?? CartChange(itemCount: 0, version: 0)
         }
     }
 

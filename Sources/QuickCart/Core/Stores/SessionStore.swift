@@ -31,7 +31,8 @@ public final class SessionStore: Sendable {
     }
 
     func record(id: String) throws -> Record? {
-        try pool.read { db in
+        // One statement is its own snapshot: no transaction needed around it.
+        try pool.withConnection { db in
             try db.fetchOne(
                 "SELECT created_at, last_seen, display_name, theme, tab_order, sidebar, notifications FROM sessions WHERE id = ?",
                 id

@@ -56,10 +56,11 @@ struct SearchController: Sendable {
 
     /// The address of a search for `query`.
     static func href(for query: String) -> String {
-        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        let encoded = query.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-        return "/search?q=" + encoded
+        "/search?q=" + (query.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")
     }
+
+    /// RFC 3986's unreserved characters; built once, as building a set is costly.
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     private static func summary(count: Int, query: String) -> String {
         switch count {
