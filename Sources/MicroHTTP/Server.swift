@@ -26,7 +26,10 @@ public final class Server: Sendable {
     private let daemon = Mutex<DaemonHandle?>(nil)
     private let timers = Mutex<[RepeatingTimer]>([])
     private let watchdog: ConnectionWatchdog
-    private let streams = Mutex<[ObjectIdentifier: EventStream]>([:])
+    /// Open event streams in heartbeat groups: each tick of the heartbeat visits one group, so
+    /// keep-alives are spread over the interval instead of waking every stream at once (with
+    /// ten thousand streams, one burst would delay live events by tens of milliseconds).
+    private let streams: Mutex<StreamGroups>
     private let requestsInFlight = Atomic<Int>(0)
     private let boundPort = Atomic<Int>(0)
     private let isStopping = Atomic<Bool>(false)
@@ -36,6 +39,8 @@ public final class Server: Sendable {
         self.configuration = configuration
         self.responder = responder
         watchdog = ConnectionWatchdog(headerTimeout: configuration.requestHeaderTimeout, bodyTimeout: configuration.requestBodyTimeout)
+        let groups = max(1, Int((configuration.heartbeatInterval / Self.heartbeatTick).rounded()))
+        streams = Mutex(StreamGroups(count: groups))
     }
 
     deinit {
@@ -47,6 +52,9 @@ public final class Server: Sendable {
 
     /// Event streams currently open.
     public var openEventStreamCount: Int { streams.withLock { $0.count } }
+
+    /// How often the heartbeat ticks; each tick visits one group of streams.
+    private static let heartbeatTick = 0.1
 
     // MARK: - Starting and stopping
 
@@ -99,7 +107,7 @@ public final class Server: Sendable {
             boundPort.store(Int(cmhd_bound_port(started)), ordering: .relaxed)
         }
         // Keep-alive comments on event streams, which also find clients that left.
-        repeatEvery(configuration.heartbeatInterval) { [weak self] in self?.beat() }
+        repeatEvery(min(Self.heartbeatTick, configuration.heartbeatInterval)) { [weak self] in self?.beat() }
         // Deadlines for slow clients; a second's precision is plenty.
         repeatEvery(1) { [weak self] in self?.watchdog.sweep() }
     }
@@ -119,7 +127,7 @@ public final class Server: Sendable {
         let listener = MHD_quiesce_daemon(handle.pointer)
         if listener >= 0 { close(listener) }
         // libmicrohttpd forbids stopping with suspended connections: end every stream first.
-        for stream in streams.withLock({ Array($0.values) }) { stream.close() }
+        for stream in streams.withLock({ $0.all }) { stream.close() }
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(configuration.shutdownGracePeriod * 1e9)
         while requestsInFlight.load(ordering: .sequentiallyConsistent) > 0, DispatchTime.now().uptimeNanoseconds < deadline {
             usleep(2_000)
@@ -140,7 +148,7 @@ public final class Server: Sendable {
     }
 
     private func beat() {
-        for stream in streams.withLock({ Array($0.values) }) { stream.heartbeat() }
+        for stream in streams.withLock({ $0.nextGroup() }) { stream.heartbeat() }
     }
 
     // MARK: - Requests
@@ -311,10 +319,9 @@ public final class Server: Sendable {
 
     private func open(_ stream: EventStream, on connection: OpaquePointer) -> OpaquePointer? {
         stream.attach(to: ConnectionHandle(pointer: connection))
-        let key = ObjectIdentifier(stream)
-        streams.withLock { $0[key] = stream }
+        let (group, key) = streams.withLock { $0.insert(stream) }
         stream.onClose { [weak self] in
-            _ = self?.streams.withLock { $0.removeValue(forKey: key) }
+            self?.streams.withLock { $0.remove(key, from: group) }
         }
         let context = Unmanaged.passRetained(stream).toOpaque()
         guard let response = MHD_create_response_from_callback(UInt64.max, 2048, eventStreamReader, context, eventStreamFinished) else {
@@ -363,6 +370,39 @@ public final class Server: Sendable {
 }
 
 // MARK: - Handles
+
+/// Open event streams, spread over groups that the heartbeat visits in turn.
+private struct StreamGroups {
+    private var groups: [[ObjectIdentifier: EventStream]]
+    private var nextInsert = 0
+    private var nextBeat = 0
+    private(set) var count = 0
+
+    init(count: Int) {
+        groups = Array(repeating: [:], count: count)
+    }
+
+    mutating func insert(_ stream: EventStream) -> (group: Int, key: ObjectIdentifier) {
+        let group = nextInsert
+        nextInsert = (nextInsert + 1) % groups.count
+        let key = ObjectIdentifier(stream)
+        groups[group][key] = stream
+        count += 1
+        return (group, key)
+    }
+
+    mutating func remove(_ key: ObjectIdentifier, from group: Int) {
+        if groups[group].removeValue(forKey: key) != nil { count -= 1 }
+    }
+
+    /// The streams of the group whose turn it is.
+    mutating func nextGroup() -> [EventStream] {
+        defer { nextBeat = (nextBeat + 1) % groups.count }
+        return Array(groups[nextBeat].values)
+    }
+
+    var all: [EventStream] { groups.flatMap(\.values) }
+}
 
 /// The running daemon and the retained server pointer libmicrohttpd holds.
 /// `@unchecked Sendable`: the pointer is only used under the server's lock, and libmicrohttpd's
