@@ -148,9 +148,9 @@ public struct Router: HTTPResponder {
         if let index = exactRoutes[path] {
             return (routes[index], [:])
         }
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        let segments = Array(path.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
         for route in routes {
-            if let parameters = Self.match(Array(segments), against: route.segments) {
+            if let parameters = Self.match(segments, against: route.segments) {
                 return (route, parameters)
             }
         }

@@ -66,7 +66,7 @@ public struct StaticFiles: Sendable {
         }
         var headers: HTTPHeaders = ["ETag": file.etag, "Cache-Control": cacheControl]
         if let tags = request.headers["If-None-Match"],
-           tags == "*" || tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == file.etag }) {
+           tags == "*" || tags.split(separator: ",").contains(where: { $0.trimmingSpaces == file.etag }) {
             return Response(status: .notModified, headers: headers)
         }
         headers["Content-Type"] = file.contentType
@@ -102,5 +102,14 @@ public struct StaticFiles: Sendable {
         }
         let hex = String(hash, radix: 16)
         return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+    }
+}
+
+private extension Substring {
+    /// Without the spaces and tabs around it (one item of a header's list).
+    var trimmingSpaces: Substring {
+        guard let start = firstIndex(where: { $0 != " " && $0 != "\t" }),
+              let end = lastIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
+        return self[start...end]
     }
 }

@@ -36,6 +36,9 @@ struct AccessLog: Middleware {
 
     /// Paths are decoded; keep control characters out of the log so a request cannot forge lines.
     private static func printable(_ path: String) -> String {
-        String(path.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) }.prefix(200))
+        let clipped = path.utf8.count > 200 ? String(path.prefix(200)) : path
+        // Most paths are plain: check bytes first, look at Unicode categories only if needed.
+        guard clipped.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return clipped }
+        return String(clipped.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })
     }
 }
