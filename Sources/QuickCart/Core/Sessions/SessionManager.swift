@@ -1,4 +1,5 @@
 import MicroHTTP
+import Synchronization
 
 /// Finds the session a request belongs to, or begins a new one, and guards forms against
 /// cross-site request forgery.
@@ -18,6 +19,10 @@ public final class SessionManager: Sendable {
     private let secureCookies: Bool
     /// Storing `last_seen` on every request would turn every page view into a write.
     private let touchInterval: Int64 = 300
+    /// Cookies already verified, with their CSRF tokens: both are pure functions of the cookie
+    /// and the secret, and computing them is most of a session's cost per request.
+    private let verified = Mutex<[String: (token: SessionToken, csrfToken: String)]>([:])
+    private static let verifiedCapacity = 10_000
 
     init(store: SessionStore, secret: [UInt8], idleLifetime: Int64, secureCookies: Bool) {
         self.store = store
@@ -29,10 +34,10 @@ public final class SessionManager: Sendable {
     /// The session of `request`. A missing, forged, altered or expired cookie gets a new
     /// session with a new random id, never someone else's.
     public func resolve(_ request: Request, at now: Int64) throws -> Resolution {
-        if let value = request.cookies[Self.cookieName], let token = SessionToken(cookieValue: value, key: key) {
+        if let value = request.cookies[Self.cookieName], let (token, csrfToken) = verify(value) {
             if let record = try store.record(id: token.id) {
                 if record.lastSeen >= now - idleLifetime {
-                    var session = Session(id: token.id, createdAt: record.createdAt, displayName: record.displayName, isStored: true, csrfToken: csrfToken(for: token.id))
+                    var session = Session(id: token.id, createdAt: record.createdAt, displayName: record.displayName, isStored: true, csrfToken: csrfToken)
                     session.preferences = record.preferences
                     guard now - record.lastSeen >= touchInterval else { return Resolution(session: session) }
                     try store.touch(id: token.id, at: now)
@@ -40,7 +45,7 @@ public final class SessionManager: Sendable {
                     return Resolution(session: session, cookie: cookie(for: token))
                 }
             } else if token.issuedAt >= now - idleLifetime {
-                let session = Session(id: token.id, createdAt: token.issuedAt, displayName: Session.defaultDisplayName, isStored: false, csrfToken: csrfToken(for: token.id))
+                let session = Session(id: token.id, createdAt: token.issuedAt, displayName: Session.defaultDisplayName, isStored: false, csrfToken: csrfToken)
                 return Resolution(session: session)
             }
         }
@@ -70,6 +75,19 @@ public final class SessionManager: Sendable {
             return authority.lowercased() == host.lowercased()
         }
         return false
+    }
+
+    /// The token in a cookie value and the session's CSRF token, if the signature is right.
+    private func verify(_ cookieValue: String) -> (token: SessionToken, csrfToken: String)? {
+        if let known = verified.withLock({ $0[cookieValue] }) { return known }
+        guard let token = SessionToken(cookieValue: cookieValue, key: key) else { return nil }
+        let entry = (token: token, csrfToken: csrfToken(for: token.id))
+        verified.withLock { verified in
+            // Forgetting everything now and then keeps the cache bounded and simple.
+            if verified.count >= Self.verifiedCapacity { verified.removeAll(keepingCapacity: true) }
+            verified[cookieValue] = entry
+        }
+        return entry
     }
 
     private func csrfToken(for id: String) -> String {
