@@ -24,8 +24,9 @@ struct AccessLog: Middleware {
     /// the id under the shop's secret, so it tells sessions apart without revealing the id.
     private static func sessionTag(_ request: Request) -> String {
         guard let cookie = request.cookies[SessionManager.cookieName],
-              let signature = cookie.split(separator: ".").last, signature.utf8.count >= 10 else { return "-" }
-        return String(signature.prefix(10))
+              let dot = cookie.utf8.lastIndex(of: UInt8(ascii: ".")) else { return "-" }
+        let signature = cookie[cookie.index(after: dot)...]
+        return signature.utf8.count >= 10 ? String(signature.prefix(10)) : "-"
     }
 
     /// "0.84" from 842 µs, without Foundation's formatter on every request.
