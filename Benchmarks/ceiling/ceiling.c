@@ -2,7 +2,7 @@
  * The ceiling: the fastest a libmicrohttpd server on this machine can answer, for comparing
  * QuickCart against. It answers every GET (or HEAD) with one fixed body read from a file,
  * using QuickCart's daemon mode and limits (Sources/MicroHTTP/Server.swift and
- * Sources/CMicroHTTPD/shim.h): an internal polling thread pool in epoll mode with
+ * Sources/CMicroHTTPD/shim.h): an internal polling thread pool in poll mode with
  * suspend/resume allowed, one thread per online CPU unless told, the same connection limit,
  * timeout, per-connection memory and listen backlog.
  *
@@ -162,7 +162,7 @@ int main(int argc, char **argv) {
     pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
 
     struct MHD_Daemon *daemon = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME,
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_ALLOW_SUSPEND_RESUME,
         (uint16_t)port, NULL, NULL, answer, NULL,
         MHD_OPTION_EXTERNAL_LOGGER, quiet_logger, NULL,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,

@@ -148,7 +148,11 @@ public struct Router: HTTPResponder {
         if let index = exactRoutes[path] {
             return (routes[index], [:])
         }
-        let segments = Array(path.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
+        // Only origin-form targets ("/…") are paths; split on the byte, since a "/" followed by
+        // a combining mark is one Character but still two path segments.
+        guard path.utf8.first == UInt8(ascii: "/") else { return nil }
+        let segments = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
+            .map { Substring($0) }
         for route in routes {
             if let parameters = Self.match(segments, against: route.segments) {
                 return (route, parameters)

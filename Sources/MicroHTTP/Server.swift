@@ -5,7 +5,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// An HTTP/1.1 server on libmicrohttpd: a pool of threads in epoll mode, each request handed
+/// An HTTP/1.1 server on libmicrohttpd: a pool of threads in poll mode, each request handed
 /// to an ``HTTPResponder`` once it is complete.
 ///
 /// ```swift
@@ -69,7 +69,11 @@ public final class Server: Sendable {
             let connectionLimit = max(16, min(configuration.connectionLimit, openFiles - 128))
 
             var address = try SocketAddress(host: configuration.host, port: configuration.port)
-            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+            // poll, not epoll: with a thread pool in epoll mode, libmicrohttpd 0.9.75 can abort the
+            // process in MHD_quiesce_daemon when a worker removes the listening socket from its
+            // epoll set first (daemon.c:5531; reproduced by Tests/Sanitizers/stop-under-load.swift).
+            // Suspended event streams are not polled, so poll costs nothing for idle streams.
+            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue
                 | MHD_ALLOW_SUSPEND_RESUME.rawValue
             if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
             if configuration.logsLibraryMessages { flags |= MHD_USE_ERROR_LOG.rawValue }

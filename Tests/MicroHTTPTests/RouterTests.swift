@@ -50,3 +50,15 @@ import Testing
         #expect(router.respond(to: Request(method: .get, path: "/missing")).headers["X-Stamp"] == "yes")
     }
 }
+
+extension RouterTests {
+    @Test(arguments: ["x/cart", "cart", "*", "http://example.com/cart"])
+    func targetsThatAreNotPathsAre404(path: String) {
+        #expect(router().respond(to: Request(method: .get, path: path)).status == .notFound)
+    }
+
+    @Test func aSlashBeforeACombiningMarkStillSeparatesSegments() {
+        let response = router().respond(to: Request(method: .post, path: "/cart/items/3/\u{301}x/quantity"))
+        #expect(response.status == .notFound)
+    }
+}

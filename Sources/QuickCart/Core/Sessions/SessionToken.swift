@@ -30,6 +30,8 @@ struct SessionToken: Equatable {
         let signature = String(cookieValue[cookieValue.index(after: secondDot)...])
         guard id.utf8.count == 40, Hex.decode(id) != nil,
               let issuedAt = Int64(cookieValue[cookieValue.index(after: firstDot)..<secondDot]), issuedAt >= 0,
+              // One spelling per token ("+17…" or "017…" would be the same token under new names).
+              String(issuedAt) == cookieValue[cookieValue.index(after: firstDot)..<secondDot],
               ConstantTime.equals(signature, Self.signature(id: id, issuedAt: issuedAt, key: key)) else { return nil }
         self.init(id: id, issuedAt: issuedAt)
     }
