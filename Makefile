@@ -11,7 +11,7 @@ BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev
 # checker, and venv for the Python test tools.
 TEST_PACKAGES  := chromium chromium-driver default-jre-headless python3-venv
 
-.PHONY: all deps test-deps build run test test-swift test-browser clean
+.PHONY: all deps test-deps build run test test-swift test-browser test-tsan test-asan fuzz clean
 
 all: build
 
@@ -53,9 +53,13 @@ build: deps
 run: build
 	.build/release/quickcart --host $(HOST) --port $(PORT) --db $(DB)
 
-## Every test: the Swift suites, then the browser suite; one closing line counts both.
+SWIFTC       ?= swiftc
+FUZZ_SECONDS ?= 30
+
+## Every test: swift test under TSan and ASan, each fuzz target for $(FUZZ_SECONDS) s, then the
+## Swift suites and the browser and resilience suites; one closing line counts them all.
 test: test-deps
-	@SWIFT="$(SWIFT)" VENV="$(VENV)" Tests/run-suites
+	@SWIFT="$(SWIFT)" VENV="$(VENV)" FUZZ_SECONDS=$(FUZZ_SECONDS) Tests/run-suites
 
 ## Only `swift test`.
 test-swift: deps
@@ -65,6 +69,18 @@ test-swift: deps
 test-browser: test-deps
 	$(SWIFT) build --product quickcart
 	$(VENV)/bin/python -m pytest -q -p no:cacheprovider Tests/Browser
+
+## `swift test` under ThreadSanitizer, in .build/sanitize-thread (see Tests/Sanitizers/run).
+test-tsan: deps
+	SWIFT="$(SWIFT)" Tests/Sanitizers/run thread
+
+## `swift test` under AddressSanitizer and LeakSanitizer, in .build/sanitize-address.
+test-asan: deps
+	SWIFT="$(SWIFT)" Tests/Sanitizers/run address
+
+## Builds the libFuzzer targets and runs each for $(FUZZ_SECONDS) s on a copy of Fuzz/Corpus/.
+fuzz: deps
+	SWIFTC="$(SWIFTC)" Fuzz/run $(FUZZ_SECONDS)
 
 clean:
 	$(SWIFT) package clean

@@ -1,0 +1,68 @@
+// Fuzz target: MicroHTTP's PercentEncodingValidator, which decides whether a request target or
+// an urlencoded form body is well formed before libmicrohttpd decodes it.
+//
+// Built by Fuzz/run together with Sources/MicroHTTP/*.swift into one module (the validator is
+// internal). The first input byte picks the mode and how the rest is cut into pieces (a form body
+// arrives in pieces of any size); the rest is the text. Checked:
+// - the answer equals a plain restatement of the rule: every `%` starts an escape of exactly two
+//   hex digits, `%00` is refused, and in a request target raw bytes below 0x21 and 0x7F are too;
+// - feeding the text whole or in pieces gives the same answer;
+// - `isWellFormedTarget` on the NUL-terminated text answers as the validator does up to the NUL.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzPercentEncoding(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    guard count > 0 else { return 0 }
+    let control = start[0]
+    let text = UnsafeRawBufferPointer(start: start + 1, count: count - 1)
+    let rejectsControlCharacters = control & 1 == 1
+
+    var whole = PercentEncodingValidator(rejectsControlCharacters: rejectsControlCharacters)
+    whole.feed(text)
+    let expected = isWellFormed(text, rejectsControlCharacters: rejectsControlCharacters)
+    check(whole.isComplete == expected, "validator says \(whole.isComplete), rule says \(expected)")
+    check(!whole.isComplete || whole.isValid, "complete but not valid")
+
+    // The same text in pieces: sizes cycle through 1...((control >> 1) % 8 + 1), with empty pieces.
+    var pieces = PercentEncodingValidator(rejectsControlCharacters: rejectsControlCharacters)
+    let longest = Int(control >> 1) % 8 + 1
+    var offset = 0, size = 0
+    while offset < text.count {
+        size = size % longest + 1
+        let end = min(offset + size, text.count)
+        pieces.feed(UnsafeRawBufferPointer(rebasing: text[offset..<end]))
+        pieces.feed(UnsafeRawBufferPointer(start: nil, count: 0))
+        offset = end
+    }
+    check(pieces.isComplete == whole.isComplete && pieces.isValid == whole.isValid,
+                 "fed in pieces of up to \(longest) the answer differs")
+
+    // The request-target entry point reads up to the first NUL.
+    var cString = Array(text)
+    cString.append(0)
+    let untilNUL = UnsafeRawBufferPointer(rebasing: text[..<(text.firstIndex(of: 0) ?? text.count)])
+    let target = cString.withUnsafeBufferPointer { buffer in
+        buffer.withMemoryRebound(to: CChar.self) { PercentEncodingValidator.isWellFormedTarget($0.baseAddress!) }
+    }
+    check(target == isWellFormed(untilNUL, rejectsControlCharacters: true), "isWellFormedTarget disagrees")
+    return 0
+}
+
+/// The rule, restated without state machines.
+private func isWellFormed(_ text: UnsafeRawBufferPointer, rejectsControlCharacters: Bool) -> Bool {
+    func isHex(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+    }
+    var index = 0
+    while index < text.count {
+        let byte = text[index]
+        if byte == UInt8(ascii: "%") {
+            guard index + 2 < text.count, isHex(text[index + 1]), isHex(text[index + 2]) else { return false }
+            if text[index + 1] == UInt8(ascii: "0") && text[index + 2] == UInt8(ascii: "0") { return false }
+            index += 3
+        } else {
+            if rejectsControlCharacters && (byte < 0x21 || byte == 0x7F) { return false }
+            index += 1
+        }
+    }
+    return true
+}
