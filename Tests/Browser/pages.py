@@ -1,7 +1,7 @@
 """What tests read off a page, named as a person would name it."""
 import time
 
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -59,7 +59,7 @@ def wait_for(condition, timeout=5.0, what="condition"):
             last = condition()
             if last:
                 return last
-        except (StaleElementReferenceException, NoSuchElementException):
+        except WebDriverException:
             pass  # the page is being replaced (post, redirect, load): look again
         time.sleep(0.05)
     raise AssertionError(f"waited {timeout}s for {what}; last saw {last!r}")
