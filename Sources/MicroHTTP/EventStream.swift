@@ -40,11 +40,6 @@ public final class EventStream: Sendable {
         send(bytes: event.encoded)
     }
 
-    /// Queues a comment line, which keeps proxies and clients from timing the stream out.
-    public func sendComment(_ text: String) {
-        send(bytes: ServerSentEvent.comment(text))
-    }
-
     /// Queues raw bytes in event-stream format.
     public func send(bytes: [UInt8]) {
         state.withLock { state in

@@ -50,11 +50,6 @@ public final class BadgeHub: Sendable {
         }
     }
 
-    /// How many streams the session has open.
-    public func streamCount(sessionID: String) -> Int {
-        listeners.withLock { $0[sessionID]?.streams.count ?? 0 }
-    }
-
     /// How many streams are open in all.
     public var totalStreamCount: Int {
         listeners.withLock { $0.values.reduce(0) { $0 + $1.streams.count } }

@@ -146,11 +146,6 @@ public final class SessionStore: Sendable {
             return db.changes
         }
     }
-
-    /// How many sessions are stored.
-    func count() throws -> Int {
-        try pool.read { db in try db.fetchValue("SELECT count(*) FROM sessions", as: Int.self) ?? 0 }
-    }
 }
 
 /// Failures of the stores that are not SQLite's own.
