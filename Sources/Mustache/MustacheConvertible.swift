@@ -137,5 +137,5 @@ extension Dictionary: MustacheConvertible where Key == String, Value: MustacheCo
     /// ```
     ///
     /// - Returns: `.object` of each value's ``MustacheValue``, keyed as before.
-    public var mustacheValue: MustacheValue { .object(mapValues(\.mustacheValue)) }
+    public var mustacheValue: MustacheValue { .object(MustacheObject(mapValues(\.mustacheValue))) }
 }

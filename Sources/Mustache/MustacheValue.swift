@@ -62,7 +62,7 @@ public enum MustacheValue: Sendable, Equatable {
     /// ```swift
     /// let person: MustacheValue = ["name": "Joe"]
     /// ```
-    case object([String: MustacheValue])
+    case object(MustacheObject)
 }
 
 extension MustacheValue {
@@ -174,6 +174,8 @@ extension MustacheValue: ExpressibleByDictionaryLiteral {
     ///
     /// - Parameter elements: The key–value pairs of the hash.
     public init(dictionaryLiteral elements: (String, MustacheValue)...) {
-        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+        var object = MustacheObject()
+        for (key, value) in elements { object[key] = value }
+        self = .object(object)
     }
 }

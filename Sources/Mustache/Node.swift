@@ -26,6 +26,6 @@ enum Node: Sendable {
     /// A tag name split at its dots once, at parse time.
     struct Path: Sendable {
         /// The dot-separated parts; empty for the implicit iterator `.`.
-        let components: [String]
+        let components: [MustacheObject.Name]
     }
 }

@@ -212,7 +212,7 @@ struct Parser {
         guard !components.contains(where: \.isEmpty) else {
             throw error("invalid tag name '\(name)': empty part between dots", at: tag.start)
         }
-        return (name, Node.Path(components: components.map(String.init)))
+        return (name, Node.Path(components: components.map { MustacheObject.Name(String($0)) }))
     }
 
     // MARK: - Text and lines

@@ -20,7 +20,7 @@ struct JSONValue: Decodable {
         } else if let array = try? container.decode([JSONValue].self) {
             value = .array(array.map(\.value))
         } else {
-            value = .object(try container.decode([String: JSONValue].self).mapValues(\.value))
+            value = .object(MustacheObject(try container.decode([String: JSONValue].self).mapValues(\.value)))
         }
     }
 }

@@ -53,10 +53,11 @@ public final class QuickCartApp: Sendable {
         hub = BadgeHub()
 
         let staticFiles = try StaticFiles(directory: resources.public)
+        let icons = try IconSet(directory: resources.public + "/icons")
         let pages = PageRenderer(
             templates: try MustacheLibrary(directory: resources.views),
-            icons: try IconSet(directory: resources.public + "/icons"),
-            tabBar: .standard,
+            icons: icons,
+            tabBar: TabBar.standard.withIcons(from: icons),
             assets: .object([
                 "css": .string(Self.versionedURL("css/app.css", in: staticFiles)),
                 "js": .string(Self.versionedURL("js/app.js", in: staticFiles)),

@@ -7,7 +7,7 @@ struct ProductViewModel: MustacheConvertible {
     let icon: String
 
     var mustacheValue: MustacheValue {
-        var value: [String: MustacheValue] = [
+        var value: MustacheObject = [
             "id": .string(String(product.id)),
             "name": .string(product.name),
             "description": .string(product.summary),

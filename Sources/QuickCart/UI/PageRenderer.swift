@@ -37,7 +37,7 @@ struct PageRenderer: Sendable {
             "layout": .string(preferences.usesSidebar ? "sidebar" : "bar"),
             "notifications": .string(preferences.notifications ? "on" : "off"),
             "assets": assets,
-            "tabs": tabBar.viewModel(current: page.tab, cartCount: page.cartCount, order: preferences.tabOrder, places: places, icons: icons),
+            "tabs": tabBar.viewModel(current: page.tab, cartCount: page.cartCount, order: preferences.tabOrder, places: places),
             "layoutToggle": session.map { session in
                 .object([
                     "csrf": .string(session.csrfToken),

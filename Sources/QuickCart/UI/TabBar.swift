@@ -26,6 +26,8 @@ public struct TabBar: Sendable {
         public let icon: String
         public let path: String
         public let role: Role
+        /// The icon's SVG markup, once ``withIcons(from:)`` has looked it up.
+        var iconMarkup = ""
     }
 
     /// The tabs in the order the bar shows them.
@@ -39,9 +41,20 @@ public struct TabBar: Sendable {
         Tab(id: .profile, title: "Profile", icon: "profile", path: "/profile", role: .standard),
     ])
 
+    /// This bar with each tab's icon markup looked up once, rather than on every page.
+    func withIcons(from icons: IconSet) -> TabBar {
+        TabBar(tabs: tabs.map { tab in
+            var tab = tab
+            tab.iconMarkup = icons[tab.icon]
+            return tab
+        })
+    }
+
     /// The tabs in a person's order: the movable tabs as `order` lists them (when it names
     /// each exactly once), the prominent tab pinned to its own place.
     func arranged(by order: [String]) -> [Tab] {
+        // Most people keep the standard order.
+        guard !order.isEmpty else { return tabs }
         let movable = tabs.filter { $0.role != .prominent }
         var arranged = order.compactMap { id in movable.first { $0.id.rawValue == id } }
         if Set(arranged.map(\.id)).count != movable.count || arranged.count != movable.count {
@@ -61,14 +74,14 @@ public struct TabBar: Sendable {
     /// The bar as the template sees it, with `current` marked and the badge showing
     /// `cartCount`. `places` maps a tab to the address it was last left at, which its link
     /// returns to; the current tab's link always leads to the tab's root, as on iOS.
-    func viewModel(current: TabID?, cartCount: Int, order: [String], places: [TabID: String], icons: IconSet) -> MustacheValue {
+    func viewModel(current: TabID?, cartCount: Int, order: [String], places: [TabID: String]) -> MustacheValue {
         .array(arranged(by: order).map { tab in
             let isCurrent = tab.id == current
-            var value: [String: MustacheValue] = [
+            var value: MustacheObject = [
                 "id": .string(tab.id.rawValue),
                 "title": .string(tab.title),
                 "path": .string(isCurrent ? tab.path : places[tab.id] ?? tab.path),
-                "icon": .string(icons[tab.icon]),
+                "icon": .string(tab.iconMarkup),
                 "current": .bool(isCurrent),
                 "prominent": .bool(tab.role == .prominent),
             ]

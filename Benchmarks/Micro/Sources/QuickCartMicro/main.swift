@@ -154,7 +154,7 @@ let cartContent: MustacheValue = .object([
     "csrf": "0123456789abcdef0123456789abcdef",
 ])
 let tabs: MustacheValue = .array([("home", "Home", "/"), ("search", "Search", "/search"), ("cart", "Cart", "/cart"), ("profile", "Profile", "/profile")].enumerated().map { index, tab in
-    var value: [String: MustacheValue] = [
+    var value: MustacheObject = [
         "id": .string(tab.0), "title": .string(tab.1), "path": .string(tab.2),
         "icon": .string(icons[index % icons.count]), "current": .bool(tab.0 == "cart"), "prominent": .bool(tab.0 == "cart"),
     ]
@@ -181,7 +181,7 @@ guard library["cart"] != nil, splitLayout || library["layout"] != nil else {
     exit(1)
 }
 
-let layoutValues: [String: MustacheValue] = [
+let layoutValues: MustacheObject = [
     "title": "Cart", "page": "cart", "theme": "system", "layout": "bar", "notifications": "on",
     "assets": .object(["css": "/static/css/app.css?v=0123456789abcdef", "js": "/static/js/app.js?v=0123456789abcdef"]),
     "tabs": tabs,

@@ -15,7 +15,7 @@ struct ProfileController: Sendable {
         let orders = try carts.orders(for: session)
         let count = try carts.itemCount(for: session)
         let confirmed = request.http.query["order"].flatMap(Int64.init).flatMap { id in orders.first { $0.id == id } }
-        var content: [String: MustacheValue] = [
+        var content: MustacheObject = [
             "displayName": .string(session.displayName),
             "memberSince": .string(Self.date(session.createdAt)),
             "memberSinceISO": .string(Self.isoDate(session.createdAt)),
