@@ -168,10 +168,14 @@ public final class Database {
     /// its own `fetchAll` map closure — in which case a private statement is used so the
     /// outer iteration is not reset under its feet.
     private func statementForRunning(_ sql: String) throws -> Statement {
-        if let cached = statementCache[sql], cached.isBusy {
+        // One lookup: hashing the SQL text is a visible part of a short query's cost.
+        guard let cached = statementCache[sql] else { return try cachedStatement(sql: sql) }
+        if cached.isBusy {
             return try makeStatement(sql: sql)
         }
-        return try cachedStatement(sql: sql)
+        cached.reset()
+        cached.clearBindings()
+        return cached
     }
 
     private static func values(_ arguments: [(any DatabaseValueConvertible)?]) -> [DatabaseValue] {

@@ -200,22 +200,21 @@ public struct Row: Sendable {
 // MARK: - Column names
 
 extension Row {
-    /// Column names and a name-to-index table, built once per statement execution and
-    /// shared by all its rows, so a row costs one array of values.
+    /// Column names, read once per statement execution and shared by all its rows, so a
+    /// row costs one array of values. Rows have a handful of columns, so a name is found by
+    /// scanning, which costs less than building a table per execution.
     @usableFromInline
     final class Columns: Sendable {
         let names: [String]
-        private let indexByName: [String: Int]
 
         init(names: [String]) {
             self.names = names
-            // The leftmost column wins, as in SQL, when a join yields duplicate names.
-            self.indexByName = Dictionary(zip(names, names.indices), uniquingKeysWith: { first, _ in first })
         }
 
+        /// The leftmost column called `name`, as in SQL when a join yields duplicate names.
         @usableFromInline
         func index(of name: String) -> Int? {
-            if let index = indexByName[name] {
+            if let index = names.firstIndex(of: name) {
                 return index
             }
             // SQL identifiers are case-insensitive; the scan only runs on a near miss.
