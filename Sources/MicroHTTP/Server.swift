@@ -312,13 +312,34 @@ public final class Server: Sendable {
         guard let created else { return false }
         defer { MHD_destroy_response(created) }
         for field in response.headers where !field.name.equalsIgnoringASCIICase("Content-Length") {
-            MHD_add_response_header(created, field.name, field.value)
+            Self.add(field, to: created)
         }
         if isStopping.load(ordering: .sequentiallyConsistent) {
             // Answers given while stopping close their connection, so the stop can finish.
             MHD_add_response_header(created, "Connection", "close")
         }
         return MHD_queue_response(connection, UInt32(response.status.code), created) == MHD_Result.YES
+    }
+
+    /// Adds a header field to a libmicrohttpd response. Short Swift strings live inline and
+    /// have no NUL-terminated storage to lend, so passing them as C strings would allocate a
+    /// copy each; both are copied to the stack with their terminators instead.
+    private static func add(_ field: HTTPHeaders.Field, to response: OpaquePointer) {
+        var name = field.name
+        var value = field.value
+        name.withUTF8 { name in
+            value.withUTF8 { value in
+                withUnsafeTemporaryAllocation(of: CChar.self, capacity: name.count + value.count + 2) { buffer in
+                    let bytes = UnsafeMutableRawBufferPointer(buffer)
+                    bytes.copyMemory(from: UnsafeRawBufferPointer(name))
+                    bytes[name.count] = 0
+                    UnsafeMutableRawBufferPointer(rebasing: bytes[(name.count + 1)...]).copyMemory(from: UnsafeRawBufferPointer(value))
+                    bytes[name.count + 1 + value.count] = 0
+                    let base = buffer.baseAddress!
+                    MHD_add_response_header(response, base, base + name.count + 1)
+                }
+            }
+        }
     }
 
     private func open(_ stream: EventStream, on connection: OpaquePointer) -> OpaquePointer? {
@@ -338,16 +359,11 @@ public final class Server: Sendable {
     // MARK: - Reading what libmicrohttpd parsed
 
     private static func values(of kind: MHD_ValueKind, on connection: OpaquePointer) -> [(name: String, value: String?)] {
-        var collected: [(name: [UInt8], value: [UInt8]?)] = []
+        var collected: [(name: String, value: String?)] = []
         withUnsafeMutablePointer(to: &collected) { pointer in
             _ = MHD_get_connection_values_n(connection, kind, valueCollector, pointer)
         }
-        return collected.map { pair in
-            (
-                name: String(validating: pair.name, as: UTF8.self) ?? String(decoding: pair.name, as: UTF8.self),
-                value: pair.value.flatMap { String(validating: $0, as: UTF8.self) }
-            )
-        }
+        return collected
     }
 
     private static func headers(on connection: OpaquePointer) -> HTTPHeaders {
@@ -450,13 +466,20 @@ private let rawURIInspector: @convention(c) (UnsafeMutableRawPointer?, UnsafePoi
     return PercentEncodingValidator.isWellFormedTarget(uri) ? nil : malformedURIMarker
 }
 
+/// Collects names and values as Swift strings: a name that is not UTF-8 is decoded with
+/// replacement characters, a value that is not UTF-8 becomes `nil`.
 private let valueCollector: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
     guard let cls, let key else { return MHD_Result.YES }
-    let collected = cls.assumingMemoryBound(to: [(name: [UInt8], value: [UInt8]?)].self)
-    let name = Array(UnsafeRawBufferPointer(start: key, count: keySize))
-    let bytes = value.map { Array(UnsafeRawBufferPointer(start: $0, count: valueSize)) }
-    collected.pointee.append((name: name, value: bytes))
+    let collected = cls.assumingMemoryBound(to: [(name: String, value: String?)].self)
+    let name = bytes(key, count: keySize)
+    let text = value.flatMap { String(validating: bytes($0, count: valueSize), as: UTF8.self) }
+    collected.pointee.append((name: String(validating: name, as: UTF8.self) ?? String(decoding: name, as: UTF8.self), value: text))
     return MHD_Result.YES
+}
+
+/// C text as bytes (`CChar` and `UInt8` are related types, so viewing one as the other is allowed).
+private func bytes(_ text: UnsafePointer<CChar>, count: Int) -> UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: count)
 }
 
 private let formFieldReceiver: MHD_PostDataIterator = { cls, _, key, _, _, _, data, offset, size in
