@@ -33,15 +33,30 @@ public struct Money: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The amount as shoppers read it: `$1,234.50`, `-$3.05`. Written by hand because
     /// Foundation's currency style depends on the machine's locale ("US$" on many).
     public var formatted: String {
-        let magnitude = cents.magnitude
-        let dollars = String(magnitude / 100)
-        var grouped = ""
-        for (index, digit) in dollars.enumerated() {
-            if index > 0, (dollars.count - index) % 3 == 0 { grouped.append(",") }
-            grouped.append(digit)
+        // Written backwards into a stack buffer: pages format many prices, and this keeps
+        // each one free of intermediate strings ("-$", 20 digits, 6 commas and ".cc" fit).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
+            var start = buffer.count
+            func put(_ byte: UInt8) {
+                start -= 1
+                buffer[start] = byte
+            }
+            let magnitude = cents.magnitude
+            put(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            put(UInt8(ascii: "0") + UInt8(magnitude / 10 % 10))
+            put(UInt8(ascii: "."))
+            var dollars = magnitude / 100
+            var written = 0
+            repeat {
+                if written > 0, written % 3 == 0 { put(UInt8(ascii: ",")) }
+                put(UInt8(ascii: "0") + UInt8(dollars % 10))
+                dollars /= 10
+                written += 1
+            } while dollars > 0
+            put(UInt8(ascii: "$"))
+            if cents < 0 { put(UInt8(ascii: "-")) }
+            return String(decoding: UnsafeMutableBufferPointer(rebasing: buffer[start...]), as: UTF8.self)
         }
-        let remainder = magnitude % 100
-        return (cents < 0 ? "-$" : "$") + grouped + (remainder < 10 ? ".0" : ".") + String(remainder)
     }
 
     public var description: String { formatted }
