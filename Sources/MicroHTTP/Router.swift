@@ -32,6 +32,9 @@ public struct Router: HTTPResponder {
     }
 
     private var exactRoutes: [String: Int] = [:]
+    /// The routes with a `:parameter` or `*rest`: the only ones worth matching segment by
+    /// segment, since `exactRoutes` finds the others.
+    private var patternRoutes: [Int] = []
     private var routes: [Route] = []
     private var middleware: [any Middleware] = []
     private let renderError: ErrorRenderer
@@ -64,6 +67,8 @@ public struct Router: HTTPResponder {
         routes.append(Route(segments: segments, handlers: [method: handler]))
         if segments.allSatisfy({ if case .literal = $0 { true } else { false } }) {
             exactRoutes[pattern] = routes.count - 1
+        } else {
+            patternRoutes.append(routes.count - 1)
         }
     }
 
@@ -153,22 +158,24 @@ public struct Router: HTTPResponder {
         guard path.utf8.first == UInt8(ascii: "/") else { return nil }
         let segments = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
             .map { Substring($0) }
-        for route in routes {
-            if let parameters = Self.match(segments, against: route.segments) {
-                return (route, parameters)
+        for index in patternRoutes {
+            if let parameters = Self.match(segments, of: path, against: routes[index].segments) {
+                return (routes[index], parameters)
             }
         }
         return nil
     }
 
-    private static func match(_ segments: [Substring], against pattern: [PatternSegment]) -> [String: String]? {
+    private static func match(_ segments: [Substring], of path: String, against pattern: [PatternSegment]) -> [String: String]? {
         var parameters: [String: String] = [:]
         for (index, part) in pattern.enumerated() {
             switch part {
             case .rest(let name):
-                let rest = segments[index...].joined(separator: "/")
+                // Everything from this segment on, as it stands in the path.
+                guard index < segments.count else { return nil }
+                let rest = path[segments[index].startIndex...]
                 guard !rest.isEmpty else { return nil }
-                parameters[name] = rest
+                parameters[name] = String(rest)
                 return parameters
             case .literal(let literal):
                 guard index < segments.count, segments[index] == literal else { return nil }
