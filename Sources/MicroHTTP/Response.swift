@@ -51,6 +51,8 @@ public enum ResponseBody: Sendable {
     case empty
     /// A complete body.
     case bytes([UInt8])
+    /// A complete body that is sent without being copied, for bytes that many answers share.
+    case shared(SharedBytes)
     /// A body that stays open and carries server-sent events as they are published.
     case eventStream(EventStream)
 
@@ -59,6 +61,7 @@ public enum ResponseBody: Sendable {
         switch self {
         case .empty: 0
         case .bytes(let bytes): bytes.count
+        case .shared(let shared): shared.count
         case .eventStream: nil
         }
     }

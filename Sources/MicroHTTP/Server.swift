@@ -303,6 +303,12 @@ public final class Server: Sendable {
             created = bytes.withUnsafeBytes { buffer in
                 MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
             }
+        case .shared(let shared):
+            let context = Unmanaged.passRetained(shared).toOpaque()
+            created = MHD_create_response_from_buffer_with_free_callback_cls(
+                shared.count, UnsafeMutableRawPointer(mutating: shared.buffer.baseAddress), sharedBytesSent, context
+            )
+            if created == nil { Unmanaged<SharedBytes>.fromOpaque(context).release() }
         case .eventStream(let stream):
             guard !isStopping.load(ordering: .sequentiallyConsistent) else {
                 return queue(responder.respond(to: HTTPError(.serviceUnavailable, "The server is shutting down."), for: Request(method: .get, path: "/")), on: connection)
@@ -358,34 +364,41 @@ public final class Server: Sendable {
 
     // MARK: - Reading what libmicrohttpd parsed
 
+    /// Calls `body` with each name and value of `kind`, in order.
+    private static func forEachValue(of kind: MHD_ValueKind, on connection: OpaquePointer, _ body: (String, String?) -> Void) {
+        withoutActuallyEscaping(body) { body in
+            var visitor = body
+            withUnsafeMutablePointer(to: &visitor) { pointer in
+                _ = MHD_get_connection_values_n(connection, kind, valueVisitor, pointer)
+            }
+        }
+    }
+
     private static func values(of kind: MHD_ValueKind, on connection: OpaquePointer) -> [(name: String, value: String?)] {
         var collected: [(name: String, value: String?)] = []
-        withUnsafeMutablePointer(to: &collected) { pointer in
-            _ = MHD_get_connection_values_n(connection, kind, valueCollector, pointer)
-        }
+        forEachValue(of: kind, on: connection) { collected.append((name: $0, value: $1)) }
         return collected
     }
 
     private static func headers(on connection: OpaquePointer) -> HTTPHeaders {
         var headers = HTTPHeaders()
-        for pair in values(of: MHD_ValueKind.HEADER_KIND, on: connection) {
-            headers.add(pair.name, pair.value ?? "")
-        }
+        forEachValue(of: MHD_ValueKind.HEADER_KIND, on: connection) { headers.add($0, $1 ?? "") }
         return headers
     }
 
     private static func cookies(on connection: OpaquePointer) -> [String: String] {
         var cookies: [String: String] = [:]
-        for pair in values(of: MHD_ValueKind.COOKIE_KIND, on: connection) where cookies[pair.name] == nil {
-            cookies[pair.name] = pair.value ?? ""
+        forEachValue(of: MHD_ValueKind.COOKIE_KIND, on: connection) { name, value in
+            if cookies[name] == nil { cookies[name] = value ?? "" }
         }
         return cookies
     }
 
     private static func clientAddress(of connection: OpaquePointer) -> String {
-        var buffer = [CChar](repeating: 0, count: 64)
-        guard cmhd_client_address(connection, &buffer, socklen_t(buffer.count)) == 0 else { return "" }
-        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+            guard cmhd_client_address(connection, buffer.baseAddress!, socklen_t(buffer.count)) == 0 else { return "" }
+            return String(cString: buffer.baseAddress!)
+        }
     }
 }
 
@@ -466,14 +479,14 @@ private let rawURIInspector: @convention(c) (UnsafeMutableRawPointer?, UnsafePoi
     return PercentEncodingValidator.isWellFormedTarget(uri) ? nil : malformedURIMarker
 }
 
-/// Collects names and values as Swift strings: a name that is not UTF-8 is decoded with
-/// replacement characters, a value that is not UTF-8 becomes `nil`.
-private let valueCollector: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
+/// Hands each name and value to the visitor `cls` points to, as Swift strings: a name that is
+/// not UTF-8 is decoded with replacement characters, a value that is not UTF-8 becomes `nil`.
+private let valueVisitor: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
     guard let cls, let key else { return MHD_Result.YES }
-    let collected = cls.assumingMemoryBound(to: [(name: String, value: String?)].self)
+    let visit = cls.assumingMemoryBound(to: ((String, String?) -> Void).self)
     let name = bytes(key, count: keySize)
     let text = value.flatMap { String(validating: bytes($0, count: valueSize), as: UTF8.self) }
-    collected.pointee.append((name: String(validating: name, as: UTF8.self) ?? String(decoding: name, as: UTF8.self), value: text))
+    visit.pointee(String(validating: name, as: UTF8.self) ?? String(decoding: name, as: UTF8.self), text)
     return MHD_Result.YES
 }
 
@@ -488,6 +501,12 @@ private let formFieldReceiver: MHD_PostDataIterator = { cls, _, key, _, _, _, da
     let name = Array(UnsafeRawBufferPointer(start: key, count: strlen(key)))
     let piece = UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : size)
     return state.appendFormData(name: name, piece: piece, offset: offset) ? MHD_Result.YES : MHD_Result.NO
+}
+
+/// libmicrohttpd is done with a response's shared bytes.
+private let sharedBytesSent: MHD_ContentReaderFreeCallback = { cls in
+    guard let cls else { return }
+    Unmanaged<SharedBytes>.fromOpaque(cls).release()
 }
 
 private let eventStreamReader: MHD_ContentReaderCallback = { cls, _, buffer, capacity in

@@ -15,7 +15,7 @@ import Foundation
 /// ```
 public struct StaticFiles: Sendable {
     private struct File: Sendable {
-        let bytes: [UInt8]
+        let bytes: SharedBytes
         let contentType: String
         let etag: String
     }
@@ -42,7 +42,7 @@ public struct StaticFiles: Sendable {
                   FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory), !isDirectory.boolValue,
                   let data = FileManager.default.contents(atPath: real) else { continue }
             let bytes = [UInt8](data)
-            files[relative] = File(bytes: bytes, contentType: Self.contentType(for: relative), etag: Self.etag(of: bytes))
+            files[relative] = File(bytes: SharedBytes(bytes), contentType: Self.contentType(for: relative), etag: Self.etag(of: bytes))
         }
         self.files = files
         self.cacheControl = cacheControl
@@ -65,12 +65,12 @@ public struct StaticFiles: Sendable {
             throw HTTPError(.notFound, "There is no file at this address.")
         }
         var headers: HTTPHeaders = ["ETag": file.etag, "Cache-Control": cacheControl]
-        if let tags = request.headers["If-None-Match"],
-           tags == "*" || tags.split(separator: ",").contains(where: { $0.trimmingSpaces == file.etag }) {
+        if let tags = request.headers["If-None-Match"], tags == file.etag || tags == "*"
+            || tags.split(separator: ",").contains(where: { $0.trimmingSpaces == file.etag }) {
             return Response(status: .notModified, headers: headers)
         }
         headers["Content-Type"] = file.contentType
-        return Response(status: .ok, headers: headers, body: .bytes(file.bytes))
+        return Response(status: .ok, headers: headers, body: .shared(file.bytes))
     }
 
     // MARK: - Helpers
