@@ -102,6 +102,7 @@ public func fuzzStaticFiles(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt
     let body: [UInt8]
     switch response.body {
     case .bytes(let bytes): body = bytes
+    case .shared(let shared): body = shared.bytes
     case .empty: body = []
     case .eventStream: fail("a stream")
     }
