@@ -161,9 +161,12 @@ public final class CartStore: Sendable {
         try pool.write { db in
             try sessions.store(session, in: db, at: now)
             try body(db)
-            try db.execute("UPDATE sessions SET cart_version = cart_version + 1, last_seen = ? WHERE id = ?", now, session.id)
+            // last_seen is left to the session's own touch: setting it here would rewrite the
+            // sessions_by_last_seen index on every change.
+            let version = try db.fetchValue(
+                "UPDATE sessions SET cart_version = cart_version + 1 WHERE id = ? RETURNING cart_version", session.id, as: Int64.self
+            ) ?? 0
             let count = try db.fetchValue("SELECT coalesce(sum(quantity), 0) FROM cart_items WHERE session_id = ?", session.id, as: Int.self) ?? 0
-            let version = try db.fetchValue("SELECT cart_version FROM sessions WHERE id = ?", session.id, as: Int64.self) ?? 0
             return CartChange(itemCount: count, version: version)
         }
     }
