@@ -63,11 +63,12 @@ public final class QuickCartApp: Sendable {
                 "js": .string(Self.versionedURL("js/app.js", in: staticFiles)),
             ])
         )
+        let cards = ProductCards(catalog: catalog, icons: icons)
         let pool = pool
         let routes = Routes(
             sessions: sessions,
-            home: HomeController(catalog: catalog, carts: carts, pages: pages),
-            search: SearchController(catalog: catalog, carts: carts, sessions: sessionStore, pages: pages),
+            home: HomeController(catalog: catalog, carts: carts, pages: pages, cards: cards),
+            search: SearchController(catalog: catalog, carts: carts, sessions: sessionStore, pages: pages, cards: cards),
             cart: CartController(catalog: catalog, carts: carts, hub: hub, pages: pages),
             profile: ProfileController(carts: carts, sessions: sessionStore, pages: pages),
             preferences: PreferencesController(sessions: sessionStore, tabBar: pages.tabBar),

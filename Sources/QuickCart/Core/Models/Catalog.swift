@@ -9,12 +9,24 @@ public struct Catalog: Sendable {
 
     /// Every product, in catalog order.
     public let products: [Product]
+    /// The products Home features.
+    public let featured: [Product]
+    /// Categories in order of first appearance.
+    public let categories: [Category]
     private let byID: [Int64: Product]
     private let bySlug: [String: Product]
 
     /// Creates a catalog from products in display order.
     public init(products: [Product]) {
         self.products = products
+        featured = products.filter(\.isFeatured)
+        var names: [String] = []
+        var members: [String: [Product]] = [:]
+        for product in products {
+            if members[product.category] == nil { names.append(product.category) }
+            members[product.category, default: []].append(product)
+        }
+        categories = names.map { Category(name: $0, products: members[$0] ?? []) }
         byID = Dictionary(uniqueKeysWithValues: products.map { ($0.id, $0) })
         bySlug = Dictionary(uniqueKeysWithValues: products.map { ($0.slug, $0) })
     }
@@ -22,20 +34,6 @@ public struct Catalog: Sendable {
     public func product(id: Int64) -> Product? { byID[id] }
 
     public func product(slug: String) -> Product? { bySlug[slug] }
-
-    /// The products Home features.
-    public var featured: [Product] { products.filter(\.isFeatured) }
-
-    /// Categories in order of first appearance.
-    public var categories: [Category] {
-        var names: [String] = []
-        var members: [String: [Product]] = [:]
-        for product in products {
-            if members[product.category] == nil { names.append(product.category) }
-            members[product.category, default: []].append(product)
-        }
-        return names.map { Category(name: $0, products: members[$0] ?? []) }
-    }
 
     /// Products whose name, description or category contain every word of `query`,
     /// ignoring case.

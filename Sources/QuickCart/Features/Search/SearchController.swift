@@ -11,6 +11,7 @@ struct SearchController: Sendable {
     let carts: CartStore
     let sessions: SessionStore
     let pages: PageRenderer
+    let cards: ProductCards
 
     func show(_ request: ShopRequest) throws -> Response {
         let query = (request.http.query["q"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -33,7 +34,7 @@ struct SearchController: Sendable {
         let content: MustacheValue = .object([
             "query": .string(query),
             "hasQuery": .bool(!query.isEmpty),
-            "results": ProductViewModel.list(results, cart: cart, pages: pages),
+            "results": cards.list(results, cart: cart),
             "hasResults": .bool(!results.isEmpty),
             "resultSummary": .string(Self.summary(count: results.count, query: query)),
             "recent": .array(recent.map { .object(["text": .string($0), "href": .string(Self.href(for: $0))]) }),

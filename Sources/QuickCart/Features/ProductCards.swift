@@ -1,0 +1,32 @@
+import Mustache
+
+/// Product cards as Home and Search show them: name, description, category, price and icon,
+/// built once for the whole catalog (which does not change while the server runs), so a page
+/// only adds how many of each are in the cart.
+struct ProductCards: Sendable {
+    private let cards: [Int64: MustacheObject]
+
+    init(catalog: Catalog, icons: IconSet) {
+        cards = Dictionary(uniqueKeysWithValues: catalog.products.map { product in
+            let card: MustacheObject = [
+                "id": .string(String(product.id)),
+                "name": .string(product.name),
+                "description": .string(product.summary),
+                "category": .string(product.category),
+                "price": .string(product.price.formatted),
+                "icon": .string(icons[product.icon]),
+            ]
+            return (product.id, card)
+        })
+    }
+
+    /// The cards of `products`, in order, each with `inCart` when `cart` holds some of it.
+    func list(_ products: [Product], cart: Cart) -> MustacheValue {
+        .array(products.compactMap { product in
+            guard var card = cards[product.id] else { return nil }
+            let quantity = cart.quantity(of: product.id)
+            if quantity > 0 { card["inCart"] = .int(quantity) }
+            return .object(card)
+        })
+    }
+}
