@@ -1,22 +1,14 @@
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
 import MicroHTTP
 
-/// One line per request on standard error: method, path, status, bytes, duration and a short,
+/// One line per request (on standard error, through a ``BufferedLog``): method, path, status, bytes, duration and a short,
 /// keyed hash of the session — enough to follow one shopper through the log, never the
 /// session id itself (the log must not hand out sessions).
 ///
 /// `GET /cart 200 7125B 0.84ms s=3fa2c1d09b`
 struct AccessLog: Middleware {
-    /// Where lines go; standard error unless a test listens.
-    var write: @Sendable (String) -> Void = { line in
-        // One write(2) per line, straight from the string's storage: lines of one request
-        // never interleave with another's, and no Data is built per request.
-        var line = line
-        line.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
-    }
+    /// Where lines go, each with its line break.
+    var write: @Sendable (String) -> Void
 
     func handle(_ request: Request, next: (Request) throws -> Response) throws -> Response {
         let started = DispatchTime.now().uptimeNanoseconds

@@ -22,7 +22,9 @@ public final class QuickCartApp: Sendable {
     private let pool: DatabasePool
     private let server: Server
     private let sessionStore: SessionStore
-    private let maintenance = Mutex<MaintenanceTimer?>(nil)
+    private let maintenance = Mutex<[MaintenanceTimer]>([])
+    /// Where access-log lines gather between writes; `nil` without an access log.
+    private let accessLogOutput: BufferedLog?
 
     /// Opens (and migrates) the database, loads templates, icons and static files, and builds
     /// the routes. Nothing listens until ``start()``.
@@ -64,6 +66,8 @@ public final class QuickCartApp: Sendable {
             ])
         )
         let cards = ProductCards(catalog: catalog, icons: icons)
+        let accessLogOutput = configuration.accessLog ? BufferedLog() : nil
+        self.accessLogOutput = accessLogOutput
         let pool = pool
         let routes = Routes(
             sessions: sessions,
@@ -80,7 +84,7 @@ public final class QuickCartApp: Sendable {
                 return "event-streams: \(hub.totalStreamCount)\n"
             },
             strictTransportSecurity: configuration.secureCookies,
-            accessLog: configuration.accessLog ? AccessLog() : nil
+            accessLog: accessLogOutput.map { output in AccessLog(write: output.write) }
         )
         server = Server(
             configuration: Server.Configuration(
@@ -99,24 +103,32 @@ public final class QuickCartApp: Sendable {
     /// Event streams currently open.
     public var openEventStreamCount: Int { server.openEventStreamCount }
 
-    /// Starts serving, and the hourly purge of expired sessions.
+    /// Starts serving, the hourly purge of expired sessions, and the access log's writes.
     public func start() throws {
         try server.start()
-        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-        timer.schedule(deadline: .now() + 60, repeating: 3600)
-        timer.setEventHandler { @Sendable [weak self] in self?.purgeExpiredSessions() }
-        maintenance.withLock { $0 = MaintenanceTimer(source: timer) }
-        timer.resume()
+        repeatEvery(.seconds(3600), firstAfter: .seconds(60)) { [weak self] in self?.purgeExpiredSessions() }
+        if let accessLogOutput {
+            repeatEvery(.milliseconds(200)) { accessLogOutput.flush() }
+        }
     }
 
     /// Stops accepting, ends event streams, finishes requests in flight and closes the database.
     public func stop() {
-        maintenance.withLock { timer in
-            timer?.source.cancel()
-            timer = nil
+        maintenance.withLock { timers in
+            for timer in timers { timer.source.cancel() }
+            timers.removeAll()
         }
         server.stop()
+        accessLogOutput?.flush()
         pool.close()
+    }
+
+    private func repeatEvery(_ interval: DispatchTimeInterval, firstAfter delay: DispatchTimeInterval? = nil, _ work: @escaping @Sendable () -> Void) {
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        timer.schedule(deadline: .now() + (delay ?? interval), repeating: interval)
+        timer.setEventHandler(handler: work)
+        maintenance.withLock { $0.append(MaintenanceTimer(source: timer)) }
+        timer.resume()
     }
 
     /// Deletes sessions idle for longer than the configured lifetime, with their carts.
