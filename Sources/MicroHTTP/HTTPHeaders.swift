@@ -46,6 +46,12 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         fields.contains { $0.name.equalsIgnoringASCIICase(name) }
     }
 
+    /// Whether both have the same fields, in the same order, names compared exactly.
+    func hasSameFields(as other: HTTPHeaders) -> Bool {
+        fields.count == other.fields.count
+            && zip(fields, other.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+    }
+
     public func makeIterator() -> IndexingIterator<[Field]> {
         fields.makeIterator()
     }

@@ -13,6 +13,8 @@ final class RequestState {
     var formBody: [UInt8] = []
     /// Checks an urlencoded body's escapes as it arrives; `nil` for other bodies.
     var formEncoding: PercentEncodingValidator?
+    /// The bytes a prepared response is sending, kept alive until the request completes.
+    var sharedBody: SharedBytes?
     var bytesReceived = 0
     var answered = false
     let maximumFormFields: Int

@@ -183,7 +183,7 @@ public final class Server: Sendable {
             responder.respond(to: state.request)
         }
         state.answered = true
-        return queue(response, on: connection)
+        return queue(response, on: connection, for: state)
     }
 
     /// The first call: headers are in, the body (if any) is not.
@@ -226,7 +226,7 @@ public final class Server: Sendable {
             // Answering now makes libmicrohttpd close the connection instead of reading the body.
             state.answered = true
             watchdog.answering(connection)
-            return queue(responder.respond(to: rejection, for: state.request), on: connection)
+            return queue(responder.respond(to: rejection, for: state.request), on: connection, for: state)
         }
         if Self.isURLEncodedForm(request.headers["Content-Type"]) {
             state.formEncoding = PercentEncodingValidator(rejectsControlCharacters: false)
@@ -294,7 +294,16 @@ public final class Server: Sendable {
 
     // MARK: - Answers
 
-    private func queue(_ response: Response, on connection: OpaquePointer) -> Bool {
+    private func queue(_ response: Response, on connection: OpaquePointer, for state: RequestState) -> Bool {
+        if case .shared(let shared) = response.body, !isStopping.load(ordering: .sequentiallyConsistent) {
+            // The prepared response reads the shared bytes until the request completes.
+            state.sharedBody = shared
+            return shared.queuePrepared(status: UInt32(response.status.code), headers: response.headers, on: connection) { handle in
+                for field in response.headers where !field.name.equalsIgnoringASCIICase("Content-Length") {
+                    Self.add(field, to: handle)
+                }
+            }
+        }
         let created: OpaquePointer?
         switch response.body {
         case .empty:
@@ -311,7 +320,7 @@ public final class Server: Sendable {
             if created == nil { Unmanaged<SharedBytes>.fromOpaque(context).release() }
         case .eventStream(let stream):
             guard !isStopping.load(ordering: .sequentiallyConsistent) else {
-                return queue(responder.respond(to: HTTPError(.serviceUnavailable, "The server is shutting down."), for: Request(method: .get, path: "/")), on: connection)
+                return queue(responder.respond(to: HTTPError(.serviceUnavailable, "The server is shutting down."), for: Request(method: .get, path: "/")), on: connection, for: state)
             }
             created = open(stream, on: connection)
         }

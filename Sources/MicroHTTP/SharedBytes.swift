@@ -1,3 +1,6 @@
+import CMicroHTTPD
+import Synchronization
+
 /// Bytes that many responses send without copying them, such as a static file read once at
 /// start: each answer lends them to libmicrohttpd and keeps them alive until it is sent.
 ///
@@ -5,10 +8,16 @@
 /// let logo = SharedBytes(try Array(Data(contentsOf: url)))
 /// return Response(headers: ["Content-Type": "image/png"], body: .shared(logo))
 /// ```
-/// `@unchecked Sendable`: the memory is written once, in `init`, and only read afterwards.
+/// The server also keeps the last libmicrohttpd response it built around the bytes: when the
+/// next answer has the same status and header fields (a static file's always do), it is
+/// queued as it is, with no header building per answer.
+///
+/// `@unchecked Sendable`: the memory is written once, in `init`, and only read afterwards;
+/// the prepared response is only touched under its lock.
 public final class SharedBytes: @unchecked Sendable {
     /// The bytes, owned by this object.
     let buffer: UnsafeRawBufferPointer
+    private let prepared = Mutex<PreparedResponse?>(nil)
 
     /// Copies `bytes` into memory of their own.
     public init(_ bytes: [UInt8]) {
@@ -18,6 +27,9 @@ public final class SharedBytes: @unchecked Sendable {
     }
 
     deinit {
+        prepared.withLock { prepared in
+            if let prepared { MHD_destroy_response(prepared.handle) }
+        }
         buffer.deallocate()
     }
 
@@ -26,4 +38,33 @@ public final class SharedBytes: @unchecked Sendable {
 
     /// A copy of the bytes, for tests and diagnostics.
     public var bytes: [UInt8] { Array(buffer) }
+
+    /// Queues the prepared response for `status` and `headers` on `connection`, preparing it
+    /// first (with `prepare`, which adds the header fields) unless the last one matches.
+    ///
+    /// The response points into this object's memory without owning it: the caller keeps
+    /// this object alive until the request is complete.
+    func queuePrepared(status: UInt32, headers: HTTPHeaders, on connection: OpaquePointer, prepare: (OpaquePointer) -> Void) -> Bool {
+        prepared.withLock { prepared in
+            if prepared == nil || prepared?.status != status || !(prepared?.headers.hasSameFields(as: headers) ?? false) {
+                guard let handle = MHD_create_response_from_buffer(
+                    buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), MHD_ResponseMemoryMode.RESPMEM_PERSISTENT
+                ) else { return false }
+                prepare(handle)
+                if let old = prepared { MHD_destroy_response(old.handle) }
+                prepared = PreparedResponse(status: status, headers: headers, handle: handle)
+            }
+            // Under the lock, so a concurrent replacement cannot destroy it first;
+            // libmicrohttpd counts the connection's reference itself.
+            return MHD_queue_response(connection, status, prepared!.handle) == MHD_Result.YES
+        }
+    }
+}
+
+/// A libmicrohttpd response with the status and header fields it was built for.
+/// `@unchecked Sendable`: libmicrohttpd responses may be queued from any thread.
+private struct PreparedResponse: @unchecked Sendable {
+    let status: UInt32
+    let headers: HTTPHeaders
+    let handle: OpaquePointer
 }

@@ -16,6 +16,8 @@ import Foundation
 public struct StaticFiles: Sendable {
     private struct File: Sendable {
         let bytes: SharedBytes
+        /// The empty body of its 304 answers, shared too so that answer is prepared once.
+        let notModified = SharedBytes([])
         let contentType: String
         let etag: String
     }
@@ -67,7 +69,7 @@ public struct StaticFiles: Sendable {
         var headers: HTTPHeaders = ["ETag": file.etag, "Cache-Control": cacheControl]
         if let tags = request.headers["If-None-Match"], tags == file.etag || tags == "*"
             || tags.split(separator: ",").contains(where: { $0.trimmingSpaces == file.etag }) {
-            return Response(status: .notModified, headers: headers)
+            return Response(status: .notModified, headers: headers, body: .shared(file.notModified))
         }
         headers["Content-Type"] = file.contentType
         return Response(status: .ok, headers: headers, body: .shared(file.bytes))

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTesting
 import MicroHTTP
+import Synchronization
 import Testing
 
 @Suite struct ServerTests {
@@ -38,6 +39,40 @@ import Testing
             #expect(response.header("Content-Type") == "text/html; charset=utf-8")
             #expect(response.text == "<p>home</p>")
         }
+    }
+
+    @Test func sharedBodiesKeepTheirOwnHeadersWhenAnswersAlternate() throws {
+        // The server reuses the response it prepared around shared bytes only while status
+        // and header fields stay the same; alternating answers must never borrow another's.
+        let shared = SharedBytes(Array("shared body".utf8))
+        var router = Router()
+        router.get("/shared") { request in
+            let variant = request.query["v"] ?? "none"
+            let status: HTTPStatus = variant == "gone" ? .notFound : .ok
+            return Response(status: status, headers: ["Content-Type": "text/plain", "X-Variant": variant], body: .shared(shared))
+        }
+        let live = try LiveServer(router)
+        let variants = ["a", "b", "a", "a", "gone", "b", "gone"]
+        for variant in variants {
+            let response = try live.client().get("/shared?v=\(variant)")
+            #expect(response.status == (variant == "gone" ? 404 : 200))
+            #expect(response.header("X-Variant") == variant)
+            #expect(response.text == "shared body")
+        }
+        let threads = 8
+        let mismatches = Mutex(0)
+        let port = live.server.port
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            guard let client = try? TestHTTPClient(port: port) else { return mismatches.withLock { $0 += 1 } }
+            for round in 0..<40 {
+                let variant = (thread + round) % 3 == 0 ? "b" : "a"
+                let response = try? client.get("/shared?v=\(variant)")
+                if response?.header("X-Variant") != variant || response?.text != "shared body" {
+                    mismatches.withLock { $0 += 1 }
+                }
+            }
+        }
+        #expect(mismatches.withLock { $0 } == 0)
     }
 
     @Test func decodesPathAndQuery() throws {
