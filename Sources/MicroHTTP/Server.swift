@@ -493,10 +493,19 @@ private let rawURIInspector: @convention(c) (UnsafeMutableRawPointer?, UnsafePoi
 private let valueVisitor: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
     guard let cls, let key else { return MHD_Result.YES }
     let visit = cls.assumingMemoryBound(to: ((String, String?) -> Void).self)
-    let name = bytes(key, count: keySize)
-    let text = value.flatMap { String(validating: bytes($0, count: valueSize), as: UTF8.self) }
-    visit.pointee(String(validating: name, as: UTF8.self) ?? String(decoding: name, as: UTF8.self), text)
+    let name = validUTF8(key, count: keySize) ?? String(decoding: bytes(key, count: keySize), as: UTF8.self)
+    visit.pointee(name, value.flatMap { validUTF8($0, count: valueSize) })
     return MHD_Result.YES
+}
+
+/// libmicrohttpd's text of `count` bytes (a C string: its terminator follows) as a string, or
+/// `nil` when it is not UTF-8. The C-string initializer is the fast, non-generic one; text
+/// with a NUL inside, which it would cut short, takes the general path.
+private func validUTF8(_ text: UnsafePointer<CChar>, count: Int) -> String? {
+    if text[count] == 0, memchr(text, 0, count) == nil {
+        return String(validatingCString: text)
+    }
+    return String(validating: bytes(text, count: count), as: UTF8.self)
 }
 
 /// C text as bytes (`CChar` and `UInt8` are related types, so viewing one as the other is allowed).
