@@ -233,7 +233,9 @@ public final class Server: Sendable {
         }
         if Self.isForm(request.headers["Content-Type"]) {
             let stateAddress = Unmanaged.passUnretained(state).toOpaque()
-            state.postProcessor = MHD_create_post_processor(connection, 8 * 1024, formFieldReceiver, stateAddress)
+            // The buffer only has to hold a field's name (values arrive in pieces); libmicrohttpd
+            // zeroes all of it for every form, so it is kept at the 1 KiB its manual suggests.
+            state.postProcessor = MHD_create_post_processor(connection, 1024, formFieldReceiver, stateAddress)
         }
         return true
     }
