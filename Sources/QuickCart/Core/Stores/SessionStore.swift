@@ -60,6 +60,8 @@ public final class SessionStore: Sendable {
     /// Stores `session` if it is not stored yet, with the starter cart. Call inside the write
     /// transaction of the session's first change, so the two land together or not at all.
     func store(_ session: Session, in db: Database, at now: Int64) throws {
+        // A session read from the database moments ago is there: no insert to attempt.
+        guard !session.isStored else { return }
         try db.execute(
             "INSERT OR IGNORE INTO sessions (id, created_at, last_seen, display_name) VALUES (?, ?, ?, ?)",
             session.id, session.createdAt, now, session.displayName
