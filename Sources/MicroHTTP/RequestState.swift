@@ -15,6 +15,8 @@ final class RequestState {
     var formEncoding: PercentEncodingValidator?
     /// The bytes a prepared response is sending, kept alive until the request completes.
     var sharedBody: SharedBytes?
+    /// The static file the server answers itself; `nil` for requests that go to the responder.
+    var staticFile: StaticFiles.File?
     var bytesReceived = 0
     var answered = false
     let maximumFormFields: Int

@@ -33,11 +33,26 @@ public final class Server: Sendable {
     private let requestsInFlight = Atomic<Int>(0)
     private let boundPort = Atomic<Int>(0)
     private let isStopping = Atomic<Bool>(false)
+    /// Files answered by the server itself, before any responder, and their address prefix.
+    private let staticFiles: StaticFiles?
+    private let staticPrefix: String
 
     /// Creates a server; it does not listen until ``start()``.
-    public init(configuration: Configuration = Configuration(), responder: any HTTPResponder) {
+    /// - Parameters:
+    ///   - configuration: Address, threads, limits and timeouts.
+    ///   - responder: Answers every request (and every refusal).
+    ///   - files: Files the server answers itself, as a bare C server would: a `GET` or `HEAD`
+    ///     without a body for `prefix` + a file's path gets the file (or 304) with the header
+    ///     fields `files` was loaded with, without building a ``Request`` or reaching the
+    ///     responder, so such answers are not seen by its middleware (an access log among
+    ///     them). Anything else under the prefix — unknown files, other methods, bodies,
+    ///     non-ASCII queries — goes to the responder as usual.
+    ///   - prefix: Where `files` are, e.g. `/static/`.
+    public init(configuration: Configuration = Configuration(), responder: any HTTPResponder, serving files: StaticFiles? = nil, at prefix: String = "/static/") {
         self.configuration = configuration
         self.responder = responder
+        staticFiles = files
+        staticPrefix = prefix
         watchdog = ConnectionWatchdog(headerTimeout: configuration.requestHeaderTimeout, bodyTimeout: configuration.requestBodyTimeout)
         let groups = max(1, Int((configuration.heartbeatInterval / Self.heartbeatTick).rounded()))
         streams = Mutex(StreamGroups(count: groups))
@@ -176,6 +191,11 @@ public final class Server: Sendable {
         }
         guard !state.answered else { return true }
         watchdog.answering(connection)
+        if let file = state.staticFile {
+            state.answered = true
+            let tags = MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "If-None-Match").map { String(cString: $0) }
+            return queue(file.answer(ifNoneMatch: tags), on: connection, for: state)
+        }
         state.finishBody()
         let response = if let rejection = state.rejection {
             responder.respond(to: rejection, for: state.request)
@@ -194,6 +214,14 @@ public final class Server: Sendable {
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> Bool {
         let uriIsWellFormed = slot.pointee != malformedURIMarker
+        if uriIsWellFormed, let file = staticFile(for: connection, url: url, method: method) {
+            watchdog.headersReceived(connection)
+            let state = RequestState(request: Request(method: .get, path: ""), maximumFormFields: 0)
+            state.staticFile = file
+            slot.pointee = Unmanaged.passRetained(state).toOpaque()
+            requestsInFlight.add(1, ordering: .sequentiallyConsistent)
+            return true
+        }
         let path = String(validatingCString: url)
         let query = Self.values(of: MHD_ValueKind.GET_ARGUMENT_KIND, on: connection)
         var request = Request(
@@ -238,6 +266,23 @@ public final class Server: Sendable {
             state.postProcessor = MHD_create_post_processor(connection, 1024, formFieldReceiver, stateAddress)
         }
         return true
+    }
+
+    /// The file a request is for, when the server answers it itself: a `GET` or `HEAD` under
+    /// the static prefix for a served file, with no body and an ASCII query (anything that
+    /// could need a refusal goes the usual way, through the responder).
+    private func staticFile(for connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>) -> StaticFiles.File? {
+        guard let staticFiles, !isStopping.load(ordering: .relaxed),
+              strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0,
+              MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "Content-Length") == nil,
+              MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "Transfer-Encoding") == nil,
+              let path = String(validatingCString: url), path.hasPrefix(staticPrefix),
+              let file = staticFiles.file(at: path.dropFirst(staticPrefix.count)) else { return nil }
+        var asciiQuery = true
+        withUnsafeMutablePointer(to: &asciiQuery) { pointer in
+            _ = MHD_get_connection_values_n(connection, MHD_ValueKind.GET_ARGUMENT_KIND, asciiChecker, pointer)
+        }
+        return asciiQuery ? file : nil
     }
 
     /// Takes a piece of the body. A body that outgrows the limit is discarded and answered
@@ -497,6 +542,19 @@ private let valueVisitor: MHD_KeyValueIteratorN = { cls, _, key, keySize, value,
     let visit = cls.assumingMemoryBound(to: ((String, String?) -> Void).self)
     let name = validUTF8(key, count: keySize) ?? String(decoding: bytes(key, count: keySize), as: UTF8.self)
     visit.pointee(name, value.flatMap { validUTF8($0, count: valueSize) })
+    return MHD_Result.YES
+}
+
+/// Clears the `Bool` `cls` points to at the first name or value with a byte outside ASCII.
+private let asciiChecker: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
+    guard let cls else { return MHD_Result.NO }
+    let isASCII = { (text: UnsafePointer<CChar>?, count: Int) in
+        text.map { bytes($0, count: count).allSatisfy { $0 < 0x80 } } ?? true
+    }
+    guard isASCII(key, keySize), isASCII(value, valueSize) else {
+        cls.assumingMemoryBound(to: Bool.self).pointee = false
+        return MHD_Result.NO
+    }
     return MHD_Result.YES
 }
 

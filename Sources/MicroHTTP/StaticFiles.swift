@@ -14,24 +14,35 @@ import Foundation
 /// }
 /// ```
 public struct StaticFiles: Sendable {
-    private struct File: Sendable {
+    /// One file and its two answers' header fields, built once.
+    struct File: Sendable {
         let bytes: SharedBytes
         /// The empty body of its 304 answers, shared too so that answer is prepared once.
         let notModified = SharedBytes([])
-        let contentType: String
         let etag: String
+        let headers: HTTPHeaders
+        let notModifiedHeaders: HTTPHeaders
+
+        /// The answer to a `GET` or `HEAD` whose `If-None-Match` is `tags`.
+        func answer(ifNoneMatch tags: String?) -> Response {
+            if let tags, tags == etag || tags == "*" || tags.split(separator: ",").contains(where: { $0.trimmingSpaces == etag }) {
+                return Response(status: .notModified, headers: notModifiedHeaders, body: .shared(notModified))
+            }
+            return Response(status: .ok, headers: headers, body: .shared(bytes))
+        }
     }
 
     private let files: [String: File]
-    private let cacheControl: String
 
     /// Loads every regular file below `directory`.
     /// - Parameters:
     ///   - directory: The folder to serve.
     ///   - cacheControl: The `Cache-Control` value sent with each file. Browsers revalidate
     ///     with `If-None-Match` after it expires and get 304 while the file is unchanged.
+    ///   - headers: More fields for every answer, such as security headers, when the server
+    ///     answers files itself (see ``Server/init(configuration:responder:serving:at:)``).
     /// - Throws: When the folder cannot be read.
-    public init(directory: String, cacheControl: String = "public, max-age=300") throws {
+    public init(directory: String, cacheControl: String = "public, max-age=300", headers: HTTPHeaders = HTTPHeaders()) throws {
         let root = URL(fileURLWithPath: directory).resolvingSymlinksInPath().standardizedFileURL.path
         var files: [String: File] = [:]
         guard let walker = FileManager.default.enumerator(atPath: root) else {
@@ -44,10 +55,17 @@ public struct StaticFiles: Sendable {
                   FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory), !isDirectory.boolValue,
                   let data = FileManager.default.contents(atPath: real) else { continue }
             let bytes = [UInt8](data)
-            files[relative] = File(bytes: SharedBytes(bytes), contentType: Self.contentType(for: relative), etag: Self.etag(of: bytes))
+            let etag = Self.etag(of: bytes)
+            var notModifiedHeaders: HTTPHeaders = ["ETag": etag, "Cache-Control": cacheControl]
+            var fileHeaders = notModifiedHeaders
+            fileHeaders.add("Content-Type", Self.contentType(for: relative))
+            for field in headers {
+                notModifiedHeaders.add(field.name, field.value)
+                fileHeaders.add(field.name, field.value)
+            }
+            files[relative] = File(bytes: SharedBytes(bytes), etag: etag, headers: fileHeaders, notModifiedHeaders: notModifiedHeaders)
         }
         self.files = files
-        self.cacheControl = cacheControl
     }
 
     /// The relative paths of every file served, e.g. `css/app.css`.
@@ -66,13 +84,12 @@ public struct StaticFiles: Sendable {
         guard let file = files[path] else {
             throw HTTPError(.notFound, "There is no file at this address.")
         }
-        var headers: HTTPHeaders = ["ETag": file.etag, "Cache-Control": cacheControl]
-        if let tags = request.headers["If-None-Match"], tags == file.etag || tags == "*"
-            || tags.split(separator: ",").contains(where: { $0.trimmingSpaces == file.etag }) {
-            return Response(status: .notModified, headers: headers, body: .shared(file.notModified))
-        }
-        headers["Content-Type"] = file.contentType
-        return Response(status: .ok, headers: headers, body: .shared(file.bytes))
+        return file.answer(ifNoneMatch: request.headers["If-None-Match"])
+    }
+
+    /// The file at `path`, if it is served.
+    func file(at path: Substring) -> File? {
+        files[String(path)]
     }
 
     // MARK: - Helpers

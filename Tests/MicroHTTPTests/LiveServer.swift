@@ -5,10 +5,10 @@ import MicroHTTP
 final class LiveServer {
     let server: Server
 
-    init(_ router: Router, configure: (inout Server.Configuration) -> Void = { _ in }) throws {
+    init(_ router: Router, serving files: StaticFiles? = nil, configure: (inout Server.Configuration) -> Void = { _ in }) throws {
         var configuration = Server.Configuration(host: "127.0.0.1", port: 0, threadCount: 2)
         configure(&configuration)
-        server = Server(configuration: configuration, responder: router)
+        server = Server(configuration: configuration, responder: router, serving: files, at: "/static/")
         try server.start()
     }
 

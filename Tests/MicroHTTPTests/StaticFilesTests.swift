@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTesting
 import MicroHTTP
+import Synchronization
 import Testing
 
 @Suite struct StaticFilesTests {
@@ -19,7 +20,7 @@ import Testing
             try "top secret".write(to: root.appendingPathComponent("secret.txt"), atomically: true, encoding: .utf8)
             try FileManager.default.createSymbolicLink(atPath: publicFolder.appendingPathComponent("out.txt").path, withDestinationPath: root.appendingPathComponent("secret.txt").path)
             try FileManager.default.createSymbolicLink(atPath: publicFolder.appendingPathComponent("in.css").path, withDestinationPath: publicFolder.appendingPathComponent("css/app.css").path)
-            files = try StaticFiles(directory: publicFolder.path)
+            files = try StaticFiles(directory: publicFolder.path, headers: ["X-Content-Type-Options": "nosniff"])
         }
 
         deinit {
@@ -62,10 +63,45 @@ import Testing
     ])
     func neverServesAnythingOutsideTheFolder(target: String) throws {
         let fixture = try Fixture()
-        let live = try LiveServer(fixture.router())
-        let response = try live.client().request("GET", target)
-        #expect([400, 404].contains(response.status), "\(target) answered \(response.status)")
-        #expect(!response.text.contains("top secret"))
-        #expect(!response.text.contains("root:"))
+        for servedByServer in [false, true] {
+            let live = try LiveServer(fixture.router(), serving: servedByServer ? fixture.files : nil)
+            let response = try live.client().request("GET", target)
+            #expect([400, 404].contains(response.status), "\(target) answered \(response.status)")
+            #expect(!response.text.contains("top secret"))
+            #expect(!response.text.contains("root:"))
+        }
+    }
+
+    @Test func theServerAnswersFilesItselfAndLeavesEverythingElseToTheResponder() throws {
+        let fixture = try Fixture()
+        let responderCalls = Mutex(0)
+        var router = Router()
+        let files = fixture.files
+        router.get("/static/*path") { request in
+            responderCalls.withLock { $0 += 1 }
+            return try files.response(for: request, path: request.routeParameters["path"] ?? "")
+        }
+        let live = try LiveServer(router, serving: files)
+        let client = try live.client()
+
+        let css = try client.get("/static/css/app.css?v=1")
+        #expect(css.status == 200 && css.text == "body{}")
+        #expect(css.header("Content-Type") == "text/css; charset=utf-8")
+        #expect(css.header("X-Content-Type-Options") == "nosniff", "the fields the files were loaded with come along")
+        let etag = try #require(css.header("ETag"))
+        let revalidated = try client.get("/static/css/app.css", headers: [("If-None-Match", etag)])
+        #expect(revalidated.status == 304 && revalidated.body.isEmpty)
+        #expect(revalidated.header("X-Content-Type-Options") == "nosniff")
+        #expect(try client.request("HEAD", "/static/app.js").status == 200)
+        #expect(responderCalls.withLock { $0 } == 0, "files are answered without the responder")
+
+        // What could need a refusal or an error page goes to the responder.
+        // (A fresh connection each: some refusals close theirs.)
+        #expect(try live.client().get("/static/missing.css").status == 404)
+        #expect(try live.client().request("POST", "/static/app.js", body: Array("a=b".utf8)).status == 405)
+        #expect(try live.client().get("/static/css/app.css?q=%C3%A9").status == 200)
+        #expect(try live.client().get("/static/css/app.css?q=%FF").status == 400)
+        #expect(try live.client().request("GET", "/static/app.js", body: Array("abc".utf8)).status == 200)
+        #expect(responderCalls.withLock { $0 } == 3, "the missing file, the non-ASCII query and the request with a body reached the route")
     }
 }

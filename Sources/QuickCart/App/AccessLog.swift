@@ -1,7 +1,8 @@
 import Dispatch
 import MicroHTTP
 
-/// One line per request (on standard error, through a ``BufferedLog``): method, path, status, bytes, duration and a short,
+/// One line per request the router sees (static files are answered by the server before it),
+/// on standard error through a ``BufferedLog``: method, path, status, bytes, duration and a short,
 /// keyed hash of the session — enough to follow one shopper through the log, never the
 /// session id itself (the log must not hand out sessions).
 ///

@@ -54,7 +54,9 @@ public final class QuickCartApp: Sendable {
         )
         hub = BadgeHub()
 
-        let staticFiles = try StaticFiles(directory: resources.public)
+        let securityHeaders = SecurityHeaders(strictTransportSecurity: configuration.secureCookies)
+        // The server answers these itself, with the same security headers pages get.
+        let staticFiles = try StaticFiles(directory: resources.public, headers: securityHeaders.fields)
         let icons = try IconSet(directory: resources.public + "/icons")
         let pages = PageRenderer(
             templates: try MustacheLibrary(directory: resources.views),
@@ -83,7 +85,7 @@ public final class QuickCartApp: Sendable {
                 _ = try pool.read { db in try db.fetchValue("SELECT 1", as: Int.self) }
                 return "event-streams: \(hub.totalStreamCount)\n"
             },
-            strictTransportSecurity: configuration.secureCookies,
+            securityHeaders: securityHeaders,
             accessLog: accessLogOutput.map { output in AccessLog(write: output.write) }
         )
         server = Server(
@@ -93,7 +95,8 @@ public final class QuickCartApp: Sendable {
                 requestHeaderTimeout: Double(configuration.requestHeaderTimeout),
                 heartbeatInterval: configuration.heartbeatInterval
             ),
-            responder: routes.makeRouter()
+            responder: routes.makeRouter(),
+            serving: staticFiles, at: "/static/"
         )
     }
 

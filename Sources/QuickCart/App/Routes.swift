@@ -14,7 +14,7 @@ struct Routes {
     let errorPages: ErrorPages
     /// Checks the database and describes the server's state, one `name: value` per line.
     let health: @Sendable () throws -> String
-    let strictTransportSecurity: Bool
+    let securityHeaders: SecurityHeaders
     let accessLog: AccessLog?
 
     func makeRouter() -> Router {
@@ -22,7 +22,7 @@ struct Routes {
             Log.error("\(request.method) \(request.path) failed: \(error)")
         })
         if let accessLog { router.add(middleware: accessLog) }
-        router.add(middleware: SecurityHeaders(strictTransportSecurity: strictTransportSecurity))
+        router.add(middleware: securityHeaders)
 
         router.get("/", handler: page(home.show))
         router.get("/search", handler: page(search.show))

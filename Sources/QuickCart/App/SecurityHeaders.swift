@@ -3,7 +3,23 @@ import MicroHTTP
 /// Headers that tell browsers to refuse what this site never does: inline scripts, framing,
 /// content sniffing, leaking full URLs to other sites, sensors.
 struct SecurityHeaders: Middleware {
-    let strictTransportSecurity: Bool
+    /// The fields, in the order they are sent.
+    let fields: HTTPHeaders
+
+    init(strictTransportSecurity: Bool) {
+        var fields: HTTPHeaders = [
+            "Content-Security-Policy": Self.contentSecurityPolicy,
+            "X-Content-Type-Options": "nosniff",
+            "X-Frame-Options": "DENY",
+            "Referrer-Policy": "same-origin",
+            "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()",
+            "Cross-Origin-Opener-Policy": "same-origin",
+        ]
+        if strictTransportSecurity {
+            fields.add("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+        }
+        self.fields = fields
+    }
 
     static let contentSecurityPolicy = [
         "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:",
@@ -13,14 +29,8 @@ struct SecurityHeaders: Middleware {
 
     func handle(_ request: Request, next: (Request) throws -> Response) throws -> Response {
         var response = try next(request)
-        response.headers["Content-Security-Policy"] = Self.contentSecurityPolicy
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["X-Frame-Options"] = "DENY"
-        response.headers["Referrer-Policy"] = "same-origin"
-        response.headers["Permissions-Policy"] = "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()"
-        response.headers["Cross-Origin-Opener-Policy"] = "same-origin"
-        if strictTransportSecurity {
-            response.headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains"
+        for field in fields {
+            response.headers[field.name] = field.value
         }
         return response
     }
