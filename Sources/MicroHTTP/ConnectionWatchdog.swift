@@ -55,18 +55,13 @@ final class ConnectionWatchdog: Sendable {
     }
 
     /// Shuts down every connection past its deadline.
-    /// - Returns: How many were shut down.
-    @discardableResult
-    func sweep() -> Int {
+    func sweep() {
         let now = Self.now
-        return watches.withLock { watches in
-            var ended = 0
+        watches.withLock { watches in
             for (key, watch) in watches where watch.deadline != 0 && watch.deadline < now {
                 cmhd_shut_down(watch.fd)
                 watches[key]?.deadline = 0
-                ended += 1
             }
-            return ended
         }
     }
 

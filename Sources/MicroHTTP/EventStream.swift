@@ -102,6 +102,9 @@ public final class EventStream: Sendable {
         }
     }
 
+    /// The bytes of a keep-alive comment, built once for every stream's heartbeats.
+    private static let keepAlive = ServerSentEvent.comment("keep-alive")
+
     /// Sends a keep-alive comment, or ends the stream if its client has gone. libmicrohttpd
     /// does not watch suspended sockets, so without this a departed client lingers forever.
     func heartbeat() {
@@ -112,7 +115,7 @@ public final class EventStream: Sendable {
                 state.pending.removeAll()
                 state.sentOffset = 0
             } else {
-                state.pending.append(contentsOf: ServerSentEvent.comment("keep-alive"))
+                state.pending.append(contentsOf: Self.keepAlive)
             }
             Self.wake(&state)
         }

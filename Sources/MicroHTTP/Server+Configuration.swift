@@ -15,7 +15,8 @@ extension Server {
         public var connectionLimit: Int
         /// Connections from one IP address at once; `0` means no limit.
         public var connectionsPerIPLimit: Int
-        /// Seconds a connection may sit idle (or dribble its request) before it is closed.
+        /// Seconds a connection may sit silent before libmicrohttpd closes it (slow senders are
+        /// the header and body timeouts' business).
         public var connectionTimeout: Int
         /// Seconds a client has to send a request's headers after connecting or after its
         /// previous answer (which also ends idle keep-alive connections).
@@ -24,7 +25,8 @@ extension Server {
         public var requestBodyTimeout: Double
         /// Memory per connection; it bounds the request line and headers (larger gets 414/431).
         public var connectionMemoryLimit: Int
-        /// The largest request body accepted; larger gets 413 without being read.
+        /// The largest request body accepted; larger gets 413, without being read when its
+        /// `Content-Length` says so, once it has been read and discarded when it is chunked.
         public var maximumBodySize: Int
         /// The most form fields one request may carry; more gets 413.
         public var maximumFormFields: Int

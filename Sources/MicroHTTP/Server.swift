@@ -214,7 +214,8 @@ public final class Server: Sendable {
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> Bool {
         let uriIsWellFormed = slot.pointee != malformedURIMarker
-        if uriIsWellFormed, let file = staticFile(for: connection, url: url, method: method) {
+        let path = String(validatingCString: url)
+        if uriIsWellFormed, let path, let file = staticFile(for: connection, path: path, method: method) {
             watchdog.headersReceived(connection)
             let state = RequestState(request: Request(method: .get, path: ""), maximumFormFields: 0)
             state.staticFile = file
@@ -222,17 +223,18 @@ public final class Server: Sendable {
             requestsInFlight.add(1, ordering: .sequentiallyConsistent)
             return true
         }
-        let path = String(validatingCString: url)
         let query = Self.values(of: MHD_ValueKind.GET_ARGUMENT_KIND, on: connection)
-        var request = Request(
+        let decodedQuery = query.compactMap { pair in pair.value.map { (name: pair.name, value: $0) } }
+        // A value that is not UTF-8 became nil: the request is refused below, with no query.
+        let queryIsUTF8 = decodedQuery.count == query.count
+        let request = Request(
             method: HTTPMethod(rawValue: String(cString: method)),
             path: path ?? "/",
-            query: Parameters(query.compactMap { pair in pair.value.map { (name: pair.name, value: $0) } }),
+            query: queryIsUTF8 ? Parameters(decodedQuery) : Parameters(),
             headers: Self.headers(on: connection),
             cookies: Self.cookies(on: connection),
             remoteAddress: Self.clientAddress(of: connection)
         )
-        if query.contains(where: { $0.value == nil }) { request.query = Parameters() }
         watchdog.headersReceived(connection)
         let state = RequestState(request: request, maximumFormFields: configuration.maximumFormFields)
         slot.pointee = Unmanaged.passRetained(state).toOpaque()
@@ -241,7 +243,7 @@ public final class Server: Sendable {
         if isStopping.load(ordering: .sequentiallyConsistent) {
             // Stopping means no new work, even on connections kept alive from before.
             state.rejection = HTTPError(.serviceUnavailable, "The server is shutting down. Please try again in a moment.", headers: ["Retry-After": "5"])
-        } else if !uriIsWellFormed || path == nil || query.contains(where: { $0.value == nil }) {
+        } else if !uriIsWellFormed || path == nil || !queryIsUTF8 {
             state.rejection = HTTPError(.badRequest, "The address contains a malformed percent-escape or text that is not valid UTF-8.")
         } else if Self.hasAmbiguousLength(request.headers) {
             // Two lengths, or a length beside chunked encoding, is how requests get smuggled
@@ -256,10 +258,12 @@ public final class Server: Sendable {
             watchdog.answering(connection)
             return queue(responder.respond(to: rejection, for: state.request), on: connection, for: state)
         }
-        if Self.isURLEncodedForm(request.headers["Content-Type"]) {
+        let contentType = request.headers["Content-Type"]?.lowercased() ?? ""
+        let isURLEncodedForm = contentType.hasPrefix("application/x-www-form-urlencoded")
+        if isURLEncodedForm {
             state.formEncoding = PercentEncodingValidator(rejectsControlCharacters: false)
         }
-        if Self.isForm(request.headers["Content-Type"]) {
+        if isURLEncodedForm || contentType.hasPrefix("multipart/form-data") {
             let stateAddress = Unmanaged.passUnretained(state).toOpaque()
             // The buffer only has to hold a field's name (values arrive in pieces); libmicrohttpd
             // zeroes all of it for every form, so it is kept at the 1 KiB its manual suggests.
@@ -271,12 +275,12 @@ public final class Server: Sendable {
     /// The file a request is for, when the server answers it itself: a `GET` or `HEAD` under
     /// the static prefix for a served file, with no body and an ASCII query (anything that
     /// could need a refusal goes the usual way, through the responder).
-    private func staticFile(for connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>) -> StaticFiles.File? {
+    private func staticFile(for connection: OpaquePointer, path: String, method: UnsafePointer<CChar>) -> StaticFiles.File? {
         guard let staticFiles, !isStopping.load(ordering: .relaxed),
               strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0,
               MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "Content-Length") == nil,
               MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "Transfer-Encoding") == nil,
-              let path = String(validatingCString: url), path.hasPrefix(staticPrefix),
+              path.hasPrefix(staticPrefix),
               let file = staticFiles.file(at: path.dropFirst(staticPrefix.count)) else { return nil }
         var asciiQuery = true
         withUnsafeMutablePointer(to: &asciiQuery) { pointer in
@@ -314,15 +318,6 @@ public final class Server: Sendable {
         HTTPError(.contentTooLarge, "The request body is larger than the \(limit / 1024) KiB this server accepts.")
     }
 
-    private static func isURLEncodedForm(_ contentType: String?) -> Bool {
-        contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") ?? false
-    }
-
-    private static func isForm(_ contentType: String?) -> Bool {
-        guard let contentType = contentType?.lowercased() else { return false }
-        return contentType.hasPrefix("application/x-www-form-urlencoded") || contentType.hasPrefix("multipart/form-data")
-    }
-
     fileprivate func completed(_ connection: OpaquePointer?, _ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
         if let connection { watchdog.answered(connection) }
         guard let stateAddress = slot?.pointee, stateAddress != malformedURIMarker else { return }
@@ -346,9 +341,7 @@ public final class Server: Sendable {
             // The prepared response reads the shared bytes until the request completes.
             state.sharedBody = shared
             return shared.queuePrepared(status: UInt32(response.status.code), headers: response.headers, on: connection) { handle in
-                for field in response.headers where !field.name.equalsIgnoringASCIICase("Content-Length") {
-                    Self.add(field, to: handle)
-                }
+                Self.addFields(of: response.headers, to: handle)
             }
         }
         let created: OpaquePointer?
@@ -373,14 +366,19 @@ public final class Server: Sendable {
         }
         guard let created else { return false }
         defer { MHD_destroy_response(created) }
-        for field in response.headers where !field.name.equalsIgnoringASCIICase("Content-Length") {
-            Self.add(field, to: created)
-        }
+        Self.addFields(of: response.headers, to: created)
         if isStopping.load(ordering: .sequentiallyConsistent) {
             // Answers given while stopping close their connection, so the stop can finish.
             MHD_add_response_header(created, "Connection", "close")
         }
         return MHD_queue_response(connection, UInt32(response.status.code), created) == MHD_Result.YES
+    }
+
+    /// Adds every header field but `Content-Length`, which libmicrohttpd sets itself.
+    private static func addFields(of headers: HTTPHeaders, to response: OpaquePointer) {
+        for field in headers where !field.name.equalsIgnoringASCIICase("Content-Length") {
+            add(field, to: response)
+        }
     }
 
     /// Adds a header field to a libmicrohttpd response. Short Swift strings live inline and
@@ -465,7 +463,6 @@ private struct StreamGroups {
     private var groups: [[ObjectIdentifier: EventStream]]
     private var nextInsert = 0
     private var nextBeat = 0
-    private(set) var count = 0
 
     init(count: Int) {
         groups = Array(repeating: [:], count: count)
@@ -476,13 +473,15 @@ private struct StreamGroups {
         nextInsert = (nextInsert + 1) % groups.count
         let key = ObjectIdentifier(stream)
         groups[group][key] = stream
-        count += 1
         return (group, key)
     }
 
     mutating func remove(_ key: ObjectIdentifier, from group: Int) {
-        if groups[group].removeValue(forKey: key) != nil { count -= 1 }
+        groups[group].removeValue(forKey: key)
     }
+
+    /// How many streams are open.
+    var count: Int { groups.reduce(0) { $0 + $1.count } }
 
     /// The streams of the group whose turn it is.
     mutating func nextGroup() -> [EventStream] {
@@ -494,8 +493,8 @@ private struct StreamGroups {
 }
 
 /// The running daemon and the retained server pointer libmicrohttpd holds.
-/// `@unchecked Sendable`: the pointer is only used under the server's lock, and libmicrohttpd's
-/// daemon calls are thread-safe.
+/// `@unchecked Sendable`: `stop()` takes it out from under the server's lock, and only that
+/// call uses it afterwards; libmicrohttpd's daemon calls are thread-safe.
 private struct DaemonHandle: @unchecked Sendable {
     let pointer: OpaquePointer
     let context: UnsafeMutableRawPointer

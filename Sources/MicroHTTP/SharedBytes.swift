@@ -8,8 +8,8 @@ import Synchronization
 /// let logo = SharedBytes(try Array(Data(contentsOf: url)))
 /// return Response(headers: ["Content-Type": "image/png"], body: .shared(logo))
 /// ```
-/// The server also keeps the last libmicrohttpd response it built around the bytes: when the
-/// next answer has the same status and header fields (a static file's always do), it is
+/// These bytes also keep the last libmicrohttpd response the server built around them: when
+/// the next answer has the same status and header fields (a static file's always do), it is
 /// queued as it is, with no header building per answer.
 ///
 /// `@unchecked Sendable`: the memory is written once, in `init`, and only read afterwards;
@@ -46,17 +46,21 @@ public final class SharedBytes: @unchecked Sendable {
     /// this object alive until the request is complete.
     func queuePrepared(status: UInt32, headers: HTTPHeaders, on connection: OpaquePointer, prepare: (OpaquePointer) -> Void) -> Bool {
         prepared.withLock { prepared in
-            if prepared == nil || prepared?.status != status || !(prepared?.headers.hasSameFields(as: headers) ?? false) {
-                guard let handle = MHD_create_response_from_buffer(
+            let handle: OpaquePointer
+            if let current = prepared, current.status == status, current.headers.hasSameFields(as: headers) {
+                handle = current.handle
+            } else {
+                guard let created = MHD_create_response_from_buffer(
                     buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), MHD_ResponseMemoryMode.RESPMEM_PERSISTENT
                 ) else { return false }
-                prepare(handle)
+                prepare(created)
                 if let old = prepared { MHD_destroy_response(old.handle) }
-                prepared = PreparedResponse(status: status, headers: headers, handle: handle)
+                prepared = PreparedResponse(status: status, headers: headers, handle: created)
+                handle = created
             }
             // Under the lock, so a concurrent replacement cannot destroy it first;
             // libmicrohttpd counts the connection's reference itself.
-            return MHD_queue_response(connection, status, prepared!.handle) == MHD_Result.YES
+            return MHD_queue_response(connection, status, handle) == MHD_Result.YES
         }
     }
 }
