@@ -26,24 +26,25 @@ final class Connection {
     /// - Returns: `resultCode`, so callers can tell `SQLITE_ROW` from `SQLITE_DONE`.
     @discardableResult
     @inline(__always)
-    func check(_ resultCode: Int32, sql: String?) throws(SQLiteError) -> Int32 {
-        try Self.check(resultCode, handle: handle, sql: sql)
+    func check(_ resultCode: Int32, sql: @autoclosure () -> String?) throws(SQLiteError) -> Int32 {
+        try Self.check(resultCode, handle: handle, sql: sql())
     }
 
     /// The single gate every C result code passes through.
     ///
     /// `SQLITE_OK`, `SQLITE_ROW` and `SQLITE_DONE` are successes; anything else becomes an
-    /// ``SQLiteError`` built right away, while `sqlite3_errmsg` still describes it.
+    /// ``SQLiteError`` built right away, while `sqlite3_errmsg` still describes it. The SQL
+    /// text is only worked out then, since callers often have to build it.
     ///
     /// - Returns: `resultCode`, so callers can tell `SQLITE_ROW` from `SQLITE_DONE`.
     @discardableResult
     @inline(__always)
-    static func check(_ resultCode: Int32, handle: OpaquePointer?, sql: String?) throws(SQLiteError) -> Int32 {
+    static func check(_ resultCode: Int32, handle: OpaquePointer?, sql: @autoclosure () -> String?) throws(SQLiteError) -> Int32 {
         switch resultCode {
         case SQLITE_OK, SQLITE_ROW, SQLITE_DONE:
             return resultCode
         default:
-            throw SQLiteError(resultCode: resultCode, handle: handle, sql: sql)
+            throw SQLiteError(resultCode: resultCode, handle: handle, sql: sql())
         }
     }
 

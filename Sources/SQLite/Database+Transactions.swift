@@ -75,7 +75,7 @@ extension Database {
     ///
     /// SQLite may already have rolled back by itself (after SQLITE_FULL, SQLITE_IOERR,
     /// SQLITE_NOMEM, ...), in which case a ROLLBACK would only fail again.
-    private func rollbackAfterFailure() {
+    func rollbackAfterFailure() {
         guard isInTransaction else { return }
         try? execute("ROLLBACK TRANSACTION")
     }

@@ -168,14 +168,10 @@ public final class Database {
     /// its own `fetchAll` map closure — in which case a private statement is used so the
     /// outer iteration is not reset under its feet.
     private func statementForRunning(_ sql: String) throws -> Statement {
-        // One lookup: hashing the SQL text is a visible part of a short query's cost.
+        // One lookup: hashing the SQL text is a visible part of a short query's cost. No reset
+        // or clearing here: running resets the statement and binds every parameter anyway.
         guard let cached = statementCache[sql] else { return try cachedStatement(sql: sql) }
-        if cached.isBusy {
-            return try makeStatement(sql: sql)
-        }
-        cached.reset()
-        cached.clearBindings()
-        return cached
+        return cached.isBusy ? try makeStatement(sql: sql) : cached
     }
 
     private static func values(_ arguments: [(any DatabaseValueConvertible)?]) -> [DatabaseValue] {
@@ -210,8 +206,7 @@ public final class Database {
                 // On a compile error the failing statement is the start of the remaining text.
                 try connection.check(resultCode, sql: String(String(cString: text).drop(while: \.isWhitespace)))
                 if let statement {
-                    let statementSQL = String(cString: sqlite3_sql(statement))
-                    while try connection.check(sqlite3_step(statement), sql: statementSQL) == SQLITE_ROW {}
+                    while try connection.check(sqlite3_step(statement), sql: String(cString: sqlite3_sql(statement))) == SQLITE_ROW {}
                 }
                 guard let tail, tail != text else { break }
                 text = tail

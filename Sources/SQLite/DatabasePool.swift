@@ -189,14 +189,12 @@ public final class DatabasePool: Sendable {
     private func checkIn(_ database: Database) {
         // A body that closed its connection simply frees the slot.
         guard !database.isClosed else { return }
-        if database.isInTransaction {
-            // A body that began a transaction by hand and threw must not hand the next
-            // borrower a half-done transaction; if even ROLLBACK fails, the connection goes.
-            try? database.execute("ROLLBACK TRANSACTION")
-            guard !database.isInTransaction else {
-                database.close()
-                return
-            }
+        // A body that began a transaction by hand and threw must not hand the next
+        // borrower a half-done transaction; if even ROLLBACK fails, the connection goes.
+        database.rollbackAfterFailure()
+        guard !database.isInTransaction else {
+            database.close()
+            return
         }
         let connection = IdleConnection(database: database)
         let refused = state.withLock { state -> IdleConnection? in

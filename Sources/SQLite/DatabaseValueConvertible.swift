@@ -1,7 +1,8 @@
 /// A type that converts to and from a ``DatabaseValue``, so it can be bound as a
 /// statement argument and read from a ``Row``.
 ///
-/// The standard library's integers, floating-point numbers, `String`, `Bool`, `[UInt8]`
+/// `Int`, `Int8`…`Int64`, `UInt8`…`UInt32` (not `UInt` or `UInt64`, which may not fit in
+/// `Int64`), `Double`, `Float`, `String`, `Bool`, `[UInt8]`
 /// and `Optional` conform already. A `RawRepresentable` type whose raw value conforms
 /// gets the conformance for free:
 ///
