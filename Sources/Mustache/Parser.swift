@@ -78,6 +78,9 @@ struct Parser {
             let tag = try readTag(at: tagStart)
             let standalone = tag.kind.canStandAlone ? standaloneLine(of: tag, textStart: textStart) : nil
             appendText(textStart..<(standalone?.indentStart ?? tagStart))
+            // A tag inside a line is content after that line's start (a close tag's goes with
+            // the section's last line); a standalone tag's line disappears with it.
+            if standalone == nil { markLineStart() }
             try handle(tag, standalone: standalone)
             cursor = standalone?.end ?? tag.end
             textStart = cursor
@@ -126,11 +129,10 @@ struct Parser {
         switch tag.kind {
         case .variable, .unescaped:
             let (_, path) = try name(of: tag)
-            append(.variable(path, escaped: tag.kind == .variable))
+            nodes.append(.variable(path, escaped: tag.kind == .variable))
 
         case .section, .invertedSection:
             let (name, path) = try name(of: tag)
-            if standalone == nil { markLineStart() }
             openSections.append(OpenSection(
                 name: name, path: path, isInverted: tag.kind == .invertedSection, tagStart: tag.start, outerNodes: []
             ))
@@ -148,14 +150,12 @@ struct Parser {
                     at: tag.start
                 )
             }
-            // A close tag at the start of a line belongs to the section's last line.
-            if standalone == nil { markLineStart() }
             swap(&nodes, &section.outerNodes)
             let children = section.outerNodes
             nodes.append(section.isInverted ? .invertedSection(section.path, children) : .section(section.path, children))
 
         case .comment:
-            if standalone == nil { markLineStart() }
+            break
 
         case .partial:
             let name = string(trimmed(tag.content))
@@ -163,12 +163,11 @@ struct Parser {
             if let standalone {
                 nodes.append(.partial(name, indent: Array(bytes[standalone.indentStart..<tag.start])))
             } else {
-                append(.partial(name, indent: []))
+                nodes.append(.partial(name, indent: []))
             }
 
         case .delimiters:
             try setDelimiters(from: tag)
-            if standalone == nil { markLineStart() }
         }
     }
 

@@ -37,16 +37,15 @@ struct Renderer {
 
             case .section(let path, let children):
                 let value = lookup(path)
-                switch value {
-                case .null, .bool(false):
-                    break
-                case .array(let items):
+                guard value.isTruthy else { continue }
+                // A list renders once per element; any other value once, as the context.
+                if case .array(let items) = value {
                     for item in items {
                         stack.append(item)
                         render(children, text: text, indent: indent, depth: depth, into: &buffer)
                         stack.removeLast()
                     }
-                case .bool(true), .int, .double, .string, .object:
+                } else {
                     stack.append(value)
                     render(children, text: text, indent: indent, depth: depth, into: &buffer)
                     stack.removeLast()
