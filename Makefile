@@ -65,7 +65,7 @@ test: test-deps
 test-swift: deps
 	$(SWIFT) build --build-tests && $(SWIFT) test --skip-build
 
-## Only the browser suite (needs `swift build` first).
+## Only the browser suite (builds the debug quickcart it drives first).
 test-browser: test-deps
 	$(SWIFT) build --product quickcart
 	$(VENV)/bin/python -m pytest -q -p no:cacheprovider Tests/Browser
@@ -105,9 +105,8 @@ BENCH_MICRO    := Benchmarks/Micro/.build/release/quickcart-micro
 .PHONY: bench
 
 ## Measures QuickCart against a minimal libmicrohttpd server serving the same bytes.
-bench: deps
+bench: build
 	$(call install-missing,$(BENCH_PACKAGES))
-	$(SWIFT) build -c release --product quickcart
 	@mkdir -p $(BENCH_DIR)
 	$(BENCH_CC) -O2 -Wall -o $(BENCH_DIR)/ceiling Benchmarks/ceiling/ceiling.c $$(pkg-config --cflags --libs libmicrohttpd)
 	@rm -f $(BENCH_MICRO); \

@@ -19,7 +19,6 @@ import datetime
 import json
 import os
 import re
-import selectors
 import shutil
 import signal
 import socket
@@ -108,8 +107,8 @@ class Server:
         return status, time.perf_counter() - started
 
 
-def quickcart_command(options, database):
-    command = [options.quickcart, "--port", "0", "--db", database, "--resources", options.resources]
+def quickcart_command(options, database, port=0):
+    command = [options.quickcart, "--port", str(port), "--db", database, "--resources", options.resources]
     if options.threads:
         command += ["--threads", str(options.threads)]
     return command + options.quickcart_arg
@@ -124,15 +123,8 @@ def ceiling_command(options, body, headers, content_type, etag=None):
     return command
 
 
-def rss_kib(pid):
-    return sse.rss_kib(pid)
-
-
 # ---------------------------------------------------------------------------------------
-# Who else used the CPUs (helpers in streams.py)
-
-CPUMeter = sse.CPUMeter
-
+# Who else used the CPUs (sse.CPUMeter, in streams.py, measures each run)
 
 def load_average():
     with open("/proc/loadavg") as loadavg:
@@ -150,7 +142,7 @@ def run_wrk(options, url, script, headers=(), script_args=(), seconds=None, serv
     command.append(url)
     if script_args:
         command += ["--"] + list(script_args)
-    meter = CPUMeter(options.server_cpu, server_pid) if server_pid else None
+    meter = sse.CPUMeter(options.server_cpu, server_pid) if server_pid else None
     output = subprocess.run(command, capture_output=True, text=True, timeout=(seconds or options.seconds) + 60)
     usage = meter.read() if meter else {}
     match = re.search(r"^BENCH (.*)$", output.stdout, re.M)
@@ -207,10 +199,7 @@ def measure_startup(options, work):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
         probe.close()
-        command = [options.quickcart, "--port", str(port), "--db", database, "--resources", options.resources]
-        if options.threads:
-            command += ["--threads", str(options.threads)]
-        command += options.quickcart_arg
+        command = quickcart_command(options, database, port)
         log = open(os.path.join(work, "startup.log"), "ab")
         started = time.perf_counter()
         process = subprocess.Popen(["taskset", "-c", str(options.server_cpu)] + command,
@@ -236,7 +225,7 @@ def measure_startup(options, work):
             process.kill()
             raise RuntimeError("QuickCart did not answer /healthz with 200 within 30 s (see startup.log)")
         time.sleep(1.0)
-        rss = rss_kib(process.pid)
+        rss = sse.rss_kib(process.pid)
         stop_started = time.perf_counter()
         process.send_signal(signal.SIGTERM)
         status = process.wait(30)
@@ -322,8 +311,7 @@ def measure_http(options, work):
         def restore_cart():
             """Puts product 1 back at the base quantity, once the posts wrk left in flight are done."""
             time.sleep(0.5)
-            status, _, _ = fetch(port, "POST", "/cart/items/1/quantity", cookie,
-                                 f"quantity={base}&csrf={csrf}&return_to=/cart")
+            status, _, _ = fetch(port, "POST", "/cart/items/1/quantity", cookie, session.body(base))
             if status != 303:
                 raise RuntimeError(f"restoring the cart gave {status}")
 
@@ -398,8 +386,6 @@ def measure_streams(options, work):
 
 
 def measure_micro(options, work):
-    if not options.micro:
-        return None
     if not os.path.exists(options.micro):
         return {"skipped": f"{os.path.relpath(options.micro, ROOT)} was not built (see the build output above; the "
                            "parent package must export the Mustache and SQLite library products)"}

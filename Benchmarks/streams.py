@@ -36,7 +36,6 @@ import re
 import resource
 import selectors
 import socket
-import statistics
 import struct
 import sys
 import time

@@ -14,10 +14,10 @@
  *           [--host 127.0.0.1] [--port 0] [--threads N]
  *
  * --headers names a file of "Name: value" lines added to every answer (the bench copies
- * QuickCart's own headers there, less Date, Content-Length and Set-Cookie, so both servers
- * send the same bytes). With --etag, a request whose If-None-Match equals TAG gets 304 with
- * no body, as QuickCart's static files do. Prints "http://HOST:PORT/" once it accepts
- * connections; SIGINT or SIGTERM stop it (exit 0).
+ * QuickCart's own headers there, less Date, Content-Length, Set-Cookie, Connection and
+ * Transfer-Encoding, so both servers send the same bytes). With --etag, a request whose
+ * If-None-Match equals TAG gets 304 with no body, as QuickCart's static files do. Prints
+ * "http://HOST:PORT/" once it accepts connections; SIGINT or SIGTERM stop it (exit 0).
  *
  * Built by `make bench` with `cc -O2`.
  */

@@ -23,15 +23,17 @@ private struct Reader {
     var rest: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[min(offset, bytes.count)...]) }
 }
 
+/// Lower-case hex written out here, independent of the shop's Hex that the target exercises.
+private func plainHex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    let digits = Array("0123456789abcdef".utf8)
+    return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
+}
+
 /// The plain implementation against known answers (RFC 4231-style, computed elsewhere), once.
 private let plainImplementationIsRight: Bool = {
-    func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
-    }
-    check(hex(PlainSHA256.hmac(key: Array("key".utf8), message: Array("The quick brown fox jumps over the lazy dog".utf8)))
+    check(plainHex(PlainSHA256.hmac(key: Array("key".utf8), message: Array("The quick brown fox jumps over the lazy dog".utf8)))
           == "f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8", "the harness's plain HMAC is wrong")
-    check(hex(PlainSHA256.hmac(key: Array(0..<100), message: Array(repeating: UInt8(ascii: "a"), count: 200)))
+    check(plainHex(PlainSHA256.hmac(key: Array(0..<100), message: Array(repeating: UInt8(ascii: "a"), count: 200)))
           == "87235f3ef49ccf2e317dd0e547fd0f760017f82b6e329e7a7be9335675da6239", "the harness's plain HMAC is wrong (long)")
     return true
 }()
@@ -107,9 +109,7 @@ public func fuzzSessionCookie(_ start: UnsafePointer<UInt8>, _ count: Int) -> CI
 /// change of format fails loudly.
 private func signedCookie(id: String, issuedAt: Int64, secret: [UInt8]) -> String {
     let mac = PlainSHA256.hmac(key: secret, message: Array("session|\(id)|\(issuedAt)".utf8))
-    let digits = Array("0123456789abcdef".utf8)
-    let hex = mac.prefix(16).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }
-    return "\(id).\(issuedAt).\(String(decoding: hex, as: UTF8.self))"
+    return "\(id).\(issuedAt).\(plainHex(mac.prefix(16)))"
 }
 
 /// SHA-256 and HMAC as FIPS 180-4 and RFC 2104 state them, written for clarity, not speed.

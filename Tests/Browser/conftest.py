@@ -10,7 +10,6 @@ import shutil
 import signal
 import subprocess
 import tempfile
-import time
 import urllib.request
 from pathlib import Path
 
@@ -33,16 +32,23 @@ class QuickCartServer:
 
     def __init__(self, binary: Path, extra_args=()):
         self.folder = tempfile.mkdtemp(prefix="quickcart-browser-")
+        # The access log goes to stderr: a file, not a pipe nobody reads, so it never fills and blocks.
+        self.stderr_path = os.path.join(self.folder, "quickcart.stderr")
+        self.stderr = open(self.stderr_path, "wb")
         self.process = subprocess.Popen(
             [str(binary), "--port", "0", "--db", os.path.join(self.folder, "shop.sqlite"),
              "--resources", str(ROOT), *extra_args],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            stdout=subprocess.PIPE, stderr=self.stderr, text=True,
         )
         line = self.process.stdout.readline()
         match = re.search(r"http://([\d.]+):(\d+)/", line)
         if not match:
             self.process.kill()
-            raise RuntimeError(f"quickcart did not start: {line!r} {self.process.stderr.read()}")
+            self.process.wait()
+            self.stderr.close()
+            with open(self.stderr_path, errors="replace") as log:
+                error = log.read()
+            raise RuntimeError(f"quickcart did not start: {line!r} {error}")
         self.url = f"http://{match.group(1)}:{match.group(2)}"
 
     def stop(self):
@@ -51,6 +57,8 @@ class QuickCartServer:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.process.kill()
+            self.process.wait()
+        self.stderr.close()
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def event_stream_count(self) -> int:
@@ -87,9 +95,14 @@ def make_driver(size=PHONE, javascript=True, dark=False):
     driver.set_page_load_timeout(20)
     driver.set_script_timeout(20)
     # Headless windows include no browser chrome: make the viewport exactly the size asked.
+    resize(driver, size)
+    return driver
+
+
+def resize(driver, size):
+    """Makes the viewport (of the current tab) exactly `size`; a phone below 600 px wide."""
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size[0] < 600})
-    return driver
 
 
 @pytest.fixture

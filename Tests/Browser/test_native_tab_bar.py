@@ -9,7 +9,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import PHONE, SCREENSHOTS, TABLET
+from conftest import PHONE, SCREENSHOTS, TABLET, resize
 from pages import press, tab_links, wait_for
 
 PAGES = ["/", "/search?q=a", "/cart", "/profile"]
@@ -90,11 +90,6 @@ def serious_axe_violations(driver):
 def emulate_media(driver, **features):
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
         "features": [{"name": name.replace("_", "-"), "value": value} for name, value in features.items()]})
-
-
-def resize(driver, size):
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size[0] < 600})
 
 
 def choose_theme(driver, label):

@@ -82,10 +82,6 @@ class ServerProcess:
         self.kill()
         raise AssertionError(f"quickcart did not print its address within {timeout} s\nsaw: {self.output()}")
 
-    @property
-    def pid(self) -> int:
-        return self.process.pid
-
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
 

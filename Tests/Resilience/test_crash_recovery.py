@@ -163,7 +163,6 @@ class Worker(threading.Thread):
 
     def loop(self):
         shopper, log = None, None
-        generation = 0
         while not self.stop.is_set():
             port, generation = self.wait_until_up()
             if port is None:

@@ -125,7 +125,7 @@ class EventStreamClient:
                     break
                 self.raw += chunk
                 if self.terminated_at is None and self.raw.endswith(b"0\r\n\r\n") \
-                        and parse_chunked(bytes(self.raw).partition(b"\r\n\r\n")[2])[1]:
+                        and parse_chunked(self._body())[1]:
                     self.terminated_at = time.monotonic()
                     self.done.set()
         except ConnectionResetError:
@@ -139,8 +139,12 @@ class EventStreamClient:
             self.done.set()
             self.socket.close()
 
+    def _body(self) -> bytes:
+        """What arrived after the response head (still chunked)."""
+        return bytes(self.raw).partition(b"\r\n\r\n")[2]
+
     def problems(self) -> list[str]:
-        body = bytes(self.raw).partition(b"\r\n\r\n")[2]
+        body = self._body()
         payload, terminated, after, error = parse_chunked(body)
         found = []
         if self.ending != "eof":
@@ -159,7 +163,7 @@ class EventStreamClient:
         return [f"stream {self.name}: {problem}" for problem in found]
 
     def event_count(self) -> int:
-        payload = parse_chunked(bytes(self.raw).partition(b"\r\n\r\n")[2])[0]
+        payload = parse_chunked(self._body())[0]
         return payload.count(b"event: badge\n")
 
 

@@ -5,8 +5,8 @@
 //     Tests/Sanitizers/stop-under-load.swift Sources/MicroHTTP/*.swift -o /tmp/stop-under-load
 //   SWIFT_BACKTRACE=enable=no /tmp/stop-under-load 1000
 //
-// With MHD_USE_EPOLL (Server.swift today), libmicrohttpd 0.9.75 usually aborts within a few hundred
-// rounds:
+// With MHD_USE_EPOLL, the mode Server.swift used before it switched to MHD_USE_POLL for this very
+// reason, libmicrohttpd 0.9.75 usually aborts within a few hundred rounds:
 //   Fatal error in GNU libmicrohttpd daemon.c:5531: Failed to remove listen FD from epoll set.
 // MHD_quiesce_daemon (called by Server.stop) sets a worker's was_quiesced and then deletes the
 // listening socket from that worker's epoll set. If the worker is awake, it can delete the socket
@@ -14,7 +14,6 @@
 // and that loop does not tolerate ENOENT: MHD_PANIC, abort.
 // With MHD_USE_POLL, quiesce signals the workers through their ITC instead, and 3 x 1000 rounds
 // passed.
-import Synchronization
 
 import Foundation
 import Synchronization
