@@ -40,7 +40,7 @@ struct AccessLog: Middleware {
     }
 
     /// 40 bits of the cookie's signature, or `-` without one. The signature is an HMAC of
-    /// the id under the shop's secret, so it tells sessions apart without revealing the id.
+    /// the id and issue time under the shop's secret, so it tells sessions apart without revealing the id.
     private static func sessionTag(_ request: Request) -> String {
         guard let cookie = request.cookies[SessionManager.cookieName],
               let dot = cookie.utf8.lastIndex(of: UInt8(ascii: ".")) else { return "-" }

@@ -46,7 +46,7 @@ public final class QuickCartApp: Sendable {
         let catalog = try CatalogStore.load(from: pool)
         let starter = configuration.emptyCarts ? Cart() : Self.demoCart(from: catalog)
 
-        sessionStore = SessionStore(pool: pool, starterCart: starter.items.map { (productID: $0.product.id, quantity: $0.quantity) })
+        sessionStore = SessionStore(pool: pool, starterCart: starter)
         let carts = CartStore(pool: pool, catalog: catalog, sessions: sessionStore, starterCart: starter)
         let sessions = SessionManager(
             store: sessionStore, secret: try sessionStore.secret(),
@@ -68,14 +68,17 @@ public final class QuickCartApp: Sendable {
             ])
         )
         let cards = ProductCards(catalog: catalog, icons: icons)
+        let categoryLinks = SearchController.categoryLinks(in: catalog)
         let accessLogOutput = configuration.accessLog ? BufferedLog() : nil
         self.accessLogOutput = accessLogOutput
         let pool = pool
         let routes = Routes(
             sessions: sessions,
-            home: HomeController(catalog: catalog, carts: carts, pages: pages, cards: cards),
-            search: SearchController(catalog: catalog, carts: carts, sessions: sessionStore, pages: pages, cards: cards),
-            cart: CartController(catalog: catalog, carts: carts, hub: hub, pages: pages),
+            home: HomeController(catalog: catalog, carts: carts, pages: pages, cards: cards, categoryLinks: categoryLinks),
+            search: SearchController(
+                catalog: catalog, carts: carts, sessions: sessionStore, pages: pages, cards: cards, categoryLinks: categoryLinks
+            ),
+            cart: CartController(catalog: catalog, carts: carts, hub: hub, pages: pages, icons: icons),
             profile: ProfileController(carts: carts, sessions: sessionStore, pages: pages),
             preferences: PreferencesController(sessions: sessionStore, tabBar: pages.tabBar),
             events: EventsController(carts: carts, hub: hub),

@@ -21,3 +21,10 @@ enum Log {
         FileHandle.standardError.write(Data(text.utf8))
     }
 }
+
+extension StringProtocol {
+    /// Whether any character is a control character (a line break, a NUL, an escape...).
+    var containsControlCharacter: Bool {
+        unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+}

@@ -1,6 +1,6 @@
 import Mustache
 
-/// Product cards as Home and Search show them: name, description, category, price and icon,
+/// Product cards as Home and Search show them: name, description, price and icon,
 /// built once for the whole catalog (which does not change while the server runs), so a page
 /// only adds how many of each are in the cart.
 struct ProductCards: Sendable {
@@ -12,7 +12,6 @@ struct ProductCards: Sendable {
                 "id": .string(String(product.id)),
                 "name": .string(product.name),
                 "description": .string(product.summary),
-                "category": .string(product.category),
                 "price": .string(product.price.formatted),
                 "icon": .string(icons[product.icon]),
             ]

@@ -60,9 +60,4 @@ struct PageRenderer: Sendable {
         response.headers["Cache-Control"] = "no-store"
         return response
     }
-
-    /// The markup of an icon, for view models.
-    func icon(_ name: String) -> String {
-        icons[name]
-    }
 }

@@ -2,7 +2,7 @@
 /// CSRF tokens. Written here because the toolchain has no crypto library on Linux and the
 /// project takes no outside packages; the tests check it against the standard vectors.
 ///
-/// Every request verifies a cookie and derives a token, so the hot path allocates nothing:
+/// Each new cookie is verified and its CSRF token derived once (SessionManager keeps them);
 /// blocks are compressed in place, and ``HMACKey`` keeps the key's two padded blocks already
 /// compressed, which halves the work for the short messages signed here.
 struct SHA256 {

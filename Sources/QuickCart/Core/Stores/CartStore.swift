@@ -51,9 +51,7 @@ public final class CartStore: Sendable {
     /// The badge's number for the session.
     public func itemCount(for session: Session) throws -> Int {
         guard session.isStored else { return starterCart.itemCount }
-        return try pool.withConnection { db in
-            try db.fetchValue("SELECT coalesce(sum(quantity), 0) FROM cart_items WHERE session_id = ?", session.id, as: Int.self) ?? 0
-        }
+        return try pool.withConnection { db in try Self.itemCount(in: db, sessionID: session.id) }
     }
 
     /// The badge's number with the cart's version, read together.
@@ -61,7 +59,7 @@ public final class CartStore: Sendable {
         guard session.isStored else { return CartChange(itemCount: starterCart.itemCount, version: 0) }
         return try pool.withConnection { db in
             try db.fetchOne(
-                "SELECT (SELECT coalesce(sum(quantity), 0) FROM cart_items WHERE session_id = ?1), cart_version FROM sessions WHERE id = ?1",
+                "SELECT (\(Self.itemCountSQL)), cart_version FROM sessions WHERE id = ?1",
                 session.id
             ) { CartChange(itemCount: try $0.int(0), version: try $0.int64(1)) } ?? CartChange(itemCount: 0, version: 0)
         }
@@ -166,8 +164,14 @@ public final class CartStore: Sendable {
             let version = try db.fetchValue(
                 "UPDATE sessions SET cart_version = cart_version + 1 WHERE id = ? RETURNING cart_version", session.id, as: Int64.self
             ) ?? 0
-            let count = try db.fetchValue("SELECT coalesce(sum(quantity), 0) FROM cart_items WHERE session_id = ?", session.id, as: Int.self) ?? 0
-            return CartChange(itemCount: count, version: version)
+            return CartChange(itemCount: try Self.itemCount(in: db, sessionID: session.id), version: version)
         }
+    }
+
+    /// How many items a session's cart holds, in SQL: its one parameter is the session id.
+    private static let itemCountSQL = "SELECT coalesce(sum(quantity), 0) FROM cart_items WHERE session_id = ?1"
+
+    private static func itemCount(in db: Database, sessionID: String) throws -> Int {
+        try db.fetchValue(itemCountSQL, sessionID, as: Int.self) ?? 0
     }
 }

@@ -11,10 +11,10 @@ public final class SessionStore: Sendable {
     }
 
     private let pool: DatabasePool
-    /// Products and quantities a new session's cart starts with.
-    private let starterCart: [(productID: Int64, quantity: Int)]
+    /// The cart a new session starts with.
+    private let starterCart: Cart
 
-    init(pool: DatabasePool, starterCart: [(productID: Int64, quantity: Int)]) {
+    init(pool: DatabasePool, starterCart: Cart) {
         self.pool = pool
         self.starterCart = starterCart
     }
@@ -67,10 +67,10 @@ public final class SessionStore: Sendable {
             session.id, session.createdAt, now, session.displayName
         )
         guard db.changes == 1 else { return }
-        for (offset, item) in starterCart.enumerated() {
+        for (offset, item) in starterCart.items.enumerated() {
             try db.execute(
                 "INSERT INTO cart_items (session_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)",
-                session.id, item.productID, item.quantity, now * 1000 + Int64(offset)
+                session.id, item.product.id, item.quantity, now * 1000 + Int64(offset)
             )
         }
     }

@@ -8,10 +8,11 @@ struct CartController: Sendable {
     let carts: CartStore
     let hub: BadgeHub
     let pages: PageRenderer
+    let icons: IconSet
 
     func show(_ request: ShopRequest) throws -> Response {
         let cart = try carts.cart(for: request.session)
-        let content = CartViewModel(cart: cart, csrfToken: request.session.csrfToken, pages: pages)
+        let content = CartViewModel(cart: cart, csrfToken: request.session.csrfToken, icons: icons)
         return pages.render(
             .init(template: "cart", title: "Cart", tab: .cart, cartCount: cart.itemCount, content: content.mustacheValue, returnTo: "/cart"),
             session: request.session, places: request.places

@@ -4,7 +4,7 @@ import Mustache
 struct CartViewModel: MustacheConvertible {
     let cart: Cart
     let csrfToken: String
-    let pages: PageRenderer
+    let icons: IconSet
 
     var mustacheValue: MustacheValue {
         .object([
@@ -12,7 +12,7 @@ struct CartViewModel: MustacheConvertible {
                 .object([
                     "id": .string(String(item.product.id)),
                     "name": .string(item.product.name),
-                    "icon": .string(pages.icon(item.product.icon)),
+                    "icon": .string(icons[item.product.icon]),
                     "unitPrice": .string(item.product.price.formatted),
                     "lineTotal": .string(item.lineTotal.formatted),
                     "quantity": .int(item.quantity),

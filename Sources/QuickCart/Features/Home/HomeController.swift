@@ -7,28 +7,14 @@ struct HomeController: Sendable {
     let carts: CartStore
     let pages: PageRenderer
     let cards: ProductCards
-    /// The category links, the same on every visit.
-    private let categories: MustacheValue
-
-    init(catalog: Catalog, carts: CartStore, pages: PageRenderer, cards: ProductCards) {
-        self.catalog = catalog
-        self.carts = carts
-        self.pages = pages
-        self.cards = cards
-        categories = .array(catalog.categories.map { category in
-            .object([
-                "name": .string(category.name),
-                "href": .string(SearchController.href(for: category.name)),
-                "count": .int(category.products.count),
-            ])
-        })
-    }
+    /// The category links, built once (``SearchController/categoryLinks(in:)``).
+    let categoryLinks: MustacheValue
 
     func show(_ request: ShopRequest) throws -> Response {
         let cart = try carts.cart(for: request.session)
         let content: MustacheValue = .object([
             "featured": cards.list(catalog.featured, cart: cart),
-            "categories": categories,
+            "categories": categoryLinks,
             "csrf": .string(request.session.csrfToken),
             "returnTo": "/",
         ])

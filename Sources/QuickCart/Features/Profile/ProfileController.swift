@@ -38,7 +38,7 @@ struct ProfileController: Sendable {
             content["confirmation"] = .object([
                 "number": .string(String(confirmed.id)),
                 "total": .string(confirmed.total.formatted),
-                "itemCountText": .string(Badge.itemCountText(confirmed.itemCount).capitalizedFirst),
+                "itemCountText": .string(Badge.itemCountText(confirmed.itemCount)),
             ])
         }
         return pages.render(
@@ -56,7 +56,7 @@ struct ProfileController: Sendable {
         guard name.count <= Self.maximumNameLength else {
             throw HTTPError(.badRequest, "Display names are limited to \(Self.maximumNameLength) characters.")
         }
-        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard !name.containsControlCharacter else {
             throw HTTPError(.badRequest, "The display name contains control characters.")
         }
         try sessions.setDisplayName(name, for: request.session, at: request.now)
@@ -72,7 +72,7 @@ struct ProfileController: Sendable {
             return .object([
                 "id": .string(tab.id.rawValue),
                 "title": .string(tab.title),
-                "icon": .string(pages.icon(tab.icon)),
+                "icon": .string(tab.iconMarkup),
                 "pinned": .bool(position == nil),
                 "canMoveUp": .bool((position ?? 0) > 0),
                 "canMoveDown": .bool(position.map { $0 < movable.count - 1 } ?? false),
@@ -97,9 +97,11 @@ struct ProfileController: Sendable {
     }
 
     /// "30 Nov 2026", in UTC: the server does not know the shopper's zone.
+    private static let dayStyle = Date.FormatStyle(date: .abbreviated, time: .omitted, timeZone: TimeZone(identifier: "UTC")!)
+        .locale(Locale(identifier: "en_GB"))
+
     private static func date(_ seconds: Int64) -> String {
-        Date(timeIntervalSince1970: TimeInterval(seconds))
-            .formatted(Date.FormatStyle(date: .abbreviated, time: .omitted, timeZone: TimeZone(identifier: "UTC")!).locale(Locale(identifier: "en_GB")))
+        Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(dayStyle)
     }
 
     private static func isoDate(_ seconds: Int64) -> String {

@@ -12,13 +12,15 @@ struct SearchController: Sendable {
     let sessions: SessionStore
     let pages: PageRenderer
     let cards: ProductCards
+    /// The category links, built once (``categoryLinks(in:)``).
+    let categoryLinks: MustacheValue
 
     func show(_ request: ShopRequest) throws -> Response {
         let query = (request.http.query["q"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard query.count <= Self.maximumQueryLength else {
             throw HTTPError(.badRequest, "Searches are limited to \(Self.maximumQueryLength) characters.")
         }
-        guard !query.contains(where: { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } }) else {
+        guard !query.containsControlCharacter else {
             throw HTTPError(.badRequest, "The search contains control characters.")
         }
         var session = request.session
@@ -39,20 +41,29 @@ struct SearchController: Sendable {
             "resultSummary": .string(Self.summary(count: results.count, query: query)),
             "recent": .array(recent.map { .object(["text": .string($0), "href": .string(Self.href(for: $0))]) }),
             "hasRecent": .bool(!recent.isEmpty),
-            "categories": .array(catalog.categories.map { .object(["name": .string($0.name), "href": .string(Self.href(for: $0.name))]) }),
+            "categories": categoryLinks,
             "csrf": .string(session.csrfToken),
             "returnTo": .string(returnTo),
         ])
         let title = query.isEmpty ? "Search" : "“\(query)” – Search"
-        var places = request.places
-        places[.search] = nil
         var response = pages.render(
             .init(template: "search", title: title, tab: .search, cartCount: cart.itemCount, content: content, returnTo: returnTo),
-            session: session, places: places
+            session: session, places: request.places
         )
         // The Search tab returns here from the other tabs (see ShopRequest.places).
         response.setCookie(Cookie(name: ShopRequest.searchPlaceCookie, value: returnTo, path: "/", maxAge: query.isEmpty ? 0 : nil))
         return response
+    }
+
+    /// A link to each category's search, with its product count, for Home and Search.
+    static func categoryLinks(in catalog: Catalog) -> MustacheValue {
+        .array(catalog.categories.map { category in
+            .object([
+                "name": .string(category.name),
+                "href": .string(href(for: category.name)),
+                "count": .int(category.products.count),
+            ])
+        })
     }
 
     /// The address of a search for `query`.
