@@ -8,7 +8,7 @@
  *
  * Like QuickCart it answers only once the request is complete, never in the first
  * access-handler call: an answer queued in that call makes libmicrohttpd 0.9.75 close the
- * connection afterwards (no keep-alive), see shared/PLATFORM-NOTES.md "Keep-alive".
+ * connection afterwards (no keep-alive).
  *
  *   ceiling --body FILE [--headers FILE] [--content-type TYPE] [--etag TAG]
  *           [--host 127.0.0.1] [--port 0] [--threads N]

@@ -14,18 +14,13 @@ struct SpecFile: Decodable {
 
     let tests: [Case]
 
-    /// The spec folder: `MUSTACHE_SPEC_DIR` if set, else `../shared/spec/mustache`
-    /// relative to the repository root this source file lives in.
+    /// The spec folder: `Spec/` beside this file, the copy of the official spec (MIT, its
+    /// `LICENSE` alongside) that the repository carries.
     static func directory(sourceFile: String = #filePath) -> URL {
-        if let override = ProcessInfo.processInfo.environment["MUSTACHE_SPEC_DIR"], !override.isEmpty {
-            return URL(fileURLWithPath: override, isDirectory: true)
-        }
         // Resolve symlinks first: a scratch package may link this folder in from elsewhere.
-        let repositoryRoot = URL(fileURLWithPath: sourceFile).resolvingSymlinksInPath()
-            .deletingLastPathComponent()  // MustacheTests
-            .deletingLastPathComponent()  // Tests
-            .deletingLastPathComponent()  // repository root
-        return repositoryRoot.appendingPathComponent("../shared/spec/mustache", isDirectory: true).standardizedFileURL
+        URL(fileURLWithPath: sourceFile).resolvingSymlinksInPath()
+            .deletingLastPathComponent()
+            .appendingPathComponent("Spec", isDirectory: true)
     }
 
     /// Loads `<directory>/<name>.json`.

@@ -12,7 +12,7 @@ struct SpecTests {
         let exists = FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory)
         try #require(
             exists && isDirectory.boolValue,
-            "Mustache spec folder not found at \(directory.path); set MUSTACHE_SPEC_DIR to the folder holding the spec's *.json files"
+            "Mustache spec folder not found at \(directory.path); it is Tests/MustacheTests/Spec in the repository"
         )
     }
 

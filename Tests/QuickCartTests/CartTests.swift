@@ -3,7 +3,7 @@ import QuickCart
 import Testing
 
 extension ShopTests {
-    /// The cart page, its steppers, remove and add (CONTRACT.md, "The cart page").
+    /// The cart page, its steppers, remove and add.
     @Suite("Cart") struct CartTests {
         // MARK: - The demo cart
 

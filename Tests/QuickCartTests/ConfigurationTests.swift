@@ -2,7 +2,7 @@ import QuickCart
 import Testing
 
 extension ShopTests {
-    /// Options: flags, then `QUICKCART_*` variables, then defaults (CONTRACT.md, "Running it").
+    /// Options: flags, then `QUICKCART_*` variables, then defaults.
     @Suite("Configuration") struct ConfigurationTests {
         @Test("Defaults: 127.0.0.1:8080, quickcart.sqlite, demo carts, keep-alives within 30 s")
         func defaults() throws {

@@ -4,7 +4,7 @@ import Testing
 
 extension ShopTests {
     /// Unknown paths, wrong methods, oversized bodies and malformed input: each answered
-    /// properly, none changing anything (CONTRACT.md, "Errors").
+    /// properly, none changing anything.
     @Suite("Errors") struct ErrorTests {
         @Test("An unknown path is a 404 page in the shop's layout", arguments: ["/nowhere", "/cart/items/1", "/static/nope.css", "/CART", "/cart/"])
         func unknownPath(path: String) throws {

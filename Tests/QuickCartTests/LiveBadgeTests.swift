@@ -3,7 +3,7 @@ import HTTPTesting
 import Testing
 
 extension ShopTests {
-    /// `GET /events`: the session's live badge (CONTRACT.md, "Live badge").
+    /// `GET /events`: the session's live badge.
     @Suite("Live badge") struct LiveBadgeTests {
         static func badge(_ count: Int) -> String { "badge: \(count)" }
 

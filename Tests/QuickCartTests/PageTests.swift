@@ -5,7 +5,7 @@ import Testing
 @Suite struct ShopTests {}
 
 extension ShopTests {
-    /// The four pages and the tab bar every page carries (CONTRACT.md, "Pages").
+    /// The four pages and the tab bar every page carries.
     @Suite("Pages and tab bar") struct PageTests {
         static let tabs = [("Home", "/"), ("Search", "/search"), ("Cart", "/cart"), ("Profile", "/profile")]
 

@@ -3,8 +3,7 @@ import HTTPTesting
 import Testing
 
 extension ShopTests {
-    /// The session cookie, forged cookies, and carts that stay with their session
-    /// (CONTRACT.md, "Sessions and carts").
+    /// The session cookie, forged cookies, and carts that stay with their session.
     @Suite("Sessions") struct SessionTests {
         @Test("The first response sets an HttpOnly, SameSite=Lax session cookie for Path=/")
         func firstResponseSetsTheSessionCookie() throws {

@@ -38,7 +38,7 @@ ROUNDS = int(os.environ.get("QUICKCART_CRASH_ROUNDS", 5))  # more to hunt, e.g. 
 LOAD_SECONDS = (0.3, 1.5)
 FINAL_LOAD_SECONDS = 1.0
 PRODUCTS = range(1, 25)
-# CONTRACT.md's demo cart, which every new session starts with (filled in from the database).
+# The demo cart, which every new session starts with (filled in from the database).
 DEMO_SLUGS = {"trail-running-shoes": 1, "insulated-water-bottle": 2}
 
 ACKED, UNKNOWN, REJECTED = "acked", "unknown", "rejected"
@@ -232,7 +232,7 @@ class Worker(threading.Thread):
                     return "answered"
             op.outcome = ACKED
             return "answered"
-        # A 4xx changes nothing (CONTRACT.md: "a rejected request changes no data"); anything
+        # A 4xx changes nothing (a rejected request changes no data); anything
         # else unexpected is a failure of the test anyway, and counted as "may have committed".
         op.outcome = REJECTED if 400 <= answer.status < 500 else UNKNOWN
         must, _, _ = log.expected_cart(index, self.demo)

@@ -148,7 +148,7 @@ public final class QuickCartApp: Sendable {
         }
     }
 
-    /// CONTRACT.md's demo cart: Trail Running Shoes ×1 and Insulated Water Bottle ×2.
+    /// The demo cart: Trail Running Shoes ×1 and Insulated Water Bottle ×2.
     private static func demoCart(from catalog: Catalog) -> Cart {
         let lines: [(String, Int)] = [("trail-running-shoes", 1), ("insulated-water-bottle", 2)]
         return Cart(items: lines.compactMap { slug, quantity in

@@ -333,11 +333,11 @@ struct CartSnapshot: Equatable, CustomStringConvertible {
 
     var description: String { "badge \(badge), subtotal \(subtotal), \(lines)" }
 
-    /// The demo cart every new session starts with (CONTRACT.md).
+    /// The demo cart every new session starts with.
     static let demoLines = ["1 × Trail Running Shoes at $128.00", "2 × Insulated Water Bottle at $24.50"]
 }
 
-/// CONTRACT.md's product names, and the catalog ids the pages show for them.
+/// The demo catalog's product names, and the catalog ids the pages show for them.
 enum Products {
     static let shoes = "Trail Running Shoes"
     static let bottle = "Insulated Water Bottle"
