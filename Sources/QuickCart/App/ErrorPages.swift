@@ -4,13 +4,13 @@ import Mustache
 /// Error pages in the shop's own layout, tab bar included, with a sentence a person can act on.
 struct ErrorPages: Sendable {
     let sessions: SessionManager
-    let carts: CartStore
     let pages: PageRenderer
 
     func render(_ error: HTTPError, for request: Request) -> Response {
         // The badge is a courtesy here: an error page must render even when the database cannot.
-        let session = try? sessions.resolve(request, at: Clock.nowMilliseconds() / 1000).session
-        let count = session.flatMap { try? carts.itemCount(for: $0) } ?? 0
+        let resolution = try? sessions.resolve(request, at: Clock.nowMilliseconds() / 1000)
+        let session = resolution?.session
+        let count = resolution?.cart.itemCount ?? 0
         let content: MustacheValue = .object([
             "title": .string(Self.title(for: error.status)),
             "message": .string(error.message),

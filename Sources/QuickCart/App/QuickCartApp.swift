@@ -2,10 +2,9 @@ import Dispatch
 import Foundation
 import MicroHTTP
 import Mustache
-import SQLite
 import Synchronization
 
-/// The whole shop, composed: database, stores, sessions, pages, live badge and the server.
+/// The whole shop, composed: storage, sessions, pages, live badge and the server.
 ///
 /// ```swift
 /// let app = try QuickCartApp(configuration: configuration)
@@ -19,9 +18,8 @@ public final class QuickCartApp: Sendable {
     public let configuration: Configuration
     /// The live-badge hub, exposed for tests and diagnostics.
     public let hub: BadgeHub
-    private let pool: DatabasePool
+    private let storage: any ShopStorage
     private let server: Server
-    private let sessionStore: SessionStore
     private let maintenance = Mutex<[MaintenanceTimer]>([])
     /// Where access-log lines gather between writes; `nil` without an access log.
     private let accessLogOutput: BufferedLog?
@@ -34,22 +32,10 @@ public final class QuickCartApp: Sendable {
         let resources = try Resources.locate(configured: configuration.resourcesPath)
         let threads = configuration.threads ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
 
-        var database = Database.Configuration()
-        if let limit = configuration.maximumDatabaseBytes {
-            database.prepareConnection = { db in
-                let pageSize = try db.fetchValue("PRAGMA page_size", as: Int64.self) ?? 4096
-                try db.execute(sql: "PRAGMA max_page_count = \(max(1, limit / pageSize))")
-            }
-        }
-        pool = try DatabasePool(path: configuration.databasePath, maximumConnections: threads + 2, configuration: database)
-        try Schema.migrator.migrate(pool)
-        let catalog = try CatalogStore.load(from: pool)
-        let starter = configuration.emptyCarts ? Cart() : Self.demoCart(from: catalog)
-
-        sessionStore = SessionStore(pool: pool, starterCart: starter)
-        let carts = CartStore(pool: pool, catalog: catalog, sessions: sessionStore, starterCart: starter)
+        storage = try Storage.open(configuration, connections: threads + 2)
+        let catalog = storage.catalog
         let sessions = SessionManager(
-            store: sessionStore, secret: try sessionStore.secret(),
+            store: storage.sessions, secret: try storage.sessionSecret(), starterCart: storage.starterCart,
             idleLifetime: configuration.sessionIdleSeconds, secureCookies: configuration.secureCookies
         )
         hub = BadgeHub()
@@ -71,21 +57,21 @@ public final class QuickCartApp: Sendable {
         let categoryLinks = SearchController.categoryLinks(in: catalog)
         let accessLogOutput = configuration.accessLog ? BufferedLog() : nil
         self.accessLogOutput = accessLogOutput
-        let pool = pool
+        let storage = storage
         let routes = Routes(
             sessions: sessions,
-            home: HomeController(catalog: catalog, carts: carts, pages: pages, cards: cards, categoryLinks: categoryLinks),
+            home: HomeController(catalog: catalog, pages: pages, cards: cards, categoryLinks: categoryLinks),
             search: SearchController(
-                catalog: catalog, carts: carts, sessions: sessionStore, pages: pages, cards: cards, categoryLinks: categoryLinks
+                catalog: catalog, searches: storage.searches, pages: pages, cards: cards, categoryLinks: categoryLinks
             ),
-            cart: CartController(catalog: catalog, carts: carts, hub: hub, pages: pages, icons: icons),
-            profile: ProfileController(carts: carts, sessions: sessionStore, pages: pages),
-            preferences: PreferencesController(sessions: sessionStore, tabBar: pages.tabBar),
-            events: EventsController(carts: carts, hub: hub),
+            cart: CartController(catalog: catalog, carts: storage.carts, publisher: hub, pages: pages, icons: icons),
+            profile: ProfileController(orders: storage.orders, sessions: storage.sessions, pages: pages),
+            preferences: PreferencesController(sessions: storage.sessions, tabBar: pages.tabBar),
+            events: EventsController(hub: hub),
             staticFiles: staticFiles,
-            errorPages: ErrorPages(sessions: sessions, carts: carts, pages: pages),
+            errorPages: ErrorPages(sessions: sessions, pages: pages),
             health: { [hub] in
-                _ = try pool.read { db in try db.fetchValue("SELECT 1", as: Int.self) }
+                try storage.ping()
                 return "event-streams: \(hub.totalStreamCount)\n"
             },
             securityHeaders: securityHeaders,
@@ -126,7 +112,7 @@ public final class QuickCartApp: Sendable {
         }
         server.stop()
         accessLogOutput?.flush()
-        pool.close()
+        storage.close()
     }
 
     private func repeatEvery(_ interval: DispatchTimeInterval, firstAfter delay: DispatchTimeInterval? = nil, _ work: @escaping @Sendable () -> Void) {
@@ -141,19 +127,11 @@ public final class QuickCartApp: Sendable {
     public func purgeExpiredSessions() {
         do {
             let cutoff = Clock.nowMilliseconds() / 1000 - configuration.sessionIdleSeconds
-            let deleted = try sessionStore.deleteSessions(lastSeenBefore: cutoff)
+            let deleted = try storage.sessions.deleteSessions(lastSeenBefore: cutoff)
             if deleted > 0 { Log.info("purged \(deleted) expired sessions") }
         } catch {
             Log.error("purging expired sessions failed: \(error)")
         }
-    }
-
-    /// The demo cart: Trail Running Shoes ×1 and Insulated Water Bottle ×2.
-    private static func demoCart(from catalog: Catalog) -> Cart {
-        let lines: [(String, Int)] = [("trail-running-shoes", 1), ("insulated-water-bottle", 2)]
-        return Cart(items: lines.compactMap { slug, quantity in
-            catalog.product(slug: slug).map { Cart.Item(product: $0, quantity: quantity) }
-        })
     }
 
     private static func versionedURL(_ path: String, in files: StaticFiles) -> String {

@@ -1,5 +1,4 @@
 import MicroHTTP
-import SQLite
 
 /// The route table: every address QuickCart answers, and who answers it.
 struct Routes {
@@ -12,7 +11,7 @@ struct Routes {
     let events: EventsController
     let staticFiles: StaticFiles
     let errorPages: ErrorPages
-    /// Checks the database and describes the server's state, one `name: value` per line.
+    /// Checks storage and describes the server's state, one `name: value` per line.
     let health: @Sendable () throws -> String
     let securityHeaders: SecurityHeaders
     let accessLog: AccessLog?
@@ -47,40 +46,49 @@ struct Routes {
         }
         let health = health
         router.get("/healthz") { _ in
-            var response = Response.text("ok\n" + (try health()))
+            var response: Response
+            do {
+                response = Response.text("ok\n" + (try health()))
+            } catch let error as StorageError {
+                Log.error("health check: \(error)")
+                response = Response.text("unavailable\n", status: .serviceUnavailable)
+                response.headers["Retry-After"] = Self.retryAfter
+            }
             response.headers["Cache-Control"] = "no-store"
             return response
         }
         return router
     }
 
-    /// A handler for a page: runs with the request's session, setting its cookie when new.
+    /// A handler for a page: runs with the request's session and cart, setting its cookie when new.
     private func page(_ body: @escaping @Sendable (ShopRequest) throws -> Response) -> Router.Handler {
         let sessions = sessions
         return { request in
             do {
                 let now = Clock.nowMilliseconds()
                 let resolution = try sessions.resolve(request, at: now / 1000)
-                var response = try body(ShopRequest(http: request, session: resolution.session, nowMilliseconds: now))
+                var response = try body(ShopRequest(
+                    http: request, session: resolution.session, cart: resolution.cart, cartVersion: resolution.cartVersion,
+                    nowMilliseconds: now
+                ))
                 if let cookie = resolution.cookie { response.setCookie(cookie) }
                 return response
-            } catch let error as SQLiteError where Self.isPassing(error) {
-                // A full disk, a read-only file or a long lock: the transaction rolled back, so
-                // nothing changed, and the same request will work once the cause goes.
-                Log.error("\(request.method) \(request.path): storage unavailable: \(error)")
+            } catch StorageError.unavailable(let reason) {
+                // A full disk, a read-only file, a long lock or a database out of reach: the
+                // transaction rolled back, so nothing changed, and the same request will work
+                // once the cause goes.
+                Log.error("\(request.method) \(request.path): storage unavailable: \(reason)")
                 throw HTTPError(
                     .serviceUnavailable,
                     "The shop cannot save or read data right now, so nothing was changed. Please try again in a moment.",
-                    headers: ["Retry-After": "5"]
+                    headers: ["Retry-After": Self.retryAfter]
                 )
             }
         }
     }
 
-    /// Storage failures that pass when their cause does (space, permissions, locks).
-    private static func isPassing(_ error: SQLiteError) -> Bool {
-        [.full, .readOnly, .busy, .locked, .ioError, .cantOpen, .permission].contains(error.code)
-    }
+    /// Seconds a client should wait after storage was unavailable.
+    private static let retryAfter = "5"
 
     /// A handler for a form post: as ``page(_:)``, after checking the CSRF token and origin.
     private func action(_ body: @escaping @Sendable (ShopRequest) throws -> Response) -> Router.Handler {

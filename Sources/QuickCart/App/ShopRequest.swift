@@ -1,15 +1,23 @@
 import Foundation
 import MicroHTTP
 
-/// A request together with the session it belongs to: what every feature's handler gets.
+/// A request together with the session it belongs to and that session's cart, read together:
+/// what every feature's handler gets.
 struct ShopRequest {
     let http: Request
     let session: Session
+    /// The session's cart as it was when the request began.
+    let cart: Cart
+    /// The cart's version, read with it.
+    let cartVersion: Int64
     /// When the request is being handled, in milliseconds since 1970 (UTC).
     let nowMilliseconds: Int64
 
     /// Seconds since 1970 (UTC).
     var now: Int64 { nowMilliseconds / 1000 }
+
+    /// The badge's number with the cart's version, for the live badge.
+    var badge: CartChange { CartChange(itemCount: cart.itemCount, version: cartVersion) }
 
     /// The cookie that remembers the search a person last left the Search tab at.
     static let searchPlaceCookie = "quickcart_search_place"
@@ -38,9 +46,17 @@ struct ShopRequest {
     /// are clamped into range anyway.
     /// - Throws: ``HTTPError`` 400 naming the field when it is missing or not a whole number.
     func integer(_ field: String, named label: String) throws -> Int {
-        guard let text = http.form[field]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else {
+        guard let value = try optionalInteger(field, named: label) else {
             throw HTTPError(.badRequest, "The \(label) is missing.")
         }
+        return value
+    }
+
+    /// A whole number from a form field that may be left out, read as ``integer(_:named:)`` reads.
+    /// - Returns: `nil` when the field is missing or blank.
+    /// - Throws: ``HTTPError`` 400 naming the field when it is there but not a whole number.
+    func optionalInteger(_ field: String, named label: String) throws -> Int? {
+        guard let text = http.form[field]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
         if let value = Int(text) { return value }
         let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : Substring(text)
         guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigitCharacter) else {

@@ -4,6 +4,9 @@ import Synchronization
 /// Keeps every open event stream of every session, and tells a session's streams (and no
 /// one else's) its new cart count when it changes.
 ///
+/// Sessions are known here by their ``Session/liveKey``, a keyed hash of the id, never by the
+/// id itself: news may reach the hub from other machines, and the id is a secret.
+///
 /// Counts carry the cart's version, so news that arrives out of order (two requests of one
 /// session committing close together) never replaces a newer count with an older one.
 public final class BadgeHub: Sendable {
@@ -21,30 +24,31 @@ public final class BadgeHub: Sendable {
         self.maximumStreamsPerSession = maximumStreamsPerSession
     }
 
-    /// Adds `stream` to the session's listeners and sends it the current count, unless newer
-    /// news has already been published.
-    public func subscribe(_ stream: EventStream, sessionID: String, current: CartChange) {
+    /// Adds `stream` to the listeners of the session whose live key is `liveKey`, and sends it
+    /// the current count, unless newer news has already been published.
+    public func subscribe(_ stream: EventStream, liveKey: String, current: CartChange) {
         let evicted: EventStream? = listeners.withLock { all in
-            var entry = all[sessionID, default: Listeners()]
+            var entry = all[liveKey, default: Listeners()]
             entry.streams.append(stream)
             if current.version >= entry.version {
                 entry.version = current.version
                 stream.send(bytes: Self.event(for: current))
             }
             let oldest = entry.streams.count > maximumStreamsPerSession ? entry.streams.removeFirst() : nil
-            all[sessionID] = entry
+            all[liveKey] = entry
             return oldest
         }
         evicted?.close()
-        stream.onClose { [weak self] in self?.unsubscribe(stream, sessionID: sessionID) }
+        stream.onClose { [weak self] in self?.unsubscribe(stream, liveKey: liveKey) }
     }
 
-    /// Sends the session's new count to each of its streams.
-    public func publish(_ change: CartChange, sessionID: String) {
+    /// Sends the new count to each stream of the session whose live key is `liveKey`. News
+    /// older than what the streams were last sent, or sent twice, is dropped.
+    public func publish(_ change: CartChange, liveKey: String) {
         listeners.withLock { all in
-            guard var entry = all[sessionID], change.version > entry.version else { return }
+            guard var entry = all[liveKey], change.version > entry.version else { return }
             entry.version = change.version
-            all[sessionID] = entry
+            all[liveKey] = entry
             let event = Self.event(for: change)
             for stream in entry.streams { stream.send(bytes: event) }
         }
@@ -55,15 +59,22 @@ public final class BadgeHub: Sendable {
         listeners.withLock { $0.values.reduce(0) { $0 + $1.streams.count } }
     }
 
-    private func unsubscribe(_ stream: EventStream, sessionID: String) {
+    private func unsubscribe(_ stream: EventStream, liveKey: String) {
         listeners.withLock { all in
-            guard var entry = all[sessionID] else { return }
+            guard var entry = all[liveKey] else { return }
             entry.streams.removeAll { $0 === stream }
-            all[sessionID] = entry.streams.isEmpty ? nil : entry
+            all[liveKey] = entry.streams.isEmpty ? nil : entry
         }
     }
 
     private static func event(for change: CartChange) -> [UInt8] {
         ServerSentEvent(event: "badge", data: String(change.itemCount), id: String(change.version)).encoded
+    }
+}
+
+/// In one process the hub is the whole way: news goes straight to its streams.
+extension BadgeHub: BadgePublisher {
+    public func publish(_ change: CartChange, for session: Session) {
+        publish(change, liveKey: session.liveKey)
     }
 }

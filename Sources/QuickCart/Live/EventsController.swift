@@ -5,14 +5,14 @@ struct EventsController: Sendable {
     /// How long browsers wait before reconnecting, in milliseconds.
     static let reconnectDelay = 2_000
 
-    let carts: CartStore
     let hub: BadgeHub
 
     func stream(_ request: ShopRequest) throws -> Response {
         let stream = EventStream()
         stream.send(bytes: Array("retry: \(Self.reconnectDelay)\n\n".utf8))
-        // Subscribing sends the current count at once, so a reconnecting browser is never stale.
-        hub.subscribe(stream, sessionID: request.session.id, current: try carts.badge(for: request.session))
+        // Subscribing sends the current count (read with the session) at once, so a
+        // reconnecting browser is never stale.
+        hub.subscribe(stream, liveKey: request.session.liveKey, current: request.badge)
         return Response(
             headers: [
                 "Content-Type": "text/event-stream",

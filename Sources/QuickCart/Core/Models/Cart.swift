@@ -42,3 +42,14 @@ public struct Cart: Hashable, Sendable {
         min(max(quantity, quantityRange.lowerBound), quantityRange.upperBound)
     }
 }
+
+extension Cart {
+    /// The demo cart new sessions start with (unless the shop starts them empty): Trail
+    /// Running Shoes ×1 and Insulated Water Bottle ×2, as far as `catalog` has them.
+    public static func demo(from catalog: Catalog) -> Cart {
+        let lines: [(String, Int)] = [("trail-running-shoes", 1), ("insulated-water-bottle", 2)]
+        return Cart(items: lines.compactMap { slug, quantity in
+            catalog.product(slug: slug).map { Cart.Item(product: $0, quantity: quantity) }
+        })
+    }
+}

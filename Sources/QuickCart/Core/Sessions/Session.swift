@@ -1,6 +1,6 @@
 /// One shopper's session: whose cart, orders and settings a request reaches.
 public struct Session: Sendable, Equatable {
-    /// The random id from the cookie; never shown, never logged.
+    /// The random id from the cookie; never shown, never logged, never sent to another machine.
     public let id: String
     /// When the session began (seconds since 1970, UTC).
     public let createdAt: Int64
@@ -11,6 +11,10 @@ public struct Session: Sendable, Equatable {
     public var isStored: Bool
     /// The token every form of this session carries.
     public let csrfToken: String
+    /// A keyed hash of the id (HMAC under the shop's secret) that names the session's live
+    /// badge: the hub's listeners are found by it, and news about the session may travel
+    /// between machines under it without giving the id away.
+    public let liveKey: String
     /// Theme, tab order, layout and notification settings.
     public var preferences: Preferences = .standard
 

@@ -7,51 +7,78 @@ public final class SessionManager: Sendable {
     /// The session cookie's name.
     public static let cookieName = "quickcart_session"
 
-    /// A request's session, and the cookie to set when the session is new.
+    /// A request's session with its cart, read together, and the cookie to set when the
+    /// session is new.
     public struct Resolution: Sendable {
         public var session: Session
+        /// The session's cart: the starter cart while the session is not stored.
+        public var cart: Cart
+        /// The cart's version (0 while the session is not stored).
+        public var cartVersion: Int64
         public var cookie: Cookie?
     }
 
-    private let store: SessionStore
+    /// What a cookie's verification yields; all of it is a pure function of the cookie and the secret.
+    private struct Verified {
+        let token: SessionToken
+        let csrfToken: String
+        let liveKey: String
+    }
+
+    private let store: any SessionStore
+    /// The cart of a session that is not stored yet.
+    private let starterCart: Cart
     private let key: HMACKey
     private let idleLifetime: Int64
     private let secureCookies: Bool
     /// Storing `last_seen` on every request would turn every page view into a write.
     private let touchInterval: Int64 = 300
-    /// Cookies already verified, with their CSRF tokens: both are pure functions of the cookie
-    /// and the secret, and computing them is most of a session's cost per request.
-    private let verified = Mutex<[String: (token: SessionToken, csrfToken: String)]>([:])
+    /// Cookies already verified, with their CSRF tokens and live keys: all are pure functions
+    /// of the cookie and the secret, and computing them is most of a session's cost per request.
+    private let verified = Mutex<[String: Verified]>([:])
     private static let verifiedCapacity = 10_000
 
-    init(store: SessionStore, secret: [UInt8], idleLifetime: Int64, secureCookies: Bool) {
+    init(store: any SessionStore, secret: [UInt8], starterCart: Cart, idleLifetime: Int64, secureCookies: Bool) {
         self.store = store
+        self.starterCart = starterCart
         key = HMACKey(secret)
         self.idleLifetime = idleLifetime
         self.secureCookies = secureCookies
     }
 
-    /// The session of `request`. A missing, forged, altered or expired cookie gets a new
-    /// session with a new random id, never someone else's.
+    /// The session of `request`, with its cart, in one read of the store. A missing, forged,
+    /// altered or expired cookie gets a new session with a new random id, never someone else's.
     public func resolve(_ request: Request, at now: Int64) throws -> Resolution {
-        if let value = request.cookies[Self.cookieName], let (token, csrfToken) = verify(value) {
-            if let record = try store.record(id: token.id) {
-                if record.lastSeen >= now - idleLifetime {
-                    var session = Session(id: token.id, createdAt: record.createdAt, displayName: record.displayName, isStored: true, csrfToken: csrfToken)
-                    session.preferences = record.preferences
-                    guard now - record.lastSeen >= touchInterval else { return Resolution(session: session) }
-                    try store.touch(id: token.id, at: now)
+        if let value = request.cookies[Self.cookieName], let verified = verify(value) {
+            let token = verified.token
+            if let stored = try store.session(id: token.id) {
+                if stored.lastSeen >= now - idleLifetime {
+                    var session = Session(
+                        id: token.id, createdAt: stored.createdAt, displayName: stored.displayName, isStored: true,
+                        csrfToken: verified.csrfToken, liveKey: verified.liveKey
+                    )
+                    session.preferences = stored.preferences
+                    var resolution = Resolution(session: session, cart: stored.cart, cartVersion: stored.cartVersion)
+                    guard now - stored.lastSeen >= touchInterval else { return resolution }
+                    try store.touch(sessionID: token.id, at: now)
                     // Renewing the cookie keeps an active session alive past its first Max-Age.
-                    return Resolution(session: session, cookie: cookie(for: token))
+                    resolution.cookie = cookie(for: token)
+                    return resolution
                 }
             } else if token.issuedAt >= now - idleLifetime {
-                let session = Session(id: token.id, createdAt: token.issuedAt, displayName: Session.defaultDisplayName, isStored: false, csrfToken: csrfToken)
-                return Resolution(session: session)
+                let session = Session(
+                    id: token.id, createdAt: token.issuedAt, displayName: Session.defaultDisplayName, isStored: false,
+                    csrfToken: verified.csrfToken, liveKey: verified.liveKey
+                )
+                return Resolution(session: session, cart: starterCart, cartVersion: 0)
             }
         }
         let token = SessionToken.issue(at: now)
-        let session = Session(id: token.id, createdAt: now, displayName: Session.defaultDisplayName, isStored: false, csrfToken: csrfToken(for: token.id))
-        return Resolution(session: session, cookie: cookie(for: token))
+        let session = Session(
+            id: token.id, createdAt: now, displayName: Session.defaultDisplayName, isStored: false,
+            csrfToken: csrfToken(for: token.id), liveKey: liveKey(for: token.id)
+        )
+        return Resolution(session: session, cart: starterCart, cartVersion: 0, cookie: cookie(for: token))
     }
 
     /// Checks a state-changing request: its form must carry the session's CSRF token, and a
@@ -77,11 +104,12 @@ public final class SessionManager: Sendable {
         return false
     }
 
-    /// The token in a cookie value and the session's CSRF token, if the signature is right.
-    private func verify(_ cookieValue: String) -> (token: SessionToken, csrfToken: String)? {
+    /// The token in a cookie value with the session's CSRF token and live key, if the
+    /// signature is right.
+    private func verify(_ cookieValue: String) -> Verified? {
         if let known = verified.withLock({ $0[cookieValue] }) { return known }
         guard let token = SessionToken(cookieValue: cookieValue, key: key) else { return nil }
-        let entry = (token: token, csrfToken: csrfToken(for: token.id))
+        let entry = Verified(token: token, csrfToken: csrfToken(for: token.id), liveKey: liveKey(for: token.id))
         verified.withLock { verified in
             // Forgetting everything now and then keeps the cache bounded and simple.
             if verified.count >= Self.verifiedCapacity { verified.removeAll(keepingCapacity: true) }
@@ -92,6 +120,12 @@ public final class SessionManager: Sendable {
 
     private func csrfToken(for id: String) -> String {
         Hex.encode(Array(key.authenticate("csrf|\(id)".utf8).prefix(16)))
+    }
+
+    /// 128 bits of an HMAC of the id: unguessable without the secret, the same on every
+    /// instance that shares it.
+    private func liveKey(for id: String) -> String {
+        Hex.encode(Array(key.authenticate("live|\(id)".utf8).prefix(16)))
     }
 
     private func cookie(for token: SessionToken) -> Cookie {

@@ -5,13 +5,13 @@ import MicroHTTP
 /// 303 back to the page the form came from.
 struct CartController: Sendable {
     let catalog: Catalog
-    let carts: CartStore
-    let hub: BadgeHub
+    let carts: any CartStore
+    let publisher: any BadgePublisher
     let pages: PageRenderer
     let icons: IconSet
 
     func show(_ request: ShopRequest) throws -> Response {
-        let cart = try carts.cart(for: request.session)
+        let cart = request.cart
         let content = CartViewModel(cart: cart, csrfToken: request.session.csrfToken, icons: icons)
         return pages.render(
             .init(template: "cart", title: "Cart", tab: .cart, cartCount: cart.itemCount, content: content.mustacheValue, returnTo: "/cart"),
@@ -29,12 +29,19 @@ struct CartController: Sendable {
         return committed(change, request, returnTo: request.returnPath(default: "/cart"))
     }
 
-    /// `POST /cart/items/:id/quantity` with `quantity`: clamped into 1...10.
+    /// `POST /cart/items/:id/quantity` with `quantity`, clamped into 1...10. With `shown`, the
+    /// quantity the page showed, the difference is applied to the quantity stored now, so
+    /// presses on pages showing the same quantity (other tabs, other devices) all count.
     func setQuantity(_ request: ShopRequest) throws -> Response {
         let productID = try request.productID()
         let quantity = try request.integer("quantity", named: "quantity")
+        let shown = try request.optionalInteger("shown", named: "quantity shown")
         do {
-            let change = try carts.setQuantity(quantity, of: productID, for: request.session, at: request.now)
+            let change = try shown.map { shown in
+                let (delta, overflow) = quantity.subtractingReportingOverflow(shown)
+                let difference = overflow ? (shown < 0 ? Int.max : Int.min) : delta
+                return try carts.adjustQuantity(by: difference, of: productID, for: request.session, at: request.now)
+            } ?? carts.setQuantity(quantity, of: productID, for: request.session, at: request.now)
             return committed(change, request, returnTo: request.returnPath(default: "/cart"))
         } catch CartError.notInCart {
             throw HTTPError(.notFound, "That item is not in your cart.")
@@ -59,7 +66,7 @@ struct CartController: Sendable {
     }
 
     private func committed(_ change: CartChange, _ request: ShopRequest, returnTo path: String) -> Response {
-        hub.publish(change, sessionID: request.session.id)
+        publisher.publish(change, for: request.session)
         return .redirect(to: path)
     }
 }

@@ -4,14 +4,13 @@ import Mustache
 /// The Home tab: featured products to add, and the categories to browse.
 struct HomeController: Sendable {
     let catalog: Catalog
-    let carts: CartStore
     let pages: PageRenderer
     let cards: ProductCards
     /// The category links, built once (``SearchController/categoryLinks(in:)``).
     let categoryLinks: MustacheValue
 
     func show(_ request: ShopRequest) throws -> Response {
-        let cart = try carts.cart(for: request.session)
+        let cart = request.cart
         let content: MustacheValue = .object([
             "featured": cards.list(catalog.featured, cart: cart),
             "categories": categoryLinks,

@@ -4,7 +4,7 @@ import Mustache
 /// The settings a session keeps: theme, tab order (Cart pinned), the wide-screen sidebar and
 /// notifications. Every change is a plain form post answered with 303.
 struct PreferencesController: Sendable {
-    let sessions: SessionStore
+    let sessions: any SessionStore
     let tabBar: TabBar
 
     /// `POST /profile/theme` with `theme` = `system`, `light` or `dark`.

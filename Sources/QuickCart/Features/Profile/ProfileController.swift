@@ -6,14 +6,14 @@ import Mustache
 struct ProfileController: Sendable {
     static let maximumNameLength = 40
 
-    let carts: CartStore
-    let sessions: SessionStore
+    let orders: any OrderStore
+    let sessions: any SessionStore
     let pages: PageRenderer
 
     func show(_ request: ShopRequest) throws -> Response {
         let session = request.session
-        let orders = try carts.orders(for: session)
-        let count = try carts.itemCount(for: session)
+        let orders = try orders.orders(for: session)
+        let count = request.cart.itemCount
         let confirmed = request.http.query["order"].flatMap(Int64.init).flatMap { id in orders.first { $0.id == id } }
         var content: MustacheObject = [
             "displayName": .string(session.displayName),

@@ -8,8 +8,7 @@ struct SearchController: Sendable {
     static let maximumQueryLength = 100
 
     let catalog: Catalog
-    let carts: CartStore
-    let sessions: SessionStore
+    let searches: any SearchHistoryStore
     let pages: PageRenderer
     let cards: ProductCards
     /// The category links, built once (``categoryLinks(in:)``).
@@ -25,12 +24,12 @@ struct SearchController: Sendable {
         }
         var session = request.session
         if !query.isEmpty {
-            try sessions.recordSearch(query, for: session, at: request.nowMilliseconds)
+            try searches.recordSearch(query, for: session, at: request.nowMilliseconds)
             session.isStored = true
         }
-        let cart = try carts.cart(for: session)
+        let cart = request.cart
         let results = catalog.search(query)
-        let recent = try sessions.recentSearches(for: session)
+        let recent = try searches.recentSearches(for: session)
         var returnTo = "/search"
         if !query.isEmpty { returnTo = Self.href(for: query) }
         let content: MustacheValue = .object([

@@ -1,8 +1,8 @@
 import SQLite
 
-/// The database's shape, as ordered migrations. A shipped migration is never edited or
+/// The SQLite database's shape, as ordered migrations. A shipped migration is never edited or
 /// renamed: add a new one.
-enum Schema {
+enum SQLiteSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-create-tables") { db in

@@ -1,0 +1,46 @@
+/// What a committed cart change leaves behind, for the live badge.
+public struct CartChange: Sendable, Equatable {
+    /// The cart's new item count (sum of quantities).
+    public let itemCount: Int
+    /// Increases with every change of the session's cart, so listeners can drop stale news.
+    public let version: Int64
+
+    public init(itemCount: Int, version: Int64) {
+        self.itemCount = itemCount
+        self.version = version
+    }
+}
+
+/// Why a cart change was refused. Nothing is written when one is thrown.
+public enum CartError: Error, Equatable {
+    /// The product is not in this session's cart.
+    case notInCart
+    /// There is nothing to check out.
+    case emptyCart
+}
+
+/// Changes to a session's cart. Each is one transaction that also stores a new session (see
+/// ``SessionStore``), bumps the cart's version and reads the new count before committing.
+/// Quantities always stay within ``Cart/quantityRange``.
+public protocol CartStore: Sendable {
+    /// Adds one of `productID` after the lines already there, or one more if it is there
+    /// already, up to the maximum.
+    func add(productID: Int64, for session: Session, at now: Int64) throws -> CartChange
+
+    /// Sets the quantity of a product already in the cart, clamped into ``Cart/quantityRange``.
+    /// - Throws: ``CartError/notInCart`` when the product is not in this session's cart.
+    func setQuantity(_ quantity: Int, of productID: Int64, for session: Session, at now: Int64) throws -> CartChange
+
+    /// Adds `delta` (negative to take away) to the quantity stored now, clamped into
+    /// ``Cart/quantityRange``, in one atomic step: concurrent adjustments all count.
+    /// - Throws: ``CartError/notInCart`` when the product is not in this session's cart.
+    func adjustQuantity(by delta: Int, of productID: Int64, for session: Session, at now: Int64) throws -> CartChange
+
+    /// Removes a product from the cart; removing one that is not there changes nothing.
+    func remove(productID: Int64, for session: Session, at now: Int64) throws -> CartChange
+
+    /// Turns the cart into an order at today's prices and empties the cart, in one transaction.
+    /// - Returns: The order's id and the emptied cart's change.
+    /// - Throws: ``CartError/emptyCart`` when there is nothing to check out.
+    func checkout(for session: Session, at now: Int64) throws -> (orderID: Int64, change: CartChange)
+}

@@ -1,0 +1,15 @@
+/// Each session's recent searches: the newest ``SearchHistory/limit`` distinct ones, ignoring case.
+public protocol SearchHistoryStore: Sendable {
+    /// The session's recent searches, newest first.
+    func recentSearches(for session: Session) throws -> [String]
+
+    /// Remembers a search (at `nowMilliseconds`), storing the session first if needed. The
+    /// same words in another case replace the older spelling; only the newest ``SearchHistory/limit`` stay.
+    func recordSearch(_ query: String, for session: Session, at nowMilliseconds: Int64) throws
+}
+
+/// The rule every ``SearchHistoryStore`` keeps.
+public enum SearchHistory {
+    /// How many searches a session keeps.
+    public static let limit = 5
+}

@@ -1,0 +1,50 @@
+/// A stored session, read together with its cart, so resolving a request's session and
+/// showing its cart (or badge) costs one read.
+public struct StoredSession: Sendable, Equatable {
+    /// When the session began (seconds since 1970, UTC).
+    public var createdAt: Int64
+    /// When it was last touched (seconds since 1970, UTC).
+    public var lastSeen: Int64
+    public var displayName: String
+    public var preferences: Preferences
+    /// Its cart, in the order items were added.
+    public var cart: Cart
+    /// The cart's version: it grows with every change (``CartChange/version``).
+    public var cartVersion: Int64
+
+    public init(createdAt: Int64, lastSeen: Int64, displayName: String, preferences: Preferences, cart: Cart, cartVersion: Int64) {
+        self.createdAt = createdAt
+        self.lastSeen = lastSeen
+        self.displayName = displayName
+        self.preferences = preferences
+        self.cart = cart
+        self.cartVersion = cartVersion
+    }
+}
+
+/// Sessions as storage keeps them.
+///
+/// A session is stored only with its first change: every method here, on ``CartStore`` and
+/// on ``SearchHistoryStore`` that changes something for a ``Session`` whose
+/// ``Session/isStored`` is false first stores it (with ``ShopStorage/starterCart``), in the
+/// same transaction as the change, so the two land together or not at all. Storing a session
+/// that another request stored meanwhile is harmless.
+public protocol SessionStore: Sendable {
+    /// The stored session `id` with its cart, read at one moment; `nil` when it is not stored.
+    func session(id: String) throws -> StoredSession?
+
+    /// Records that the session `id` was used at `now` (seconds); nothing when it is not stored.
+    func touch(sessionID id: String, at now: Int64) throws
+
+    /// Changes the name shown on Profile, storing the session first if needed.
+    func setDisplayName(_ name: String, for session: Session, at now: Int64) throws
+
+    /// Stores the session's preferences, storing the session first if needed.
+    func setPreferences(_ preferences: Preferences, for session: Session, at now: Int64) throws
+
+    /// Deletes the sessions last seen before `cutoff` (seconds), with their carts and searches;
+    /// their orders stay.
+    /// - Returns: How many sessions were deleted.
+    @discardableResult
+    func deleteSessions(lastSeenBefore cutoff: Int64) throws -> Int
+}

@@ -1,0 +1,39 @@
+/// Everything QuickCart keeps, behind one value the app composes: the catalog, the stores of
+/// sessions, carts, orders and searches, the cookie-signing secret and a health check.
+///
+/// The app never learns which backend it has; ``Storage/open(_:connections:)`` picks one.
+///
+/// ```swift
+/// let storage = try Storage.open(configuration, connections: threads + 2)
+/// let sessions = SessionManager(store: storage.sessions, secret: try storage.sessionSecret(), …)
+/// let change = try storage.carts.add(productID: 3, for: session, at: now)
+/// ```
+///
+/// Every method may throw ``StorageError/unavailable(reason:)``; when it does, nothing was
+/// changed.
+public protocol ShopStorage: Sendable {
+    /// Everything the shop sells, read once when storage opened: it does not change while
+    /// the server runs.
+    var catalog: Catalog { get }
+    /// The cart a session has until it first changes something, and the one it is stored with.
+    var starterCart: Cart { get }
+    /// Sessions: lookup (with the cart), touch, display name, preferences, purge.
+    var sessions: any SessionStore { get }
+    /// Cart changes.
+    var carts: any CartStore { get }
+    /// Placed orders.
+    var orders: any OrderStore { get }
+    /// Each session's recent searches.
+    var searches: any SearchHistoryStore { get }
+
+    /// The secret that signs session cookies (at least 32 bytes). Made once, when storage is
+    /// first created, and the same on every later start and for every instance sharing it.
+    func sessionSecret() throws -> [UInt8]
+
+    /// Checks that storage answers a query now.
+    /// - Throws: ``StorageError/unavailable(reason:)`` when it does not.
+    func ping() throws
+
+    /// Closes every connection. Calls made afterwards fail.
+    func close()
+}

@@ -1,0 +1,123 @@
+import SQLite
+
+/// Cart changes in SQLite. Every change is one write transaction that also stores a new
+/// session, so a cart change and the session it belongs to land together or not at all.
+struct SQLiteCartStore: CartStore {
+    let database: SQLiteDatabase
+
+    func add(productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
+        try change(for: session, at: now) { db in
+            // A new line goes after every line already there, even one stored in this same
+            // second (the starter cart's lines are stamped `now * 1000 + offset`).
+            try db.execute(
+                """
+                INSERT INTO cart_items (session_id, product_id, quantity, added_at)
+                VALUES (?, ?, 1, max(?, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE session_id = ?), 0)))
+                ON CONFLICT (session_id, product_id) DO UPDATE SET quantity = min(quantity + 1, ?)
+                """,
+                session.id, productID, now * 1000, session.id, Cart.quantityRange.upperBound
+            )
+        }
+    }
+
+    func setQuantity(_ quantity: Int, of productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
+        try change(for: session, at: now) { db in
+            try db.execute(
+                "UPDATE cart_items SET quantity = ? WHERE session_id = ? AND product_id = ?",
+                Cart.clamp(quantity), session.id, productID
+            )
+            if db.changes == 0 { throw CartError.notInCart }
+        }
+    }
+
+    func adjustQuantity(by delta: Int, of productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
+        // Any delta past the range's width clamps the same way; bounding it first keeps the
+        // SQL's arithmetic far from overflow.
+        let width = Cart.quantityRange.upperBound - Cart.quantityRange.lowerBound
+        let bounded = min(max(delta, -width), width)
+        return try change(for: session, at: now) { db in
+            // Relative to the quantity stored now, in one statement: two "Increase" presses on
+            // pages that showed the same quantity both count.
+            try db.execute(
+                "UPDATE cart_items SET quantity = min(max(quantity + ?, ?), ?) WHERE session_id = ? AND product_id = ?",
+                bounded, Cart.quantityRange.lowerBound, Cart.quantityRange.upperBound, session.id, productID
+            )
+            if db.changes == 0 { throw CartError.notInCart }
+        }
+    }
+
+    func remove(productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
+        try change(for: session, at: now) { db in
+            try db.execute("DELETE FROM cart_items WHERE session_id = ? AND product_id = ?", session.id, productID)
+        }
+    }
+
+    func checkout(for session: Session, at now: Int64) throws -> (orderID: Int64, change: CartChange) {
+        var orderID: Int64 = 0
+        let change = try change(for: session, at: now) { db in
+            let lines = try db.fetchValue("SELECT count(*) FROM cart_items WHERE session_id = ?", session.id, as: Int.self) ?? 0
+            guard lines > 0 else { throw CartError.emptyCart }
+            try db.execute("INSERT INTO orders (session_id, placed_at) VALUES (?, ?)", session.id, now)
+            orderID = db.lastInsertRowID
+            try db.execute(
+                """
+                INSERT INTO order_lines (order_id, position, product_id, name, unit_price_cents, quantity)
+                SELECT ?, row_number() OVER (ORDER BY c.added_at, c.product_id), p.id, p.name, p.price_cents, c.quantity
+                FROM cart_items c JOIN products p ON p.id = c.product_id
+                WHERE c.session_id = ?
+                """,
+                orderID, session.id
+            )
+            try db.execute("DELETE FROM cart_items WHERE session_id = ?", session.id)
+        }
+        return (orderID, change)
+    }
+
+    /// Runs `body` in a write transaction that first stores the session if needed, and then
+    /// bumps the session's cart version and reads the new count, all before committing.
+    private func change(for session: Session, at now: Int64, _ body: (Database) throws -> Void) throws -> CartChange {
+        try database.write(storing: session, at: now) { db in
+            try body(db)
+            // last_seen is left to the session's own touch: setting it here would rewrite the
+            // sessions_by_last_seen index on every change.
+            let version = try db.fetchValue(
+                "UPDATE sessions SET cart_version = cart_version + 1 WHERE id = ? RETURNING cart_version", session.id, as: Int64.self
+            ) ?? 0
+            let count = try db.fetchValue(
+                "SELECT coalesce(sum(quantity), 0) FROM cart_items WHERE session_id = ?", session.id, as: Int.self
+            ) ?? 0
+            return CartChange(itemCount: count, version: version)
+        }
+    }
+}
+
+/// Orders in SQLite.
+struct SQLiteOrderStore: OrderStore {
+    let database: SQLiteDatabase
+
+    func orders(for session: Session) throws -> [Order] {
+        guard session.isStored else { return [] }
+        let rows = try database.withConnection { db in
+            try db.fetchAll(
+                """
+                SELECT o.id, o.placed_at, l.name, l.unit_price_cents, l.quantity
+                FROM orders o JOIN order_lines l ON l.order_id = o.id
+                WHERE o.session_id = ? ORDER BY o.id DESC, l.position
+                """,
+                session.id
+            ) { row in
+                (id: try row.int64(0), placedAt: try row.int64(1),
+                 line: Order.Line(name: try row.string(2), unitPrice: try row.get(3), quantity: try row.int(4)))
+            }
+        }
+        var orders: [Order] = []
+        for row in rows {
+            if orders.last?.id == row.id {
+                orders[orders.count - 1].lines.append(row.line)
+            } else {
+                orders.append(Order(id: row.id, placedAt: row.placedAt, lines: [row.line]))
+            }
+        }
+        return orders
+    }
+}

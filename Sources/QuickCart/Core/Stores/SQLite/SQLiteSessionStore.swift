@@ -1,0 +1,114 @@
+import SQLite
+
+/// Sessions, their display names and preferences, in SQLite.
+struct SQLiteSessionStore: SessionStore {
+    let database: SQLiteDatabase
+
+    func session(id: String) throws -> StoredSession? {
+        // One statement is its own snapshot: the session and its cart lines are read at one
+        // moment, with no transaction around them. A session without lines gives one row of
+        // NULLs for them; the cart_items_in_order index gives the lines in order, unsorted.
+        var stored: StoredSession?
+        let catalog = database.catalog
+        let items = try database.withConnection { db in
+            try db.fetchAll(
+                """
+                SELECT s.created_at, s.last_seen, s.display_name, s.theme, s.tab_order, s.sidebar, s.notifications,
+                       s.cart_version, c.product_id, c.quantity
+                FROM sessions s LEFT JOIN cart_items c ON c.session_id = s.id
+                WHERE s.id = ? ORDER BY c.added_at, c.product_id
+                """,
+                id
+            ) { row -> Cart.Item? in
+                if stored == nil {
+                    stored = StoredSession(
+                        createdAt: try row.int64(0), lastSeen: try row.int64(1), displayName: try row.string(2),
+                        preferences: Preferences(
+                            theme: Preferences.Theme(rawValue: try row.string(3)) ?? .system,
+                            tabOrder: try row.string(4).split(separator: ",").map(String.init),
+                            usesSidebar: try row.bool(5),
+                            notifications: try row.bool(6)
+                        ),
+                        cart: Cart(), cartVersion: try row.int64(7)
+                    )
+                }
+                guard !(try row.isNull(8)), let product = catalog.product(id: try row.int64(8)) else { return nil }
+                return Cart.Item(product: product, quantity: try row.int(9))
+            }
+        }
+        stored?.cart.items = items.compactMap { $0 }
+        return stored
+    }
+
+    func touch(sessionID id: String, at now: Int64) throws {
+        try database.write { db in
+            try db.execute("UPDATE sessions SET last_seen = ? WHERE id = ?", now, id)
+        }
+    }
+
+    func setDisplayName(_ name: String, for session: Session, at now: Int64) throws {
+        try database.write(storing: session, at: now) { db in
+            try db.execute("UPDATE sessions SET display_name = ?, last_seen = ? WHERE id = ?", name, now, session.id)
+        }
+    }
+
+    func setPreferences(_ preferences: Preferences, for session: Session, at now: Int64) throws {
+        try database.write(storing: session, at: now) { db in
+            try db.execute(
+                "UPDATE sessions SET theme = ?, tab_order = ?, sidebar = ?, notifications = ?, last_seen = ? WHERE id = ?",
+                preferences.theme.rawValue, preferences.tabOrder.joined(separator: ","), preferences.usesSidebar,
+                preferences.notifications, now, session.id
+            )
+        }
+    }
+
+    @discardableResult
+    func deleteSessions(lastSeenBefore cutoff: Int64) throws -> Int {
+        try database.write { db in
+            try db.execute("DELETE FROM sessions WHERE last_seen < ?", cutoff)
+            return db.changes
+        }
+    }
+}
+
+/// Recent searches, in SQLite.
+struct SQLiteSearchHistoryStore: SearchHistoryStore {
+    let database: SQLiteDatabase
+
+    func recentSearches(for session: Session) throws -> [String] {
+        guard session.isStored else { return [] }
+        return try database.withConnection { db in
+            try db.fetchAll(
+                "SELECT query FROM recent_searches WHERE session_id = ? ORDER BY searched_at DESC, query LIMIT ?",
+                session.id, SearchHistory.limit
+            ) { try $0.string(0) }
+        }
+    }
+
+    func recordSearch(_ query: String, for session: Session, at nowMilliseconds: Int64) throws {
+        try database.write(storing: session, at: nowMilliseconds / 1000) { db in
+            // "Tent" after "tent" is the same search again: keep only the newest spelling.
+            try db.execute(
+                "DELETE FROM recent_searches WHERE session_id = ? AND lower(query) = lower(?) AND query != ?",
+                session.id, query, query
+            )
+            // Later than every search already there, even one in the same millisecond, so
+            // "newest first" never falls back to the order of the words.
+            try db.execute(
+                """
+                INSERT INTO recent_searches (session_id, query, searched_at)
+                VALUES (?, ?, max(?, coalesce((SELECT max(searched_at) + 1 FROM recent_searches WHERE session_id = ?), 0)))
+                ON CONFLICT (session_id, query) DO UPDATE SET searched_at = excluded.searched_at
+                """,
+                session.id, query, nowMilliseconds, session.id
+            )
+            try db.execute(
+                """
+                DELETE FROM recent_searches WHERE session_id = ? AND query NOT IN (
+                    SELECT query FROM recent_searches WHERE session_id = ? ORDER BY searched_at DESC LIMIT ?)
+                """,
+                session.id, session.id, SearchHistory.limit
+            )
+        }
+    }
+}

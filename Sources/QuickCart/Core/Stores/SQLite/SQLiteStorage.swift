@@ -1,0 +1,140 @@
+import SQLite
+
+/// QuickCart's storage in one SQLite file: WAL, a pool of connections (one per server thread
+/// in practice), the schema migrated on open. Every store's SQL lives in this folder.
+final class SQLiteStorage: ShopStorage {
+    let catalog: Catalog
+    let starterCart: Cart
+    let sessions: any SessionStore
+    let carts: any CartStore
+    let orders: any OrderStore
+    let searches: any SearchHistoryStore
+    private let database: SQLiteDatabase
+
+    /// Opens (creating and migrating if needed) the file at `path`.
+    /// - Parameters:
+    ///   - maximumConnections: The most connections open at once: the server's threads and a few more.
+    ///   - maximumBytes: A size quota; past it, changes fail as ``StorageError/unavailable(reason:)``.
+    ///   - makeStarterCart: Builds the cart new sessions start with, from the catalog.
+    init(path: String, maximumConnections: Int, maximumBytes: Int64?, makeStarterCart: (Catalog) -> Cart) throws {
+        var configuration = Database.Configuration()
+        if let maximumBytes {
+            configuration.prepareConnection = { db in
+                let pageSize = try db.fetchValue("PRAGMA page_size", as: Int64.self) ?? 4096
+                try db.execute(sql: "PRAGMA max_page_count = \(max(1, maximumBytes / pageSize))")
+            }
+        }
+        let pool = try SQLiteDatabase.mapping { try DatabasePool(path: path, maximumConnections: maximumConnections, configuration: configuration) }
+        try SQLiteDatabase.mapping { try SQLiteSchema.migrator.migrate(pool) }
+        catalog = try SQLiteDatabase.mapping { try Self.loadCatalog(from: pool) }
+        starterCart = makeStarterCart(catalog)
+        database = SQLiteDatabase(pool: pool, catalog: catalog, starterCart: self.starterCart)
+        sessions = SQLiteSessionStore(database: database)
+        carts = SQLiteCartStore(database: database)
+        orders = SQLiteOrderStore(database: database)
+        searches = SQLiteSearchHistoryStore(database: database)
+    }
+
+    func sessionSecret() throws -> [UInt8] {
+        let hex = try database.read { db in
+            try db.fetchValue("SELECT value FROM settings WHERE key = 'session-secret'", as: String.self)
+        }
+        guard let hex, let secret = Hex.decode(hex), secret.count >= 32 else {
+            throw SQLiteStoreError.missingSecret
+        }
+        return secret
+    }
+
+    func ping() throws {
+        _ = try database.read { db in try db.fetchValue("SELECT 1", as: Int.self) }
+    }
+
+    func close() {
+        database.pool.close()
+    }
+
+    private static func loadCatalog(from pool: DatabasePool) throws -> Catalog {
+        let products = try pool.read { db in
+            try db.fetchAll("SELECT id, slug, name, summary, category, price_cents, icon, featured FROM products ORDER BY id") { row in
+                Product(
+                    id: try row.int64(0), slug: try row.string(1), name: try row.string(2), summary: try row.string(3),
+                    category: try row.string(4), price: try row.get(5), icon: try row.string(6), isFeatured: try row.bool(7)
+                )
+            }
+        }
+        return Catalog(products: products)
+    }
+}
+
+/// What the SQLite stores share: the pool, the catalog (carts are read as product ids), the
+/// starter cart, and the one place SQLite's passing failures become ``StorageError``.
+struct SQLiteDatabase: Sendable {
+    let pool: DatabasePool
+    let catalog: Catalog
+    let starterCart: Cart
+
+    /// A borrowed connection, outside any transaction: one statement is its own snapshot.
+    func withConnection<T>(_ body: (Database) throws -> T) throws -> T {
+        try Self.mapping { try pool.withConnection(body) }
+    }
+
+    /// A read transaction: one snapshot for several statements.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try Self.mapping { try pool.read(body) }
+    }
+
+    /// A write transaction that first stores `session` if it is not stored yet, so the
+    /// session and its first change land together or not at all.
+    func write<T>(storing session: Session, at now: Int64, _ body: (Database) throws -> T) throws -> T {
+        try write { db in
+            try store(session, in: db, at: now)
+            return try body(db)
+        }
+    }
+
+    /// A write transaction.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try Self.mapping { try pool.write(body) }
+    }
+
+    /// Stores `session` with the starter cart unless it is stored already.
+    private func store(_ session: Session, in db: Database, at now: Int64) throws {
+        // A session read from the database moments ago is there: no insert to attempt.
+        guard !session.isStored else { return }
+        try db.execute(
+            "INSERT OR IGNORE INTO sessions (id, created_at, last_seen, display_name) VALUES (?, ?, ?, ?)",
+            session.id, session.createdAt, now, session.displayName
+        )
+        guard db.changes == 1 else { return }
+        for (offset, item) in starterCart.items.enumerated() {
+            try db.execute(
+                "INSERT INTO cart_items (session_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)",
+                session.id, item.product.id, item.quantity, now * 1000 + Int64(offset)
+            )
+        }
+    }
+
+    /// Runs `body`, turning SQLite's failures that pass with their cause (space, permissions,
+    /// locks, I/O) into ``StorageError/unavailable(reason:)``. The transaction they hit has
+    /// rolled back by then, so nothing changed.
+    static func mapping<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SQLiteError where passingCodes.contains(error.code) {
+            throw StorageError.unavailable(reason: error.description)
+        }
+    }
+
+    private static let passingCodes: [SQLiteError.Code] = [.full, .readOnly, .busy, .locked, .ioError, .cantOpen, .permission]
+}
+
+/// Failures of the SQLite stores that are not SQLite's own.
+enum SQLiteStoreError: Error, CustomStringConvertible {
+    case missingSecret
+
+    var description: String {
+        switch self {
+        case .missingSecret: "the session secret is missing from the settings table"
+        }
+    }
+}

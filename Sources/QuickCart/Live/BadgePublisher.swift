@@ -1,0 +1,11 @@
+/// Where the cart controller sends a committed change's new count, to reach every open
+/// `/events` stream of the session.
+///
+/// The in-process ``BadgeHub`` is one; a publisher for several instances carries the news
+/// between machines under ``Session/liveKey``. Counts carry the cart's version, so news
+/// delivered twice or out of order is harmless.
+public protocol BadgePublisher: Sendable {
+    /// Tells every open stream of `session` its cart's new count. Call once the change has
+    /// committed.
+    func publish(_ change: CartChange, for session: Session)
+}
