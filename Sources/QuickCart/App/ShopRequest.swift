@@ -46,16 +46,23 @@ struct ShopRequest {
     /// are clamped into range anyway.
     /// - Throws: ``HTTPError`` 400 naming the field when it is missing or not a whole number.
     func integer(_ field: String, named label: String) throws -> Int {
-        guard let value = try optionalInteger(field, named: label) else {
+        guard let value = try parseInteger(field, named: label) else {
             throw HTTPError(.badRequest, "The \(label) is missing.")
         }
         return value
     }
 
-    /// A whole number from a form field that may be left out, read as ``integer(_:named:)`` reads.
-    /// - Returns: `nil` when the field is missing or blank.
-    /// - Throws: ``HTTPError`` 400 naming the field when it is there but not a whole number.
+    /// A whole number from a form field that may be left out; when it is there, it is read as
+    /// ``integer(_:named:)`` reads it.
+    /// - Returns: `nil` when the form has no such field.
+    /// - Throws: ``HTTPError`` 400 naming the field when it is there but blank or not a whole number.
     func optionalInteger(_ field: String, named label: String) throws -> Int? {
+        guard http.form[field] != nil else { return nil }
+        return try integer(field, named: label)
+    }
+
+    /// The field's whole number (saturating), `nil` when it is missing or blank.
+    private func parseInteger(_ field: String, named label: String) throws -> Int? {
         guard let text = http.form[field]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
         if let value = Int(text) { return value }
         let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : Substring(text)
