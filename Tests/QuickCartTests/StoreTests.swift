@@ -1,0 +1,347 @@
+import Dispatch
+@testable import QuickCart
+import Synchronization
+import Testing
+
+/// Every storage protocol method, written once and run against each backend in
+/// ``StoreBackend``: the rules the shop relies on, whichever database keeps its data.
+@Suite("Stores")
+struct StoreTests {
+    private let now = TestSessions.start
+
+    // MARK: - Catalog, secret, health
+
+    @Test("The catalog is loaded on open, in catalog order, with exact prices", arguments: StoreBackend.allCases)
+    func catalogIsLoaded(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let catalog = storage.catalog
+        #expect(catalog.products.count == CatalogSeed.products.count)
+        #expect(catalog.products.map(\.slug) == CatalogSeed.products.map(\.slug))
+        #expect(catalog.products.map(\.price.cents) == CatalogSeed.products.map(\.priceCents))
+        let shoes = try #require(catalog.product(slug: "trail-running-shoes"))
+        #expect(shoes.name == "Trail Running Shoes" && shoes.price == Money(cents: 12_800) && shoes.isFeatured)
+        #expect(catalog.product(id: shoes.id) == shoes)
+    }
+
+    @Test("The starter cart is the demo cart, or empty when asked", arguments: StoreBackend.allCases)
+    func starterCart(backend: StoreBackend) throws {
+        let location = try backend.makeLocation()
+        let demo = try location.open()
+        #expect(demo.starterCart.items.map { "\($0.quantity) × \($0.product.name)" } == ["1 × Trail Running Shoes", "2 × Insulated Water Bottle"])
+        demo.close()
+        let empty = try location.open(emptyCarts: true)
+        defer { empty.close() }
+        #expect(empty.starterCart.isEmpty)
+    }
+
+    @Test("The session secret is long, stable across reopening, and different for another shop", arguments: StoreBackend.allCases)
+    func secretIsStable(backend: StoreBackend) throws {
+        let location = try backend.makeLocation()
+        let first = try location.open()
+        let secret = try first.sessionSecret()
+        #expect(secret.count >= 32)
+        #expect(try first.sessionSecret() == secret)
+        first.close()
+        let again = try location.open()
+        #expect(try again.sessionSecret() == secret, "the secret changed when storage was reopened")
+        again.close()
+        let other = try backend.makeLocation().open()
+        defer { other.close() }
+        #expect(try other.sessionSecret() != secret, "two shops made the same secret")
+    }
+
+    @Test("ping answers while storage is reachable", arguments: StoreBackend.allCases)
+    func ping(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        try storage.ping()
+    }
+
+    // MARK: - Sessions
+
+    @Test("A session is not stored until its first change; then it is, with the starter cart", arguments: StoreBackend.allCases)
+    func lazySessionStore(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let session = TestSessions.new(createdAt: now - 60)
+        #expect(try storage.sessions.session(id: session.id) == nil)
+        #expect(try storage.searches.recentSearches(for: session) == [])
+        #expect(try storage.orders.orders(for: session) == [])
+
+        try storage.sessions.setDisplayName("Ada", for: session, at: now)
+        let stored = try #require(try storage.sessions.session(id: session.id))
+        #expect(stored == StoredSession(
+            createdAt: now - 60, lastSeen: now, displayName: "Ada", preferences: .standard,
+            cart: storage.starterCart, cartVersion: 0
+        ))
+    }
+
+    @Test("A refused first change stores no session: the two share one transaction", arguments: StoreBackend.allCases)
+    func refusedFirstChangeStoresNothing(backend: StoreBackend) throws {
+        let location = try backend.makeLocation()
+        let storage = try location.open()
+        let tent = try #require(storage.catalog.product(slug: "ultralight-tent"))
+        let session = TestSessions.new()
+        #expect(throws: CartError.notInCart) { try storage.carts.setQuantity(4, of: tent.id, for: session, at: now) }
+        #expect(throws: CartError.notInCart) { try storage.carts.adjustQuantity(by: 1, of: tent.id, for: session, at: now) }
+        #expect(try storage.sessions.session(id: session.id) == nil, "a refused change stored its session")
+        storage.close()
+
+        let empty = try location.open(emptyCarts: true)
+        defer { empty.close() }
+        #expect(throws: CartError.emptyCart) { try empty.carts.checkout(for: session, at: now) }
+        #expect(try empty.sessions.session(id: session.id) == nil, "a refused checkout stored its session")
+    }
+
+    @Test("Two requests storing the same new session store it once, and both changes count", arguments: StoreBackend.allCases)
+    func storingTwiceIsHarmless(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let tent = try #require(storage.catalog.product(slug: "ultralight-tent"))
+        let session = TestSessions.new()
+        // Both requests resolved the session before either stored it.
+        _ = try storage.carts.add(productID: tent.id, for: session, at: now)
+        let change = try storage.carts.add(productID: tent.id, for: session, at: now)
+        let stored = try #require(try storage.sessions.session(id: session.id))
+        #expect(stored.cart.items.map(\.quantity) == [1, 2, 2], "\(stored.cart)")
+        #expect(change == CartChange(itemCount: 5, version: 2))
+    }
+
+    @Test("touch moves last-seen; an unknown id is left alone", arguments: StoreBackend.allCases)
+    func touch(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let session = TestSessions.new()
+        try storage.sessions.touch(sessionID: session.id, at: now)
+        #expect(try storage.sessions.session(id: session.id) == nil)
+        try storage.sessions.setDisplayName("Ada", for: session, at: now)
+        try storage.sessions.touch(sessionID: session.id, at: now + 500)
+        #expect(try storage.sessions.session(id: session.id)?.lastSeen == now + 500)
+    }
+
+    @Test("Display names and preferences are kept per session", arguments: StoreBackend.allCases)
+    func namesAndPreferences(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let ada = TestSessions.new(), bob = TestSessions.new()
+        let preferences = Preferences(theme: .dark, tabOrder: ["profile", "home", "search"], usesSidebar: true, notifications: false)
+        try storage.sessions.setPreferences(preferences, for: ada, at: now)
+        try storage.sessions.setDisplayName("Ada Lovelace", for: TestSessions.stored(ada), at: now + 1)
+        try storage.sessions.setDisplayName("Bob", for: bob, at: now)
+        let stored = try #require(try storage.sessions.session(id: ada.id))
+        #expect(stored.preferences == preferences)
+        #expect(stored.displayName == "Ada Lovelace")
+        #expect(stored.lastSeen == now + 1)
+        #expect(try storage.sessions.session(id: bob.id)?.preferences == .standard)
+        try storage.sessions.setPreferences(.standard, for: TestSessions.stored(ada), at: now + 2)
+        #expect(try storage.sessions.session(id: ada.id)?.preferences == .standard)
+    }
+
+    @Test("The session lookup carries the cart in the order items were added, and its version", arguments: StoreBackend.allCases)
+    func lookupCarriesTheCart(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open(emptyCarts: true)
+        defer { storage.close() }
+        let slugs = ["ultralight-tent", "trail-running-shoes", "daypack-22l"]
+        let products = try slugs.map { try #require(storage.catalog.product(slug: $0)) }
+        var session = TestSessions.new()
+        var last = CartChange(itemCount: 0, version: 0)
+        // Added within one second: the order still holds.
+        for product in products {
+            last = try storage.carts.add(productID: product.id, for: session, at: now)
+            session = TestSessions.stored(session)
+        }
+        let stored = try #require(try storage.sessions.session(id: session.id))
+        #expect(stored.cart.items.map(\.product.slug) == slugs)
+        #expect(stored.cartVersion == last.version)
+        #expect(stored.cart.itemCount == last.itemCount)
+    }
+
+    @Test("Sessions last seen before the cutoff are purged with their carts and searches; orders stay", arguments: StoreBackend.allCases)
+    func purge(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let old = TestSessions.new(), recent = TestSessions.new()
+        try storage.searches.recordSearch("tent", for: old, at: (now - 1000) * 1000)
+        let (orderID, _) = try storage.carts.checkout(for: TestSessions.stored(old), at: now - 1000)
+        try storage.searches.recordSearch("tent", for: recent, at: now * 1000)
+
+        #expect(try storage.sessions.deleteSessions(lastSeenBefore: now - 10) == 1)
+        #expect(try storage.sessions.session(id: old.id) == nil)
+        #expect(try storage.sessions.session(id: recent.id) != nil)
+        #expect(try storage.searches.recentSearches(for: TestSessions.stored(recent)) == ["tent"])
+        #expect(try storage.orders.orders(for: TestSessions.stored(old)).map(\.id) == [orderID], "orders outlive their session")
+        // The purged id starts again from nothing: no cart or searches come back with it.
+        #expect(try storage.searches.recentSearches(for: TestSessions.stored(old)) == [])
+        try storage.sessions.setDisplayName("Again", for: old, at: now)
+        #expect(try storage.sessions.session(id: old.id)?.cart == storage.starterCart)
+        #expect(try storage.sessions.deleteSessions(lastSeenBefore: now - 10) == 0)
+    }
+
+    // MARK: - Carts
+
+    @Test("add appends a line, or raises its quantity up to 10", arguments: StoreBackend.allCases)
+    func add(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let tent = try #require(storage.catalog.product(slug: "ultralight-tent"))
+        let shoes = try #require(storage.catalog.product(slug: "trail-running-shoes"))
+        let session = TestSessions.new()
+        let first = try storage.carts.add(productID: tent.id, for: session, at: now)
+        #expect(first == CartChange(itemCount: 4, version: 1))
+        var change = first
+        for _ in 0..<12 { change = try storage.carts.add(productID: shoes.id, for: TestSessions.stored(session), at: now) }
+        #expect(change == CartChange(itemCount: 13, version: 13), "shoes stop at 10: 10 + 2 bottles + 1 tent")
+        let cart = try #require(try storage.sessions.session(id: session.id)).cart
+        #expect(cart.items.map(\.product.slug) == ["trail-running-shoes", "insulated-water-bottle", "ultralight-tent"])
+        #expect(cart.quantity(of: shoes.id) == 10)
+    }
+
+    @Test("setQuantity sets and clamps; a product not in the cart is notInCart", arguments: StoreBackend.allCases)
+    func setQuantity(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let shoes = try #require(storage.catalog.product(slug: "trail-running-shoes"))
+        let tent = try #require(storage.catalog.product(slug: "ultralight-tent"))
+        let session = TestSessions.new()
+        for (posted, expected) in [(7, 7), (0, 1), (-3, 1), (11, 10), (Int.max, 10), (Int.min, 1), (4, 4)] {
+            let change = try storage.carts.setQuantity(posted, of: shoes.id, for: session, at: now)
+            #expect(change.itemCount == expected + 2, "\(posted) should become \(expected)")
+            #expect(try storage.sessions.session(id: session.id)?.cart.quantity(of: shoes.id) == expected)
+        }
+        let before = try storage.sessions.session(id: session.id)
+        #expect(throws: CartError.notInCart) { try storage.carts.setQuantity(2, of: tent.id, for: TestSessions.stored(session), at: now) }
+        #expect(try storage.sessions.session(id: session.id) == before, "a refused change changed something")
+    }
+
+    @Test("adjustQuantity adds to the quantity stored now, clamped into 1...10", arguments: StoreBackend.allCases)
+    func adjustQuantity(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let shoes = try #require(storage.catalog.product(slug: "trail-running-shoes"))
+        let tent = try #require(storage.catalog.product(slug: "ultralight-tent"))
+        let session = TestSessions.new()
+        let steps: [(delta: Int, expected: Int)] = [(1, 2), (1, 3), (-1, 2), (20, 10), (1, 10), (-4, 6), (-50, 1), (-1, 1), (Int.max, 10), (Int.min, 1)]
+        for step in steps {
+            let change = try storage.carts.adjustQuantity(by: step.delta, of: shoes.id, for: session, at: now)
+            #expect(change.itemCount == step.expected + 2, "\(step.delta) should leave \(step.expected)")
+        }
+        #expect(try storage.sessions.session(id: session.id)?.cart.quantity(of: shoes.id) == 1)
+        #expect(throws: CartError.notInCart) { try storage.carts.adjustQuantity(by: 1, of: tent.id, for: TestSessions.stored(session), at: now) }
+    }
+
+    @Test("Concurrent adjustments of one line all count", arguments: StoreBackend.allCases)
+    func concurrentAdjustmentsAllCount(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let shoes = try #require(storage.catalog.product(slug: "trail-running-shoes"))
+        let session = TestSessions.new()
+        _ = try storage.carts.setQuantity(1, of: shoes.id, for: session, at: now)
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            do {
+                _ = try storage.carts.adjustQuantity(by: 1, of: shoes.id, for: TestSessions.stored(session), at: now)
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        let stored = try #require(try storage.sessions.session(id: session.id))
+        #expect(stored.cart.quantity(of: shoes.id) == 9)
+        #expect(stored.cartVersion == 9)
+    }
+
+    @Test("remove takes a line out; removing an absent one changes nothing but the version", arguments: StoreBackend.allCases)
+    func remove(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let shoes = try #require(storage.catalog.product(slug: "trail-running-shoes"))
+        let tent = try #require(storage.catalog.product(slug: "ultralight-tent"))
+        let session = TestSessions.new()
+        #expect(try storage.carts.remove(productID: shoes.id, for: session, at: now) == CartChange(itemCount: 2, version: 1))
+        #expect(try storage.carts.remove(productID: tent.id, for: TestSessions.stored(session), at: now) == CartChange(itemCount: 2, version: 2))
+        let cart = try #require(try storage.sessions.session(id: session.id)).cart
+        #expect(cart.items.map(\.product.slug) == ["insulated-water-bottle"])
+    }
+
+    @Test("Checkout copies names and prices into an order, empties the cart; orders come newest first", arguments: StoreBackend.allCases)
+    func checkout(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let tent = try #require(storage.catalog.product(slug: "ultralight-tent"))
+        let session = TestSessions.new()
+        let (firstID, emptied) = try storage.carts.checkout(for: session, at: now)
+        #expect(emptied == CartChange(itemCount: 0, version: 1))
+        #expect(try storage.sessions.session(id: session.id)?.cart.isEmpty == true)
+        #expect(throws: CartError.emptyCart) { try storage.carts.checkout(for: TestSessions.stored(session), at: now + 1) }
+
+        _ = try storage.carts.add(productID: tent.id, for: TestSessions.stored(session), at: now + 5)
+        _ = try storage.carts.adjustQuantity(by: 2, of: tent.id, for: TestSessions.stored(session), at: now + 5)
+        let (secondID, _) = try storage.carts.checkout(for: TestSessions.stored(session), at: now + 10)
+        #expect(secondID != firstID)
+
+        let orders = try storage.orders.orders(for: TestSessions.stored(session))
+        #expect(orders.map(\.id) == [secondID, firstID])
+        #expect(orders.map(\.placedAt) == [now + 10, now])
+        #expect(orders[0].lines == [Order.Line(name: "Ultralight Tent", unitPrice: Money(cents: 34_900), quantity: 3)])
+        #expect(orders[1].lines == [
+            Order.Line(name: "Trail Running Shoes", unitPrice: Money(cents: 12_800), quantity: 1),
+            Order.Line(name: "Insulated Water Bottle", unitPrice: Money(cents: 2_450), quantity: 2),
+        ])
+        #expect(orders[1].total == Money(cents: 17_700))
+        #expect(try storage.orders.orders(for: TestSessions.stored(TestSessions.new())) == [], "another session sees no orders")
+    }
+
+    @Test("Versions grow with every change of a cart, and carts of sessions are separate", arguments: StoreBackend.allCases)
+    func versionsAndIsolation(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let shoes = try #require(storage.catalog.product(slug: "trail-running-shoes"))
+        let ada = TestSessions.new(), bob = TestSessions.new()
+        let versions = [
+            try storage.carts.add(productID: shoes.id, for: ada, at: now).version,
+            try storage.carts.setQuantity(5, of: shoes.id, for: TestSessions.stored(ada), at: now).version,
+            try storage.carts.adjustQuantity(by: -1, of: shoes.id, for: TestSessions.stored(ada), at: now).version,
+            try storage.carts.remove(productID: shoes.id, for: TestSessions.stored(ada), at: now).version,
+            try storage.carts.checkout(for: TestSessions.stored(ada), at: now).change.version,
+        ]
+        #expect(versions == [1, 2, 3, 4, 5])
+        _ = try storage.carts.setQuantity(9, of: shoes.id, for: bob, at: now)
+        #expect(try storage.sessions.session(id: ada.id)?.cart.isEmpty == true)
+        #expect(try storage.sessions.session(id: bob.id)?.cart.quantity(of: shoes.id) == 9)
+        #expect(try storage.sessions.session(id: bob.id)?.cartVersion == 1)
+    }
+
+    // MARK: - Recent searches
+
+    @Test("Recent searches: newest first, five kept, another case replaces the older spelling", arguments: StoreBackend.allCases)
+    func recentSearches(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let session = TestSessions.new()
+        try storage.searches.recordSearch("tent", for: session, at: now * 1000)
+        #expect(try storage.sessions.session(id: session.id)?.cart == storage.starterCart, "a first search stores the session")
+        let stored = TestSessions.stored(session)
+        // All in one millisecond: the order of recording still decides.
+        for query in ["shoes", "bottle", "Tent", "lamp", "watch", "jacket"] {
+            try storage.searches.recordSearch(query, for: stored, at: now * 1000 + 1)
+        }
+        #expect(try storage.searches.recentSearches(for: stored) == ["jacket", "watch", "lamp", "Tent", "bottle"])
+        try storage.searches.recordSearch("bottle", for: stored, at: now * 1000 + 2)
+        #expect(try storage.searches.recentSearches(for: stored) == ["bottle", "jacket", "watch", "lamp", "Tent"])
+        #expect(try storage.searches.recentSearches(for: TestSessions.stored(TestSessions.new())) == [])
+    }
+}
+
+extension StoreTests {
+    @Test("A PostgreSQL URL is refused with a usage error that names PostgreSQL and hides the password",
+          arguments: ["postgres://shop:s3cret@db.internal:5432/quickcart", "postgresql://shop:s3cret@db.internal/quickcart?sslmode=require"])
+    func postgresIsNotBuiltIn(url: String) throws {
+        var configuration = Configuration()
+        configuration.databasePath = url
+        let error = try #require(throws: Configuration.UsageError.self) { try Storage.open(configuration, connections: 2) }
+        #expect(error.description.contains("PostgreSQL support is not built in"), "\(error)")
+        #expect(!error.description.contains("s3cret"), "the password reached the message: \(error)")
+        #expect(error.description.contains("shop:***@db.internal"), "\(error)")
+    }
+}
