@@ -33,9 +33,8 @@ public final class QuickCartApp: Sendable {
         let threads = configuration.threads ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
 
         storage = try Storage.open(configuration, connections: threads + 2)
-        let catalog = storage.catalog
         let sessions = SessionManager(
-            store: storage.sessions, secret: try storage.sessionSecret(), starterCart: storage.starterCart,
+            store: storage.sessions, secret: try storage.sessionSecret(), catalog: storage.catalog,
             idleLifetime: configuration.sessionIdleSeconds, secureCookies: configuration.secureCookies
         )
         hub = BadgeHub()
@@ -53,18 +52,15 @@ public final class QuickCartApp: Sendable {
                 "js": .string(Self.versionedURL("js/app.js", in: staticFiles)),
             ])
         )
-        let cards = ProductCards(catalog: catalog, icons: icons)
-        let categoryLinks = SearchController.categoryLinks(in: catalog)
+        let shelf = LiveCatalog(source: storage.catalog, icons: icons)
         let accessLogOutput = configuration.accessLog ? BufferedLog() : nil
         self.accessLogOutput = accessLogOutput
         let storage = storage
         let routes = Routes(
             sessions: sessions,
-            home: HomeController(catalog: catalog, pages: pages, cards: cards, categoryLinks: categoryLinks),
-            search: SearchController(
-                catalog: catalog, searches: storage.searches, pages: pages, cards: cards, categoryLinks: categoryLinks
-            ),
-            cart: CartController(catalog: catalog, carts: storage.carts, publisher: hub, pages: pages, icons: icons),
+            home: HomeController(shelf: shelf, pages: pages),
+            search: SearchController(shelf: shelf, searches: storage.searches, pages: pages),
+            cart: CartController(catalog: storage.catalog, carts: storage.carts, publisher: hub, pages: pages, icons: icons),
             profile: ProfileController(orders: storage.orders, sessions: storage.sessions, pages: pages),
             preferences: PreferencesController(sessions: storage.sessions, tabBar: pages.tabBar),
             events: EventsController(hub: hub),
@@ -95,10 +91,12 @@ public final class QuickCartApp: Sendable {
     /// Event streams currently open.
     public var openEventStreamCount: Int { server.openEventStreamCount }
 
-    /// Starts serving, the hourly purge of expired sessions, and the access log's writes.
+    /// Starts serving, the hourly purge of expired sessions, the check for a new catalog
+    /// (every ``catalogCheckInterval``) and the access log's writes.
     public func start() throws {
         try server.start()
         repeatEvery(.seconds(3600), firstAfter: .seconds(60)) { [weak self] in self?.purgeExpiredSessions() }
+        repeatEvery(Self.catalogCheckInterval) { [weak self] in self?.refreshCatalog() }
         if let accessLogOutput {
             repeatEvery(.milliseconds(200)) { accessLogOutput.flush() }
         }
@@ -113,6 +111,21 @@ public final class QuickCartApp: Sendable {
         server.stop()
         accessLogOutput?.flush()
         storage.close()
+    }
+
+    /// How often a running shop asks storage whether an import landed: one small read. Pages
+    /// show an imported catalog at the latest this long after its commit.
+    public static let catalogCheckInterval = DispatchTimeInterval.seconds(2)
+
+    /// Takes the stored catalog when an import changed it (on any instance sharing storage).
+    public func refreshCatalog() {
+        do {
+            if try storage.catalog.refresh(from: storage.catalogs) {
+                Log.info("catalog version \(storage.catalog.current.version) loaded")
+            }
+        } catch {
+            Log.error("checking for a new catalog failed: \(error)")
+        }
     }
 
     private func repeatEvery(_ interval: DispatchTimeInterval, firstAfter delay: DispatchTimeInterval? = nil, _ work: @escaping @Sendable () -> Void) {

@@ -26,8 +26,8 @@ public final class SessionManager: Sendable {
     }
 
     private let store: any SessionStore
-    /// The cart of a session that is not stored yet.
-    private let starterCart: Cart
+    /// Gives the cart of a session that is not stored yet (it follows the catalog).
+    private let catalog: CatalogSource
     private let key: HMACKey
     private let idleLifetime: Int64
     private let secureCookies: Bool
@@ -38,9 +38,9 @@ public final class SessionManager: Sendable {
     private let verified = Mutex<[String: Verified]>([:])
     private static let verifiedCapacity = 10_000
 
-    init(store: any SessionStore, secret: [UInt8], starterCart: Cart, idleLifetime: Int64, secureCookies: Bool) {
+    init(store: any SessionStore, secret: [UInt8], catalog: CatalogSource, idleLifetime: Int64, secureCookies: Bool) {
         self.store = store
-        self.starterCart = starterCart
+        self.catalog = catalog
         key = HMACKey(secret)
         self.idleLifetime = idleLifetime
         self.secureCookies = secureCookies
@@ -70,7 +70,7 @@ public final class SessionManager: Sendable {
                     id: token.id, createdAt: token.issuedAt, displayName: Session.defaultDisplayName, isStored: false,
                     csrfToken: verified.csrfToken, liveKey: verified.liveKey
                 )
-                return Resolution(session: session, cart: starterCart, cartVersion: 0)
+                return Resolution(session: session, cart: catalog.current.starterCart, cartVersion: 0)
             }
         }
         let token = SessionToken.issue(at: now)
@@ -78,7 +78,7 @@ public final class SessionManager: Sendable {
             id: token.id, createdAt: now, displayName: Session.defaultDisplayName, isStored: false,
             csrfToken: csrfToken(for: token.id), liveKey: liveKey(for: token.id)
         )
-        return Resolution(session: session, cart: starterCart, cartVersion: 0, cookie: cookie(for: token))
+        return Resolution(session: session, cart: catalog.current.starterCart, cartVersion: 0, cookie: cookie(for: token))
     }
 
     /// Checks a state-changing request: its form must carry the session's CSRF token, and a

@@ -26,7 +26,7 @@ public struct StoredSession: Sendable, Equatable {
 ///
 /// A session is stored only with its first change: every method here, on ``CartStore`` and
 /// on ``SearchHistoryStore`` that changes something for a ``Session`` whose
-/// ``Session/isStored`` is false first stores it (with ``ShopStorage/starterCart``), in the
+/// ``Session/isStored`` is false first stores it (with the current ``CatalogSource/Snapshot/starterCart``), in the
 /// same transaction as the change, so the two land together or not at all. Storing a session
 /// that another request stored meanwhile is harmless.
 public protocol SessionStore: Sendable {

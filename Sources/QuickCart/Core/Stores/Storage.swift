@@ -1,6 +1,7 @@
 /// Where the composition root picks the storage backend; nothing else in the app names one.
 public enum Storage {
-    /// Opens the storage `configuration` names: a SQLite file path. (`postgres://` and
+    /// Opens the storage `configuration` names: a SQLite file path. A database that never had
+    /// a catalog imported gets the demo catalog (`Catalog/demo.csv`). (`postgres://` and
     /// `postgresql://` URLs are recognised and refused until PostgreSQL support is built in.)
     /// - Parameter connections: The most database connections to hold open: the server's
     ///   threads and a few more.
@@ -14,10 +15,22 @@ public enum Storage {
             )
         }
         let emptyCarts = configuration.emptyCarts
-        return try SQLiteStorage(
+        let storage = try SQLiteStorage(
             path: location, maximumConnections: connections, maximumBytes: configuration.maximumDatabaseBytes,
-            makeStarterCart: { catalog in emptyCarts ? Cart() : Cart.demo(from: catalog) }
+            // The demo cart belongs to the demo catalog: once the operator imports their own,
+            // new sessions start empty.
+            makeStarterCart: { catalog, origin in emptyCarts || origin == .own ? Cart() : Cart.demo(from: catalog) }
         )
+        try loadDemoCatalogIfNeverImported(into: storage, resourcesPath: configuration.resourcesPath)
+        return storage
+    }
+
+    /// A database no catalog was ever imported into (a new one, or one made before imports
+    /// existed, which holds the same demo rows) gets `Catalog/demo.csv` through the import.
+    private static func loadDemoCatalogIfNeverImported(into storage: any ShopStorage, resourcesPath: String?) throws {
+        guard storage.catalog.current.origin == nil else { return }
+        let entries = try DemoCatalog.entries(resourcesPath: resourcesPath)
+        storage.catalog.replace(with: try storage.catalogs.importCatalog(entries, origin: .demo))
     }
 
     /// The URL with any password replaced by `***`, fit for a log or a message.

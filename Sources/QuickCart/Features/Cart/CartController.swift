@@ -4,7 +4,7 @@ import MicroHTTP
 /// checkout. Each change commits, tells the session's open tabs the new count, then answers
 /// 303 back to the page the form came from.
 struct CartController: Sendable {
-    let catalog: Catalog
+    let catalog: CatalogSource
     let carts: any CartStore
     let publisher: any BadgePublisher
     let pages: PageRenderer
@@ -22,8 +22,11 @@ struct CartController: Sendable {
     /// `POST /cart/items` with `product`: one more of it, up to the maximum.
     func add(_ request: ShopRequest) throws -> Response {
         let id = try request.integer("product", named: "product")
-        guard let product = catalog.product(id: Int64(clamping: id)) else {
+        guard let product = catalog.current.catalog.product(id: Int64(clamping: id)) else {
             throw HTTPError(.notFound, "That product is not in our catalog.")
+        }
+        guard product.isActive else {
+            throw HTTPError(.notFound, "\(product.name) is no longer available.")
         }
         let change = try carts.add(productID: product.id, for: request.session, at: request.now)
         return committed(change, request, returnTo: request.returnPath(default: "/cart"))
@@ -36,6 +39,10 @@ struct CartController: Sendable {
         let productID = try request.productID()
         let quantity = try request.integer("quantity", named: "quantity")
         let shown = try request.optionalInteger("shown", named: "quantity shown")
+        if let product = catalog.current.catalog.product(id: productID), !product.isActive,
+           quantity > (shown ?? request.cart.quantity(of: productID)) {
+            throw HTTPError(.badRequest, "\(product.name) is no longer available, so you cannot add more of it.")
+        }
         do {
             let change = try shown.map { shown in
                 let (delta, overflow) = quantity.subtractingReportingOverflow(shown)

@@ -19,14 +19,16 @@ struct CartViewModel: MustacheConvertible {
                     "decrement": .int(item.quantity - 1),
                     "increment": .int(item.quantity + 1),
                     "canDecrease": .bool(item.quantity > Cart.quantityRange.lowerBound),
-                    "canIncrease": .bool(item.quantity < Cart.quantityRange.upperBound),
+                    "canIncrease": .bool(item.isAvailable && item.quantity < Cart.quantityRange.upperBound),
+                    "unavailable": .bool(!item.isAvailable),
                 ])
             }),
             "hasItems": .bool(!cart.isEmpty),
             "count": .int(cart.itemCount),
             "countText": .string(Badge.itemCountText(cart.itemCount)),
             "subtotal": .string(cart.subtotal.formatted),
-            "canCheckout": .bool(!cart.isEmpty),
+            "canCheckout": .bool(cart.canCheckout),
+            "hasUnavailable": .bool(cart.items.contains { !$0.isAvailable }),
             "csrf": .string(csrfToken),
         ])
     }

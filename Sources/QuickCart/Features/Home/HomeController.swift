@@ -3,17 +3,15 @@ import Mustache
 
 /// The Home tab: featured products to add, and the categories to browse.
 struct HomeController: Sendable {
-    let catalog: Catalog
+    let shelf: LiveCatalog
     let pages: PageRenderer
-    let cards: ProductCards
-    /// The category links, built once (``SearchController/categoryLinks(in:)``).
-    let categoryLinks: MustacheValue
 
     func show(_ request: ShopRequest) throws -> Response {
         let cart = request.cart
+        let shelf = shelf.current
         let content: MustacheValue = .object([
-            "featured": cards.list(catalog.featured, cart: cart),
-            "categories": categoryLinks,
+            "featured": shelf.cards.list(shelf.catalog.featured, cart: cart),
+            "categories": shelf.categoryLinks,
             "csrf": .string(request.session.csrfToken),
             "returnTo": "/",
         ])

@@ -36,7 +36,7 @@ struct ProfileController: Sendable {
         ]
         if let confirmed {
             content["confirmation"] = .object([
-                "number": .string(String(confirmed.id)),
+                "number": .string(confirmed.number),
                 "total": .string(confirmed.total.formatted),
                 "itemCountText": .string(Badge.itemCountText(confirmed.itemCount)),
             ])
@@ -82,7 +82,7 @@ struct ProfileController: Sendable {
 
     private static func viewModel(_ order: Order) -> MustacheValue {
         .object([
-            "number": .string(String(order.id)),
+            "number": .string(order.number),
             "placedAt": .string(date(order.placedAt)),
             "placedAtISO": .string(isoDate(order.placedAt)),
             "total": .string(order.total.formatted),

@@ -7,12 +7,9 @@ import Mustache
 struct SearchController: Sendable {
     static let maximumQueryLength = 100
 
-    let catalog: Catalog
+    let shelf: LiveCatalog
     let searches: any SearchHistoryStore
     let pages: PageRenderer
-    let cards: ProductCards
-    /// The category links, built once (``categoryLinks(in:)``).
-    let categoryLinks: MustacheValue
 
     func show(_ request: ShopRequest) throws -> Response {
         let query = (request.http.query["q"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -28,19 +25,20 @@ struct SearchController: Sendable {
             session.isStored = true
         }
         let cart = request.cart
-        let results = catalog.search(query)
+        let shelf = shelf.current
+        let results = shelf.catalog.search(query)
         let recent = try searches.recentSearches(for: session)
         var returnTo = "/search"
         if !query.isEmpty { returnTo = Self.href(for: query) }
         let content: MustacheValue = .object([
             "query": .string(query),
             "hasQuery": .bool(!query.isEmpty),
-            "results": cards.list(results, cart: cart),
+            "results": shelf.cards.list(results, cart: cart),
             "hasResults": .bool(!results.isEmpty),
             "resultSummary": .string(Self.summary(count: results.count, query: query)),
             "recent": .array(recent.map { .object(["text": .string($0), "href": .string(Self.href(for: $0))]) }),
             "hasRecent": .bool(!recent.isEmpty),
-            "categories": categoryLinks,
+            "categories": shelf.categoryLinks,
             "csrf": .string(session.csrfToken),
             "returnTo": .string(returnTo),
         ])

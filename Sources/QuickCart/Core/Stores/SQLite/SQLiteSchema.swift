@@ -88,6 +88,20 @@ enum SQLiteSchema {
             // so a quantity change still writes one page of cart_items and nothing else.
             try db.execute(sql: "CREATE INDEX cart_items_in_order ON cart_items (session_id, added_at);")
         }
+        migrator.registerMigration("v6-importable-catalog") { db in
+            // Imports (`quickcart catalog import`) deactivate products instead of deleting them,
+            // order the catalog by the file, and may give a product a photo. The catalog's
+            // version and origin go into `settings` with the first import.
+            try db.execute(sql: """
+                ALTER TABLE products ADD COLUMN active INTEGER NOT NULL DEFAULT 1;
+                ALTER TABLE products ADD COLUMN position INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE products ADD COLUMN image_file TEXT;
+                ALTER TABLE products ADD COLUMN image_key TEXT;
+                ALTER TABLE products ADD COLUMN image_width INTEGER;
+                ALTER TABLE products ADD COLUMN image_height INTEGER;
+                UPDATE products SET position = id;
+                """)
+        }
         return migrator
     }
 }

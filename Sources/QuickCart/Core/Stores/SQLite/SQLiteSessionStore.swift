@@ -9,7 +9,7 @@ struct SQLiteSessionStore: SessionStore {
         // moment, with no transaction around them. A session without lines gives one row of
         // NULLs for them; the cart_items_in_order index gives the lines in order, unsorted.
         var stored: StoredSession?
-        let catalog = database.catalog
+        let catalog = database.catalog.current.catalog
         let items = try database.withConnection { db in
             try db.fetchAll(
                 """
