@@ -25,16 +25,21 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        // Declares the few libvips functions it needs itself (see its shim.h): GLib's
+        // pkg-config flags carry -pthread, which SwiftPM refuses.
+        .systemLibrary(name: "CVips"),
 
         // Generic layers: they know nothing of the shop.
         .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: strictSwift),
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strictSwift),
         .target(name: "Mustache", swiftSettings: strictSwift),
+        // Image thumbnails for catalog imports (libvips); the server never decodes images.
+        .target(name: "Vips", dependencies: ["CVips"], swiftSettings: strictSwift),
 
         // The shop, and the executable that serves it.
         .target(
             name: "QuickCart",
-            dependencies: ["MicroHTTP", "SQLite", "Mustache"],
+            dependencies: ["MicroHTTP", "SQLite", "Mustache", "Vips"],
             swiftSettings: strictSwift
         ),
         .executableTarget(name: "quickcart", dependencies: ["QuickCart"], swiftSettings: strictSwift),
@@ -48,7 +53,7 @@ let package = Package(
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], exclude: ["Spec"], swiftSettings: strictSwift),
         .testTarget(
             name: "QuickCartTests",
-            dependencies: ["QuickCart", "MicroHTTP", "SQLite", "Mustache", "HTTPTesting"],
+            dependencies: ["QuickCart", "MicroHTTP", "SQLite", "Mustache", "Vips", "HTTPTesting"],
             swiftSettings: strictSwift
         ),
     ],

@@ -28,7 +28,8 @@ enum CatalogFile {
         var price: Money
         /// The file name in the media folder, if any.
         var image: String?
-        var icon: String
+        /// `nil` when the file names none (see ``CatalogFile/entries(_:images:stored:)``).
+        var icon: String?
         var isFeatured: Bool
         var isActive: Bool
     }
@@ -59,8 +60,6 @@ enum CatalogFile {
         var hasMediaFile: (String) -> Bool
         /// The line icons there are; `nil` accepts any well-formed name.
         var knownIcons: Set<String>?
-        /// The icon of a product that names none.
-        var defaultIcon = "cart"
     }
 
     static let fields = ["slug", "name", "summary", "category", "price", "image", "icon", "featured", "active"]
@@ -292,10 +291,8 @@ enum CatalogFile {
                 problems.append(Problem(line: at, field: "image", message: "unknown image file “\(imageText)”: it is not in the media folder"))
             }
         }
-        var icon = text("icon", required: false)
-        if icon.isEmpty {
-            icon = context.defaultIcon
-        } else if !isURLSafe(icon) || context.knownIcons.map({ !$0.contains(icon) }) ?? false {
+        let icon = text("icon", required: false)
+        if !icon.isEmpty, !isURLSafe(icon) || context.knownIcons.map({ !$0.contains(icon) }) ?? false {
             problems.append(Problem(line: record["icon"]?.line ?? line, field: "icon", message: "unknown icon “\(icon)”"))
         }
         let featured = flag("featured", default: false)
@@ -303,7 +300,7 @@ enum CatalogFile {
         guard problems.count == before else { return nil }
         return Row(
             line: line, slug: slug, name: name, summary: summary, category: category, price: price,
-            image: imageText.isEmpty ? nil : imageText, icon: icon, isFeatured: featured, isActive: active
+            image: imageText.isEmpty ? nil : imageText, icon: icon.isEmpty ? nil : icon, isFeatured: featured, isActive: active
         )
     }
 
@@ -350,5 +347,38 @@ enum CatalogFile {
             }
         }
         return problems
+    }
+}
+
+// MARK: - Writing
+
+extension CatalogFile {
+    /// The products as a catalog file that imports back unchanged (inactive ones included,
+    /// marked `active` false).
+    static func text(of products: [Product], format: Format) -> String {
+        switch format {
+        case .csv:
+            var lines = [fields.joined(separator: ",")]
+            for product in products {
+                let values = [
+                    product.slug, product.name, product.summary, product.category, priceText(product.price),
+                    product.image?.fileName ?? "", product.icon, String(product.isFeatured), String(product.isActive),
+                ]
+                lines.append(values.map(CSV.field).joined(separator: ","))
+            }
+            return lines.joined(separator: "\n") + "\n"
+        case .json:
+            let objects = products.map { product in
+                let members = [
+                    ("slug", JSONText.quoted(product.slug)), ("name", JSONText.quoted(product.name)),
+                    ("summary", JSONText.quoted(product.summary)), ("category", JSONText.quoted(product.category)),
+                    ("price", JSONText.quoted(priceText(product.price))),
+                    ("image", product.image.map { JSONText.quoted($0.fileName) } ?? "null"),
+                    ("icon", JSONText.quoted(product.icon)), ("featured", String(product.isFeatured)), ("active", String(product.isActive)),
+                ]
+                return "  {" + members.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
+            }
+            return objects.isEmpty ? "[]\n" : "[\n" + objects.joined(separator: ",\n") + "\n]\n"
+        }
     }
 }

@@ -20,19 +20,9 @@ enum DemoCatalog {
         let context = CatalogFile.Context(hasMediaFile: { _ in false }, knownIcons: nil)
         switch CatalogFile.read(Array(data), context: context) {
         case .success(let rows):
-            return rows.map { $0.entry(image: nil) }
+            return CatalogFile.entries(rows, images: [:], stored: [])
         case .failure(let failure):
             throw LoadError(description: "the demo catalog \(path) is not valid:\n\(failure)")
         }
-    }
-}
-
-extension CatalogFile.Row {
-    /// The row as an import stores it, with its photo as processed.
-    func entry(image: ProductImage?) -> CatalogEntry {
-        CatalogEntry(
-            slug: slug, name: name, summary: summary, category: category, price: price, icon: icon,
-            isFeatured: isFeatured, isActive: isActive, image: image
-        )
     }
 }

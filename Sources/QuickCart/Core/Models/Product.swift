@@ -47,7 +47,8 @@ public struct ProductImage: Hashable, Sendable {
     public var fileName: String
     /// The lower-case hex SHA-256 of the original's bytes: the thumbnails' names begin with it.
     public var key: String
-    /// The original's width and height in pixels (its aspect ratio sizes the thumbnails).
+    /// The size in pixels of the widest thumbnail, upright (at most the original's size): the
+    /// other thumbnails' sizes follow from it.
     public var width: Int
     public var height: Int
 
@@ -63,7 +64,7 @@ public struct ProductImage: Hashable, Sendable {
         "\(key)-\(width).webp"
     }
 
-    /// The height of the thumbnail `width` pixels wide (never upscaled past the original).
+    /// The size of the thumbnail made for `width` (never wider than the widest one).
     public func thumbnailSize(width: Int) -> (width: Int, height: Int) {
         let scaledWidth = min(width, self.width)
         let scaledHeight = max(1, (height * scaledWidth + self.width / 2) / max(1, self.width))

@@ -1,0 +1,152 @@
+import CVips
+import Synchronization
+
+/// The Swift face of libvips, for what the shop's import needs: read an image's header, make a
+/// stripped WebP thumbnail, list an image's metadata, and (for tests and tools) make an image.
+///
+/// ```swift
+/// let info = try ImageProcessor.header(of: bytes)        // width, height, format
+/// let thumbnail = try ImageProcessor.webPThumbnail(of: bytes, width: 320)
+/// ```
+///
+/// libvips starts once per process, on first use. C types never leave this module.
+public enum ImageProcessor {
+    /// An image's header: what it is, without decoding its pixels.
+    public struct Header: Sendable, Equatable {
+        public let width: Int
+        public let height: Int
+        /// The format libvips recognised: `jpeg`, `png`, `webp`, `gif`, … (its loader's name).
+        public let format: String
+    }
+
+    /// A made image.
+    public struct Encoded: Sendable {
+        public let bytes: [UInt8]
+        public let width: Int
+        public let height: Int
+    }
+
+    /// Formats ``solidImage(width:height:format:)`` can write.
+    public enum TestFormat: Sendable {
+        case jpeg, png
+    }
+
+    /// Reads the header of an image in memory; the pixels are not decoded.
+    /// - Throws: ``ImageError`` when libvips does not recognise the bytes as an image.
+    public static func header(of bytes: [UInt8]) throws(ImageError) -> Header {
+        try start()
+        guard let loader = bytes.withUnsafeBytes({ vips_foreign_find_load_buffer($0.baseAddress, $0.count) }) else {
+            throw ImageError.last(operation: "not an image libvips can read")
+        }
+        let image = bytes.withUnsafeBytes { cvips_header_from_buffer($0.baseAddress, $0.count) }
+        guard let image else { throw ImageError.last(operation: "reading the image header") }
+        defer { cvips_unref(image) }
+        return Header(width: Int(vips_image_get_width(image)), height: Int(vips_image_get_height(image)), format: formatName(loader: String(cString: loader)))
+    }
+
+    /// Decodes the image, shrinks it to `width` pixels wide (never enlarges it), turns it
+    /// upright by its orientation tag and encodes it as WebP without any metadata.
+    /// - Throws: ``ImageError`` when the image is damaged or cannot be read.
+    public static func webPThumbnail(of bytes: [UInt8], width: Int, quality: Int = 80) throws(ImageError) -> Encoded {
+        try start()
+        var copy = bytes
+        var thumbnail: OpaquePointer?
+        let failed = copy.withUnsafeMutableBytes { cvips_thumbnail_buffer($0.baseAddress, $0.count, &thumbnail, Int32(width)) }
+        guard failed == 0, let thumbnail else { throw ImageError.last(operation: "decoding the image") }
+        defer { cvips_unref(thumbnail) }
+        return try encoded(thumbnail, operation: "encoding the thumbnail as WebP") { image, buffer, length in
+            cvips_webpsave_stripped(image, buffer, length, Int32(quality))
+        }
+    }
+
+    /// The names of the metadata fields an image carries (`exif-data`, `xmp-data`,
+    /// `icc-profile-data`, …) besides its basic ones.
+    public static func metadataNames(of bytes: [UInt8]) throws(ImageError) -> [String] {
+        try start()
+        let image = bytes.withUnsafeBytes { cvips_header_from_buffer($0.baseAddress, $0.count) }
+        guard let image else { throw ImageError.last(operation: "reading the image header") }
+        defer { cvips_unref(image) }
+        guard let fields = vips_image_get_fields(image) else { return [] }
+        defer { g_strfreev(fields) }
+        var names: [String] = []
+        var index = 0
+        while let field = fields[index] {
+            names.append(String(cString: field))
+            index += 1
+        }
+        return names
+    }
+
+    /// An image of one colour, encoded: for tests and tools that need a real image file.
+    public static func solidImage(width: Int, height: Int, format: TestFormat, red: Double = 200, green: Double = 80, blue: Double = 40) throws(ImageError) -> [UInt8] {
+        try start()
+        var image: OpaquePointer?
+        guard cvips_solid(&image, Int32(width), Int32(height), red, green, blue) == 0, let image else {
+            throw ImageError.last(operation: "making an image")
+        }
+        defer { cvips_unref(image) }
+        return try encoded(image, operation: "encoding an image") { image, buffer, length in
+            switch format {
+            case .jpeg: cvips_jpegsave(image, buffer, length)
+            case .png: cvips_pngsave(image, buffer, length)
+            }
+        }.bytes
+    }
+
+    // MARK: - Internals
+
+    private static func encoded(
+        _ image: OpaquePointer, operation: String,
+        _ save: (OpaquePointer, UnsafeMutablePointer<UnsafeMutableRawPointer?>, UnsafeMutablePointer<Int>) -> Int32
+    ) throws(ImageError) -> Encoded {
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        guard save(image, &buffer, &length) == 0, let buffer else { throw ImageError.last(operation: operation) }
+        defer { g_free(buffer) }
+        let bytes = Array(UnsafeRawBufferPointer(start: buffer, count: length))
+        return Encoded(bytes: bytes, width: Int(vips_image_get_width(image)), height: Int(vips_image_get_height(image)))
+    }
+
+    /// "VipsForeignLoadJpegBuffer" → "jpeg".
+    private static func formatName(loader: String) -> String {
+        var name = Substring(loader)
+        if name.hasPrefix("VipsForeignLoad") { name = name.dropFirst("VipsForeignLoad".count) }
+        for suffix in ["Buffer", "Source"] where name.hasSuffix(suffix) { name = name.dropLast(suffix.count) }
+        return name.lowercased()
+    }
+
+    private static let started = Mutex<Bool?>(nil)
+
+    /// Starts libvips once per process.
+    private static func start() throws(ImageError) {
+        let ok = started.withLock { state -> Bool in
+            if let state { return state }
+            let ok = vips_init("quickcart") == 0
+            // Import works on one image at a time; libvips' own caches would only hold memory.
+            if ok { vips_cache_set_max(0) }
+            state = ok
+            return ok
+        }
+        guard ok else { throw ImageError.last(operation: "starting libvips") }
+    }
+}
+
+/// A libvips failure, with its message.
+public struct ImageError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+
+    /// The error libvips recorded last, for `operation`; clears it.
+    static func last(operation: String) -> ImageError {
+        let message = String(cString: vips_error_buffer()).trimmingTrailingWhitespace
+        vips_error_clear()
+        return ImageError(description: message.isEmpty ? operation : "\(operation): \(message)")
+    }
+}
+
+private extension String {
+    var trimmingTrailingWhitespace: String {
+        var scalars = unicodeScalars[...]
+        while let last = scalars.last, last.properties.isWhitespace { scalars = scalars.dropLast() }
+        return String(String.UnicodeScalarView(scalars))
+    }
+}
