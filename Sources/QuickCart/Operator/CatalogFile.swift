@@ -55,9 +55,9 @@ enum CatalogFile {
     }
 
     /// What the checks need to know beyond the file.
-    struct Context {
+    struct Context: Sendable {
         /// Whether a file of this name is in the media folder.
-        var hasMediaFile: (String) -> Bool
+        var hasMediaFile: @Sendable (String) -> Bool
         /// The line icons there are; `nil` accepts any well-formed name.
         var knownIcons: Set<String>?
     }
@@ -99,7 +99,6 @@ enum CatalogFile {
         } else {
             records = csvRecords(text, problems: &problems)
         }
-        guard problems.isEmpty else { return .failure(Failure(problems: problems)) }
         if records.count > maximumProducts {
             return .failure(Failure(problems: [Problem(line: nil, field: nil, message: "more than \(maximumProducts) products")]))
         }
@@ -117,10 +116,15 @@ enum CatalogFile {
                 rows.append(row)
             }
         }
-        if records.isEmpty {
+        if records.isEmpty, problems.isEmpty {
             problems.append(Problem(line: nil, field: nil, message: "the file lists no products"))
         }
-        return problems.isEmpty ? .success(rows) : .failure(Failure(problems: problems))
+        guard problems.isEmpty else {
+            // In file order; problems of one line keep the order of its fields.
+            let ordered = problems.enumerated().sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }
+            return .failure(Failure(problems: ordered.map(\.element)))
+        }
+        return .success(rows)
     }
 
     /// One record's values by field name, each with its line, and the line the record starts on.
