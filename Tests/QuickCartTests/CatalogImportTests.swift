@@ -1,0 +1,224 @@
+import Foundation
+@testable import QuickCart
+import Testing
+
+/// `quickcart catalog import` and `export` over real storage: upserts by slug, deactivation,
+/// dry runs, refusals that write nothing, round trips, and carts and orders when the catalog moves.
+@Suite("Catalog import")
+struct CatalogImportTests {
+    private let now = TestSessions.start
+
+    /// A folder with a catalog file in it, and a database beside it.
+    final class Workspace {
+        let directory: TemporaryDirectory
+        var database: String { directory.path + "/shop.sqlite" }
+        var media: String { directory.path + "/media" }
+
+        init() throws {
+            directory = try TemporaryDirectory()
+            try FileManager.default.createDirectory(atPath: directory.path + "/media", withIntermediateDirectories: true)
+        }
+
+        /// Writes `text` to a file named `name` and returns its path.
+        func file(_ name: String, _ text: String) throws -> String {
+            let path = directory.path + "/" + name
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+
+        /// Opens the database as the server would.
+        func open(emptyCarts: Bool = false) throws -> any ShopStorage {
+            var configuration = Configuration()
+            configuration.databasePath = database
+            configuration.resourcesPath = TestShop.repositoryRoot
+            configuration.emptyCarts = emptyCarts
+            return try Storage.open(configuration, connections: 2)
+        }
+
+        func run(_ arguments: [String]) -> OperatorRun {
+            OperatorRun(arguments, database: database, media: media)
+        }
+
+        /// The stored catalog, every product, as `slug price active` lines.
+        func listing() throws -> [String] {
+            let storage = try open()
+            defer { storage.close() }
+            return try storage.catalogs.loadCatalog().products.map { "\($0.slug) \($0.price) \($0.isActive ? "active" : "inactive")" }
+        }
+    }
+
+    static let ownCatalog = """
+        slug,name,summary,category,price,featured
+        trail-running-shoes,Trail Running Shoes,"Grippy, cushioned shoes.",Running,130.00,true
+        camp-chair,Camp Chair,Folds flat.,Camping,45.00,true
+        """
+
+    @Test("An import upserts by slug in file order, keeps ids, and makes the products it leaves out inactive")
+    func upsertAndDeactivate() throws {
+        let workspace = try Workspace()
+        let before = try workspace.open()
+        let shoes = try #require(before.catalog.current.catalog.product(slug: "trail-running-shoes"))
+        let version = before.catalog.current.version
+        #expect(before.catalog.current.origin == .demo)
+        before.close()
+
+        let run = workspace.run(["catalog", "import", try workspace.file("own.csv", Self.ownCatalog)])
+        #expect(run.status == 0, "\(run.report)")
+        #expect(run.output.contains("added 1: camp-chair"), "\(run.output)")
+        #expect(run.output.contains("changed 1: trail-running-shoes"), "\(run.output)")
+        #expect(run.output.contains("deactivated 23: insulated-water-bottle, ultralight-tent"), "\(run.output)")
+
+        let storage = try workspace.open()
+        defer { storage.close() }
+        let current = storage.catalog.current
+        #expect(current.origin == .own && current.version > version)
+        #expect(current.catalog.products.map(\.slug) == ["trail-running-shoes", "camp-chair"], "only the file's products are for sale, in its order")
+        let updated = try #require(current.catalog.product(slug: "trail-running-shoes"))
+        #expect(updated.id == shoes.id && updated.price == Money(cents: 13_000) && updated.summary == "Grippy, cushioned shoes.")
+        #expect(updated.icon == "shoe", "a row without an icon keeps the product's icon")
+        #expect(current.catalog.product(slug: "camp-chair")?.icon == "tent", "a new product takes its category's icon")
+        let bottle = try #require(current.catalog.product(slug: "insulated-water-bottle"), "left-out products are kept")
+        #expect(!bottle.isActive)
+        #expect(current.catalog.allProducts.count == 25)
+        #expect(current.catalog.search("bottle").isEmpty, "inactive products are not found")
+        #expect(current.starterCart.isEmpty, "the demo cart goes with the demo catalog")
+    }
+
+    @Test("--dry-run prints what would change and writes nothing")
+    func dryRun() throws {
+        let workspace = try Workspace()
+        let original = try workspace.listing()
+        let run = workspace.run(["catalog", "import", try workspace.file("own.csv", Self.ownCatalog), "--dry-run"])
+        #expect(run.status == 0, "\(run.report)")
+        #expect(run.output.hasPrefix("dry run:") && run.output.contains("nothing was written"), "\(run.output)")
+        #expect(run.output.contains("added 1: camp-chair") && run.output.contains("changed 1: trail-running-shoes"))
+        #expect(run.output.contains("deactivated 23:"))
+        #expect(try workspace.listing() == original)
+        let storage = try workspace.open()
+        defer { storage.close() }
+        #expect(storage.catalog.current.origin == .demo)
+    }
+
+    @Test("A bad file prints every problem, one per line, exits non-zero and writes nothing")
+    func badFileWritesNothing() throws {
+        let workspace = try Workspace()
+        let original = try workspace.listing()
+        let path = try workspace.file("bad.csv", """
+            slug,name,category,price,image
+            ok-one,Fine,Misc,1.00,
+            Not OK,,Misc,ten,missing.png
+            ok-one,Again,Misc,2.00,
+            """)
+        let run = workspace.run(["catalog", "import", path])
+        #expect(run.status == 1)
+        #expect(run.output.isEmpty)
+        #expect(run.reportLines == [
+            "\(path): line 3, slug: “Not OK” is not URL-safe: use lower-case letters a–z, digits and single hyphens between them",
+            "\(path): line 3, name: missing",
+            "\(path): line 3, price: “ten” is not a price: write dollars with up to two decimals, like 24.50, at most 1000000.00",
+            "\(path): line 3, image: unknown image file “missing.png”: it is not in the media folder",
+            "\(path): line 4, slug: “ok-one” is already used on line 2",
+            "quickcart: 5 problems; nothing was imported",
+        ])
+        #expect(try workspace.listing() == original)
+    }
+
+    @Test("Usage errors exit 2: unknown commands, a missing file, a bad format")
+    func usageErrors() throws {
+        let workspace = try Workspace()
+        #expect(workspace.run(["catalog", "frobnicate"]).status == 2)
+        #expect(workspace.run(["catalog", "import"]).status == 1)
+        #expect(workspace.run(["catalog", "export", "--format", "xml"]).status == 2)
+        #expect(workspace.run(["orders", "export", "--since", "yesterday"]).status == 2)
+        #expect(workspace.run(["catalog", "import", workspace.directory.path + "/nothing-here.csv"]).status == 1)
+    }
+
+    @Test("Export then import changes nothing, in CSV and in JSON; the export is the same again", arguments: CatalogFile.Format.allCases)
+    func roundTrip(format: CatalogFile.Format) throws {
+        let workspace = try Workspace()
+        #expect(workspace.run(["catalog", "import", try workspace.file("own.csv", Self.ownCatalog)]).status == 0)
+        let export = workspace.run(["catalog", "export", "--format", format.rawValue])
+        #expect(export.status == 0, "\(export.report)")
+        let listing = try workspace.listing()
+        let path = try workspace.file("export.\(format.rawValue)", export.output)
+        let again = workspace.run(["catalog", "import", path])
+        #expect(again.status == 0, "\(again.report)")
+        #expect(again.output.hasSuffix("no changes\n"), "\(again.output)")
+        #expect(try workspace.listing() == listing)
+        #expect(workspace.run(["catalog", "export", "--format", format.rawValue]).output == export.output)
+    }
+
+    @Test("The demo catalog exports as Catalog/demo.csv")
+    func demoExport() throws {
+        let workspace = try Workspace()
+        let export = workspace.run(["catalog", "export"])
+        let file = try String(contentsOfFile: TestShop.repositoryRoot + "/Catalog/demo.csv", encoding: .utf8)
+        #expect(export.output == file)
+    }
+
+    @Test("A product made inactive stays in open carts as no longer available: not counted, not checked out")
+    func deactivatedProductInOpenCart() throws {
+        let workspace = try Workspace()
+        let storage = try workspace.open()
+        let session = TestSessions.new()
+        let tent = try #require(storage.catalog.current.catalog.product(slug: "ultralight-tent"))
+        _ = try storage.carts.add(productID: tent.id, for: session, at: now)
+        storage.close()
+
+        // Tent left out: the cart keeps its line, out of sale.
+        let catalog = Self.ownCatalog.replacing("camp-chair,Camp Chair", with: "insulated-water-bottle,Insulated Water Bottle")
+        #expect(workspace.run(["catalog", "import", try workspace.file("own.csv", catalog)]).status == 0)
+        let after = try workspace.open()
+        defer { after.close() }
+        let cart = try #require(try after.sessions.session(id: session.id)).cart
+        #expect(cart.items.map(\.product.slug) == ["trail-running-shoes", "insulated-water-bottle", "ultralight-tent"])
+        #expect(cart.items.map(\.isAvailable) == [true, true, false])
+        #expect(cart.itemCount == 3, "the badge counts what is for sale")
+        #expect(cart.subtotal == Money(cents: 13_000 + 2 * 4_500), "the file prices the bottle at $45.00")
+        let change = try after.carts.add(productID: tent.id, for: TestSessions.stored(session), at: now)
+        #expect(change.itemCount == 3, "the stored count leaves the tent out too")
+
+        let (orderID, emptied) = try after.carts.checkout(for: TestSessions.stored(session), at: now + 1)
+        #expect(emptied.itemCount == 0)
+        let order = try #require(try after.orders.orders(for: TestSessions.stored(session)).first { $0.id == orderID })
+        #expect(order.lines.map(\.name) == ["Trail Running Shoes", "Insulated Water Bottle"], "checkout leaves the tent out")
+        #expect(try after.sessions.session(id: session.id)?.cart.isEmpty == true)
+    }
+
+    @Test("A price change shows in open carts at the new price; a placed order keeps its price")
+    func priceChange() throws {
+        let workspace = try Workspace()
+        let storage = try workspace.open()
+        let session = TestSessions.new()
+        let shoes = try #require(storage.catalog.current.catalog.product(slug: "trail-running-shoes"))
+        _ = try storage.carts.add(productID: shoes.id, for: session, at: now)
+        let (orderID, _) = try storage.carts.checkout(for: TestSessions.stored(session), at: now)
+        _ = try storage.carts.add(productID: shoes.id, for: TestSessions.stored(session), at: now + 1)
+        storage.close()
+
+        let export = workspace.run(["catalog", "export"]).output
+        let raised = export.replacing("Running,128.00", with: "Running,150.00")
+        #expect(raised != export)
+        #expect(workspace.run(["catalog", "import", try workspace.file("raised.csv", raised)]).status == 0)
+
+        let after = try workspace.open()
+        defer { after.close() }
+        let cart = try #require(try after.sessions.session(id: session.id)).cart
+        #expect(cart.items.map(\.product.price) == [Money(cents: 15_000)])
+        let order = try #require(try after.orders.orders(for: TestSessions.stored(session)).first { $0.id == orderID })
+        #expect(order.lines.first { $0.name == "Trail Running Shoes" }?.unitPrice == Money(cents: 12_800))
+        #expect(order.total == Money(cents: 12_800 * 2 + 2_450 * 2))
+    }
+
+    @Test("A running storage sees an import through its catalog source's refresh")
+    func refresh() throws {
+        let workspace = try Workspace()
+        let storage = try workspace.open()
+        defer { storage.close() }
+        #expect(try storage.catalog.refresh(from: storage.catalogs) == false)
+        #expect(workspace.run(["catalog", "import", try workspace.file("own.csv", Self.ownCatalog)]).status == 0)
+        #expect(try storage.catalog.refresh(from: storage.catalogs) == true)
+        #expect(storage.catalog.current.catalog.product(slug: "camp-chair") != nil)
+        #expect(storage.catalog.current.starterCart.isEmpty)
+    }
+}
