@@ -17,6 +17,12 @@ public enum ImageProcessor {
         public let height: Int
         /// The format libvips recognised: `jpeg`, `png`, `webp`, `gif`, … (its loader's name).
         public let format: String
+
+        public init(width: Int, height: Int, format: String) {
+            self.width = width
+            self.height = height
+            self.format = format
+        }
     }
 
     /// A made image.
@@ -54,9 +60,12 @@ public enum ImageProcessor {
         let failed = copy.withUnsafeMutableBytes { cvips_thumbnail_buffer($0.baseAddress, $0.count, &thumbnail, Int32(width)) }
         guard failed == 0, let thumbnail else { throw ImageError.last(operation: "decoding the image") }
         defer { cvips_unref(thumbnail) }
-        return try encoded(thumbnail, operation: "encoding the thumbnail as WebP") { image, buffer, length in
+        let webP = try encoded(thumbnail, operation: "encoding the thumbnail as WebP") { image, buffer, length in
             cvips_webpsave_stripped(image, buffer, length, Int32(quality))
         }
+        // libvips 8.14's WebP saver writes a fresh EXIF block (resolution, colour space) even
+        // when told to strip; the file's metadata chunks are dropped here instead.
+        return Encoded(bytes: WebPContainer.droppingMetadata(webP.bytes), width: webP.width, height: webP.height)
     }
 
     /// The names of the metadata fields an image carries (`exif-data`, `xmp-data`,

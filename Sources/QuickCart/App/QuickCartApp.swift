@@ -65,6 +65,7 @@ public final class QuickCartApp: Sendable {
             preferences: PreferencesController(sessions: storage.sessions, tabBar: pages.tabBar),
             events: EventsController(hub: hub),
             staticFiles: staticFiles,
+            media: MediaFiles(directory: CatalogImages.generatedDirectory(in: configuration.mediaDirectory)),
             errorPages: ErrorPages(sessions: sessions, pages: pages),
             health: { [hub] in
                 try storage.ping()
