@@ -121,6 +121,7 @@ struct CatalogFileTests {
         ("slug,name,category,price\n\"open,Quote,Misc,1\n", "line 2: not valid CSV: a quoted field is never closed"),
         ("slug,name,category,price\nab\"c,Quote,Misc,1\n", "line 2: not valid CSV: a quote inside an unquoted field"),
         (Self.header, "the file lists no products"),
+        (String(repeating: "[", count: 100_000), "line 1: not valid JSON: nested too deeply"),
     ])
     func notACatalog(text: String, expected: String) {
         let problems = Self.problems(text)
@@ -197,6 +198,32 @@ struct CatalogFileTests {
         #expect(rows.map(\.icon) == ["tent", "cart"])
         #expect(rows.map(\.isFeatured) == [true, false] && rows.map(\.isActive) == [false, true])
         #expect(CatalogFile.text(of: products, format: format) == text)
+    }
+
+    @Test("Damaged copies of a good file never crash the reader: each is read whole, or refused with problems")
+    func damagedFiles() throws {
+        let good = Array((Self.header + "trail-shoes,Trail Shoes,\"Grippy, \"\"cushioned\"\"\",Running,128.00,shoe.jpg,shoe,true,true\n"
+            + "tent,Tent,Light,Camping,349,,tent,,\n").utf8)
+        let json = Array("[{\"slug\": \"a\", \"name\": \"A \\u00e9\", \"category\": \"M\", \"price\": 1.5, \"active\": false}]".utf8)
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array(",\"\n\r[]{}:\\ a-.0\u{FF}".utf8)
+        for source in [good, json] {
+            for _ in 0..<2_000 {
+                var bytes = source
+                for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                    let index = Int.random(in: 0..<bytes.count, using: &generator)
+                    switch Int.random(in: 0..<3, using: &generator) {
+                    case 0: bytes[index] = alphabet.randomElement(using: &generator)!
+                    case 1: bytes.remove(at: index)
+                    default: bytes.insert(alphabet.randomElement(using: &generator)!, at: index)
+                    }
+                }
+                switch CatalogFile.read(bytes, context: Self.context) {
+                case .success(let rows): #expect(!rows.isEmpty)
+                case .failure(let failure): #expect(!failure.problems.isEmpty && failure.problems.allSatisfy { !$0.message.isEmpty })
+                }
+            }
+        }
     }
 
     @Test("The demo catalog file holds the demo products, in order, and is valid")

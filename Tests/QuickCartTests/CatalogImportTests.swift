@@ -127,7 +127,10 @@ struct CatalogImportTests {
     func usageErrors() throws {
         let workspace = try Workspace()
         #expect(workspace.run(["catalog", "frobnicate"]).status == 2)
-        #expect(workspace.run(["catalog", "import"]).status == 1)
+        #expect(workspace.run(["catalog", "import"]).status == 2)
+        #expect(workspace.run(["catalog", "import", "a.csv", "b.csv"]).status == 2)
+        #expect(workspace.run(["catalog", "export", "--dry-run"]).status == 2, "--dry-run belongs to import")
+        #expect(workspace.run(["catalog", "--help"]).output.hasPrefix("Usage: quickcart catalog import"))
         #expect(workspace.run(["catalog", "export", "--format", "xml"]).status == 2)
         #expect(workspace.run(["orders", "export", "--since", "yesterday"]).status == 2)
         #expect(workspace.run(["catalog", "import", workspace.directory.path + "/nothing-here.csv"]).status == 1)

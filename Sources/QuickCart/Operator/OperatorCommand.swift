@@ -85,7 +85,7 @@ public enum OperatorCommand {
     // MARK: - The commands
 
     private static func importCatalog(_ invocation: Invocation, output: Output) throws -> Int32 {
-        guard let path = invocation.file else { throw Configuration.UsageError(description: "catalog import needs a FILE") }
+        let path = invocation.file ?? ""
         guard let data = FileManager.default.contents(atPath: path) else {
             output.report("quickcart: cannot read \(path)")
             return failure
@@ -243,6 +243,7 @@ private struct Invocation {
                 file = argument
             }
         }
+        if verb == "import", file == nil, !wantsHelp { throw Configuration.UsageError(description: "catalog import needs a FILE") }
         configuration = try Configuration.parse(arguments: serving, environment: environment)
     }
 }
