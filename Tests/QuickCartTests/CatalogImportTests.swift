@@ -53,6 +53,21 @@ struct CatalogImportTests {
         camp-chair,Camp Chair,Folds flat.,Camping,45.00,true
         """
 
+    @Test("A new database sells the demo catalog, loaded by the import: the shipped ids, in file order, the demo cart")
+    func newDatabase() throws {
+        let workspace = try Workspace()
+        let storage = try workspace.open()
+        defer { storage.close() }
+        let current = storage.catalog.current
+        #expect(current.origin == .demo && current.version == 1)
+        #expect(current.catalog.products.map(\.id) == Array(1...Int64(CatalogSeed.products.count)))
+        #expect(current.catalog.products.map(\.slug) == CatalogSeed.products.map(\.slug))
+        #expect(current.starterCart == Cart.demo(from: current.catalog) && current.starterCart.itemCount == 3)
+        let reopened = try workspace.open()
+        #expect(reopened.catalog.current.version == 1, "opening again imports nothing")
+        reopened.close()
+    }
+
     @Test("An import upserts by slug in file order, keeps ids, and makes the products it leaves out inactive")
     func upsertAndDeactivate() throws {
         let workspace = try Workspace()

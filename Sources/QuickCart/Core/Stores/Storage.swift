@@ -21,16 +21,28 @@ public enum Storage {
             // new sessions start empty.
             makeStarterCart: { catalog, origin in emptyCarts || origin == .own ? Cart() : Cart.demo(from: catalog) }
         )
-        try loadDemoCatalogIfNeverImported(into: storage, resourcesPath: configuration.resourcesPath)
+        do {
+            try loadDemoCatalogIfNeverImported(into: storage, resourcesPath: configuration.resourcesPath)
+        } catch {
+            storage.close()
+            throw error
+        }
         return storage
     }
 
     /// A database no catalog was ever imported into (a new one, or one made before imports
     /// existed, which holds the same demo rows) gets `Catalog/demo.csv` through the import.
+    /// A database that already holds products (made before imports existed) keeps serving them
+    /// when this fails (say, the file is missing or the disk is full); an empty one cannot.
     private static func loadDemoCatalogIfNeverImported(into storage: any ShopStorage, resourcesPath: String?) throws {
-        guard storage.catalog.current.origin == nil else { return }
-        let entries = try DemoCatalog.entries(resourcesPath: resourcesPath)
-        storage.catalog.replace(with: try storage.catalogs.importCatalog(entries, origin: .demo))
+        let current = storage.catalog.current
+        guard current.origin == nil else { return }
+        do {
+            let entries = try DemoCatalog.entries(resourcesPath: resourcesPath)
+            storage.catalog.replace(with: try storage.catalogs.importCatalog(entries, origin: .demo))
+        } catch where !current.catalog.allProducts.isEmpty {
+            Log.error("loading the demo catalog failed, serving the products stored: \(error)")
+        }
     }
 
     /// The URL with any password replaced by `***`, fit for a log or a message.
