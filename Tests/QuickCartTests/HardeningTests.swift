@@ -143,7 +143,7 @@ extension ShopTests {
             let directory = try TemporaryDirectory()
             try TestShop(directory: directory).stop()
             let db = try Database(path: directory.path + "/quickcart.sqlite")
-            try db.execute("UPDATE products SET name = ?, summary = ? WHERE id = 1", "\"><script>alert(1)</script>", "javascript:alert(1) {{csrf}}")
+            try db.execute("UPDATE products SET name = ?, summary = ? WHERE id = 1", ["\"><script>alert(1)</script>", "javascript:alert(1) {{csrf}}"])
             db.close()
             let shop = try TestShop(directory: directory)
             for path in ["/", "/search?q=alert"] {

@@ -103,13 +103,13 @@ struct SQLiteDatabase: Sendable {
         guard !session.isStored else { return }
         try db.execute(
             "INSERT OR IGNORE INTO sessions (id, created_at, last_seen, display_name) VALUES (?, ?, ?, ?)",
-            session.id, session.createdAt, now, session.displayName
+            [session.id, session.createdAt, now, session.displayName]
         )
         guard db.changes == 1 else { return }
         for (offset, item) in starterCart.items.enumerated() {
             try db.execute(
                 "INSERT INTO cart_items (session_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)",
-                session.id, item.product.id, item.quantity, now * 1000 + Int64(offset)
+                [session.id, item.product.id, item.quantity, now * 1000 + Int64(offset)]
             )
         }
     }
