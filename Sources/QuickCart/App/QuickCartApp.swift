@@ -64,7 +64,9 @@ public final class QuickCartApp: Sendable {
             search: SearchController(
                 catalog: catalog, searches: storage.searches, pages: pages, cards: cards, categoryLinks: categoryLinks
             ),
-            cart: CartController(catalog: catalog, carts: storage.carts, publisher: hub, pages: pages, icons: icons),
+            cart: CartController(
+                catalog: catalog, carts: storage.carts, publisher: storage.badgePublisher(deliveringTo: hub), pages: pages, icons: icons
+            ),
             profile: ProfileController(orders: storage.orders, sessions: storage.sessions, pages: pages),
             preferences: PreferencesController(sessions: storage.sessions, tabBar: pages.tabBar),
             events: EventsController(hub: hub),

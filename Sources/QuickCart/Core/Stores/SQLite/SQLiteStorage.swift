@@ -45,6 +45,11 @@ final class SQLiteStorage: ShopStorage {
         return secret
     }
 
+    /// One file serves one process, so this process's hub is the whole way.
+    func badgePublisher(deliveringTo hub: BadgeHub) -> any BadgePublisher {
+        hub
+    }
+
     func ping() throws {
         _ = try database.read { db in try db.fetchValue("SELECT 1", as: Int.self) }
     }
