@@ -5,13 +5,10 @@ import Glibc
 
 // MARK: - C callbacks (they capture nothing; context travels in their `cls` arguments)
 
-/// Marks a request whose raw URI failed validation; never dereferenced.
-var malformedURIMarker: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: 0x1) }
-
-let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, upload, uploadSize, slot in
-    guard let cls, let connection, let url, let method, let uploadSize, let slot else { return MHD_Result.NO }
+let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, version, upload, uploadSize, slot in
+    guard let cls, let connection, let url, let method, let version, let uploadSize, let slot else { return MHD_Result.NO }
     let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
-    let handled = server.handle(connection: connection, url: url, method: method, upload: upload, uploadSize: uploadSize, slot: slot)
+    let handled = server.handle(connection: connection, url: url, method: method, version: version, upload: upload, uploadSize: uploadSize, slot: slot)
     return handled ? MHD_Result.YES : MHD_Result.NO
 }
 
@@ -25,11 +22,11 @@ let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, _, eve
     Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().connection(connection, changed: event)
 }
 
-/// Sees the raw request target before libmicrohttpd decodes it; its answer becomes the
-/// request's initial `con_cls`.
+/// Sees the raw request target before libmicrohttpd decodes it; its answer, a ``RawTarget``
+/// mark, becomes the request's initial `con_cls`.
 let rawURIInspector: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { _, uri, _ in
-    guard let uri else { return malformedURIMarker }
-    return PercentEncodingValidator.isWellFormedTarget(uri) ? nil : malformedURIMarker
+    guard let uri else { return RawTarget(isWellFormed: false, length: 0).slotValue }
+    return RawTarget(inspecting: uri).slotValue
 }
 
 /// Hands each name and value to the visitor `cls` points to, as Swift strings: a name that is

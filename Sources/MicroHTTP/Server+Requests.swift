@@ -11,12 +11,15 @@ extension Server {
         connection: OpaquePointer,
         url: UnsafePointer<CChar>,
         method: UnsafePointer<CChar>,
+        version: UnsafePointer<CChar>,
         upload: UnsafePointer<CChar>?,
         uploadSize: UnsafeMutablePointer<Int>,
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> Bool {
-        guard let stateAddress = slot.pointee, stateAddress != malformedURIMarker else {
-            return begin(connection: connection, url: url, method: method, slot: slot)
+        guard let stateAddress = slot.pointee, RawTarget(slot: stateAddress) == nil else {
+            let target = RawTarget(slot: slot.pointee)
+            let uriIsWellFormed = target?.isWellFormed(url: url, version: version) ?? false
+            return begin(connection: connection, url: url, method: method, uriIsWellFormed: uriIsWellFormed, slot: slot)
         }
         let state = Unmanaged<RequestState>.fromOpaque(stateAddress).takeUnretainedValue()
         if uploadSize.pointee > 0 {
@@ -45,9 +48,9 @@ extension Server {
         connection: OpaquePointer,
         url: UnsafePointer<CChar>,
         method: UnsafePointer<CChar>,
+        uriIsWellFormed: Bool,
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> Bool {
-        let uriIsWellFormed = slot.pointee != malformedURIMarker
         let path = String(validatingCString: url)
         if uriIsWellFormed, let path, let file = staticFile(for: connection, path: path, method: method) {
             watchdog.headersReceived(connection)
@@ -138,7 +141,7 @@ extension Server {
 
     func completed(_ connection: OpaquePointer?, _ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
         if let connection { watchdog.answered(connection) }
-        guard let stateAddress = slot?.pointee, stateAddress != malformedURIMarker else { return }
+        guard let stateAddress = slot?.pointee, RawTarget(slot: stateAddress) == nil else { return }
         Unmanaged<RequestState>.fromOpaque(stateAddress).release()
         slot?.pointee = nil
         requestsInFlight.subtract(1, ordering: .relaxed)
