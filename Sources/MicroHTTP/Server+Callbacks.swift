@@ -30,12 +30,13 @@ let rawURIInspector: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CCh
 }
 
 /// Hands each name and value to the visitor `cls` points to, as Swift strings: a name that is
-/// not UTF-8 is decoded with replacement characters, a value that is not UTF-8 becomes `nil`.
+/// not UTF-8 is decoded with replacement characters, a value that is not UTF-8 becomes `nil`,
+/// and a missing value (a query's `?utm_source`, which libmicrohttpd gives as NULL) is empty.
 let valueVisitor: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
     guard let cls, let key else { return MHD_Result.YES }
     let visit = cls.assumingMemoryBound(to: ((String, String?) -> Void).self)
     let name = validUTF8(key, count: keySize) ?? String(decoding: bytes(key, count: keySize), as: UTF8.self)
-    visit.pointee(name, value.flatMap { validUTF8($0, count: valueSize) })
+    visit.pointee(name, value.map { validUTF8($0, count: valueSize) } ?? "")
     return MHD_Result.YES
 }
 

@@ -92,6 +92,15 @@ import Testing
         #expect(try live.client().get("/").status == 200)
     }
 
+    /// Marketing links carry parameters without a value; they read as empty, not as an error.
+    @Test(arguments: [("/echo?utm_source", "utm_source="), ("/echo?q", "q="), ("/echo?a&b=1&c", "a=&b=1&c="), ("/echo?q=&x", "q=&x=")])
+    func readsAParameterWithoutAValueAsEmpty(target: String, query: String) throws {
+        let live = try LiveServer(Self.echoRouter())
+        let response = try live.client().get(target)
+        #expect(response.status == 200, "\(target) answered \(response.status)")
+        #expect(response.text == "path=/echo query=\(query)")
+    }
+
     /// libmicrohttpd hands the target on as a C string, so a raw NUL byte (not `%00`) would cut
     /// it short and the rest would vanish unseen; the server must refuse it as it refuses any
     /// other control character, even when what follows the NUL looks like a version.
