@@ -26,10 +26,11 @@ extension Server {
             )
             if created == nil { Unmanaged<SharedBytes>.fromOpaque(context).release() }
         case .eventStream(let stream):
-            guard !isStopping.load(ordering: .sequentiallyConsistent) else {
-                return queue(responder.respond(to: HTTPError(.serviceUnavailable, "The server is shutting down."), for: Request(method: .get, path: "/")), on: connection, for: state)
+            switch open(stream, on: connection) {
+            case .opened(let response): created = response
+            case .refused(let error): return queue(responder.respond(to: error, for: state.request), on: connection, for: state)
+            case .failed: created = nil
             }
-            created = open(stream, on: connection)
         }
         guard let created else { return false }
         defer { MHD_destroy_response(created) }

@@ -3,18 +3,38 @@ import CMicroHTTPD
 extension Server {
     // MARK: - Event streams
 
-    func open(_ stream: EventStream, on connection: OpaquePointer) -> OpaquePointer? {
+    /// What became of a stream the responder answered with.
+    enum StreamOpening {
+        /// The libmicrohttpd response that carries it.
+        case opened(OpaquePointer)
+        /// Not opened; answer with this error instead.
+        case refused(HTTPError)
+        /// libmicrohttpd could not make a response.
+        case failed
+    }
+
+    /// Registers `stream` and makes the response that carries it, unless the server is stopping.
+    ///
+    /// The check and the registration happen under the lock `stop()` takes to collect the
+    /// streams it ends, so every stream is either ended by `stop()` or never opened: one that
+    /// slipped in after the collection would stay suspended, and libmicrohttpd aborts the
+    /// process when a daemon is stopped with a suspended connection.
+    func open(_ stream: EventStream, on connection: OpaquePointer) -> StreamOpening {
+        guard let (group, key) = streams.withLock({ $0.insert(stream) }) else {
+            // Over before it began: whoever waits for its end (a hub holding it) lets go now.
+            stream.finish()
+            return .refused(HTTPError(.serviceUnavailable, "The server is shutting down.", headers: ["Retry-After": "5"]))
+        }
         stream.attach(to: ConnectionHandle(pointer: connection))
-        let (group, key) = streams.withLock { $0.insert(stream) }
         stream.onClose { [weak self] in
             self?.streams.withLock { $0.remove(key, from: group) }
         }
         let context = Unmanaged.passRetained(stream).toOpaque()
         guard let response = MHD_create_response_from_callback(UInt64.max, 2048, eventStreamReader, context, eventStreamFinished) else {
             Unmanaged<EventStream>.fromOpaque(context).takeRetainedValue().finish()
-            return nil
+            return .failed
         }
-        return response
+        return .opened(response)
     }
 
     func beat() {
@@ -27,12 +47,16 @@ struct StreamGroups {
     private var groups: [[ObjectIdentifier: EventStream]]
     private var nextInsert = 0
     private var nextBeat = 0
+    /// Set once the server stops: no stream is admitted afterwards.
+    private var isClosed = false
 
     init(count: Int) {
         groups = Array(repeating: [:], count: count)
     }
 
-    mutating func insert(_ stream: EventStream) -> (group: Int, key: ObjectIdentifier) {
+    /// Adds `stream`; `nil` once closed.
+    mutating func insert(_ stream: EventStream) -> (group: Int, key: ObjectIdentifier)? {
+        guard !isClosed else { return nil }
         let group = nextInsert
         nextInsert = (nextInsert + 1) % groups.count
         let key = ObjectIdentifier(stream)
@@ -53,5 +77,9 @@ struct StreamGroups {
         return Array(groups[nextBeat].values)
     }
 
-    var all: [EventStream] { groups.flatMap(\.values) }
+    /// Admits no more streams and returns every open one, for the server to end.
+    mutating func close() -> [EventStream] {
+        isClosed = true
+        return groups.flatMap(\.values)
+    }
 }

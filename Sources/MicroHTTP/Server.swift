@@ -145,8 +145,9 @@ public final class Server: Sendable {
         }
         let listener = MHD_quiesce_daemon(handle.pointer)
         if listener >= 0 { close(listener) }
-        // libmicrohttpd forbids stopping with suspended connections: end every stream first.
-        for stream in streams.withLock({ $0.all }) { stream.close() }
+        // libmicrohttpd forbids stopping with suspended connections: end every stream first,
+        // and admit no new one (see `open(_:on:)`).
+        for stream in streams.withLock({ $0.close() }) { stream.close() }
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(configuration.shutdownGracePeriod * 1e9)
         while requestsInFlight.load(ordering: .sequentiallyConsistent) > 0, DispatchTime.now().uptimeNanoseconds < deadline {
             usleep(2_000)

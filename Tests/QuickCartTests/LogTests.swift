@@ -74,5 +74,90 @@ extension ShopTests {
             #expect(line.hasPrefix("quickcart: error: GET /cart/items/1\\x0Aquickcart: error: forged\\x1B[2J/quantity failed: boom\\x0D\\x0A"))
             #expect(Log.line("purged 3 expired sessions") == "quickcart: purged 3 expired sessions\n")
         }
+
+        // MARK: - BufferedLog
+
+        @Test("Access-log lines reach their file in order: when 16 KiB have gathered, and on flush")
+        func bufferedLogWritesInOrder() throws {
+            let pipe = try LogPipe()
+            let log = BufferedLog(descriptor: pipe.writeEnd)
+            let line = String(repeating: "x", count: 99) + "\n"
+            for _ in 0..<100 { log.write(line) }
+            Thread.sleep(forTimeInterval: 0.05)
+            #expect(pipe.available == 0, "100 short lines stay gathered")
+            for _ in 0..<100 { log.write(line) }
+            // The 164th line passed 16 KiB: the lines gathered by then are written soon, off
+            // the writing thread; the rest wait.
+            let deadline = Date().addingTimeInterval(5)
+            while pipe.available < 164 * 100, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+            #expect(pipe.available >= 164 * 100 && pipe.available < 200 * 100)
+            log.write("last\n")
+            log.flush()
+            #expect(pipe.readAll(closingWriteEnd: true) == Array((String(repeating: line, count: 200) + "last\n").utf8))
+        }
+
+        @Test("A log nobody reads holds up no request: lines are dropped and counted, then reported")
+        func stalledLogDropsLinesWithoutBlocking() throws {
+            let pipe = try LogPipe()
+            let log = BufferedLog(descriptor: pipe.writeEnd, capacity: 256 * 1024)
+            let line = String(repeating: "y", count: 99) + "\n"
+            let lines = 20_000 // 2 MB: thirty times what the pipe holds
+            let finished = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                for _ in 0..<lines { log.write(line) }
+                finished.signal()
+            }
+            let returned = finished.wait(timeout: .now() + 20) == .success
+            #expect(returned, "writing lines blocked on a pipe nobody reads")
+            #expect(log.droppedLineCount > 0)
+            // Someone reads again: everything kept arrives, then the count of lines dropped.
+            let reader = DispatchQueue(label: "reader")
+            let received = Mutex<[UInt8]>([])
+            reader.async { received.withLock { $0 = pipe.readAll(closingWriteEnd: false) } }
+            log.flush(timeout: 10)
+            close(pipe.writeEnd)
+            reader.sync {}
+            let text = String(decoding: received.withLock { $0 }, as: UTF8.self)
+            let kept = text.split(separator: "\n").filter { $0 == line.dropLast() }.count
+            #expect(kept + log.droppedLineCount == lines || !returned)
+            #expect(text.hasSuffix("quickcart: access log: \(log.droppedLineCount) lines dropped while the log was not taking them\n"))
+        }
+    }
+}
+
+/// Both ends of a pipe, for reading what a log writes.
+private final class LogPipe: Sendable {
+    let readEnd: Int32
+    let writeEnd: Int32
+
+    init() throws {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw POSIXError(.EMFILE) }
+        readEnd = ends[0]
+        writeEnd = ends[1]
+    }
+
+    deinit {
+        close(readEnd)
+    }
+
+    /// Bytes waiting in the pipe.
+    var available: Int32 {
+        var count: Int32 = 0
+        _ = ioctl(readEnd, UInt(FIONREAD), &count)
+        return count
+    }
+
+    /// Reads until the write end is closed (by the caller, or here first).
+    func readAll(closingWriteEnd: Bool) -> [UInt8] {
+        if closingWriteEnd { close(writeEnd) }
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(readEnd, &chunk, chunk.count)
+            if count <= 0 { break }
+            received += chunk[0..<count]
+        }
+        return received
     }
 }
