@@ -31,7 +31,7 @@ extension Server {
         if let file = state.staticFile {
             state.answered = true
             let tags = MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "If-None-Match").map { String(cString: $0) }
-            return queue(file.answer(ifNoneMatch: tags), on: connection, for: state)
+            return queue(answer(for: file, on: connection, ifNoneMatch: tags), on: connection, for: state)
         }
         state.finishBody()
         let response = if let rejection = state.rejection {

@@ -22,4 +22,15 @@ extension Server {
         }
         return asciiQuery ? file : nil
     }
+
+    /// The prepared answer for `file`, chosen by the request's `Accept-Encoding` (read only for
+    /// files that have a compressed copy) and its `v` query parameter.
+    func answer(for file: StaticFiles.File, on connection: OpaquePointer, ifNoneMatch tags: String?) -> Response {
+        let acceptsGzip = file.gzip != nil
+            && MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "Accept-Encoding").map(AcceptEncoding.acceptsGzip(cString:)) ?? false
+        let versioned = MHD_lookup_connection_value(connection, MHD_ValueKind.GET_ARGUMENT_KIND, "v").map { requested in
+            file.version.withCString { strcmp($0, requested) == 0 }
+        } ?? false
+        return file.answer(ifNoneMatch: tags, acceptsGzip: acceptsGzip, versioned: versioned)
+    }
 }
