@@ -186,36 +186,6 @@ extension ShopTests {
             #expect(written[1].filter { $0 == "\n" }.count == 1, "a path must not forge log lines: \(written[1])")
         }
 
-        @Test("Access-log lines reach their file in order: when 16 KiB have gathered, and on flush")
-        func bufferedLogWritesInOrder() throws {
-            var ends: [Int32] = [0, 0]
-            #expect(pipe(&ends) == 0)
-            defer { close(ends[0]) }
-            let log = BufferedLog(descriptor: ends[1])
-            let line = String(repeating: "x", count: 99) + "\n"
-            for _ in 0..<100 { log.write(line) }
-            #expect(Self.available(on: ends[0]) == 0, "100 short lines stay gathered")
-            for _ in 0..<100 { log.write(line) }
-            #expect(Self.available(on: ends[0]) == 164 * 100, "the 164th line passed 16 KiB: all 164 are written, the rest wait")
-            log.write("last\n")
-            log.flush()
-            close(ends[1])
-            var received: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            while true {
-                let count = read(ends[0], &chunk, chunk.count)
-                if count <= 0 { break }
-                received += chunk[0..<count]
-            }
-            #expect(received == Array((String(repeating: line, count: 200) + "last\n").utf8))
-        }
-
-        private static func available(on descriptor: Int32) -> Int32 {
-            var count: Int32 = 0
-            _ = ioctl(descriptor, UInt(FIONREAD), &count)
-            return count
-        }
-
         @Test("GET /healthz answers 200 while the database is reachable")
         func health() throws {
             let shop = try TestShop()
