@@ -21,6 +21,11 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
         ),
         .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
@@ -30,7 +35,8 @@ let package = Package(
         .systemLibrary(name: "CVips"),
 
         // Generic layers: they know nothing of the shop.
-        .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: strictSwift),
+        // zlib precompresses static files at start.
+        .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD", "CZlib"], swiftSettings: strictSwift),
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strictSwift),
         .target(name: "Mustache", swiftSettings: strictSwift),
         // Image thumbnails for catalog imports (libvips); the server never decodes images.

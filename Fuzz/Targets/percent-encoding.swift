@@ -7,7 +7,10 @@
 // - the answer equals a plain restatement of the rule: every `%` starts an escape of exactly two
 //   hex digits, `%00` is refused, and in a request target raw bytes below 0x21 and 0x7F are too;
 // - feeding the text whole or in pieces gives the same answer;
-// - `isWellFormedTarget` on the NUL-terminated text answers as the validator does up to the NUL.
+// - `isWellFormedTarget` on the NUL-terminated text answers as the validator does up to the NUL;
+// - `RawTarget`, given the text laid out as libmicrohttpd leaves a request line in its buffer
+//   (target, NUL, version), accepts the whole target exactly when the rule does, so a raw NUL
+//   inside it is refused however the rest looks; and its mark survives the trip through `con_cls`.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPercentEncoding(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
@@ -44,6 +47,21 @@ public func fuzzPercentEncoding(_ start: UnsafePointer<UInt8>, _ count: Int) -> 
         buffer.withMemoryRebound(to: CChar.self) { PercentEncodingValidator.isWellFormedTarget($0.baseAddress!) }
     }
     check(target == isWellFormed(untilNUL, rejectsControlCharacters: true), "isWellFormedTarget disagrees")
+
+    // The URI-log callback sees the target up to its first NUL; the access handler gets the
+    // version, which starts one byte past the target's real end.
+    var line = Array(text)
+    line.append(0)
+    line += Array("HTTP/1.1".utf8) + [0, 0]
+    let (mark, wholeTarget) = line.withUnsafeBufferPointer { buffer in
+        buffer.withMemoryRebound(to: CChar.self) { chars in
+            let url = chars.baseAddress!
+            let mark = RawTarget(inspecting: url)
+            return (mark, RawTarget(slot: mark.slotValue)?.isWellFormed(url: url, version: url + text.count + 1))
+        }
+    }
+    check(RawTarget(slot: mark.slotValue) == mark, "the mark does not survive the slot")
+    check(wholeTarget == isWellFormed(text, rejectsControlCharacters: true), "RawTarget says \(String(describing: wholeTarget)) for the whole target")
     return 0
 }
 

@@ -22,20 +22,20 @@ import Glibc
 public final class Server: Sendable {
     /// The configuration the server was created with.
     public let configuration: Configuration
-    private let responder: any HTTPResponder
+    let responder: any HTTPResponder
     private let daemon = Mutex<DaemonHandle?>(nil)
     private let timers = Mutex<[RepeatingTimer]>([])
-    private let watchdog: ConnectionWatchdog
+    let watchdog: ConnectionWatchdog
     /// Open event streams in heartbeat groups: each tick of the heartbeat visits one group, so
     /// keep-alives are spread over the interval instead of waking every stream at once (with
     /// ten thousand streams, one burst would delay live events by tens of milliseconds).
-    private let streams: Mutex<StreamGroups>
-    private let requestsInFlight = Atomic<Int>(0)
+    let streams: Mutex<StreamGroups>
+    let requestsInFlight = Atomic<Int>(0)
     private let boundPort = Atomic<Int>(0)
-    private let isStopping = Atomic<Bool>(false)
+    let isStopping = Atomic<Bool>(false)
     /// Files answered by the server itself, before any responder, and their address prefix.
-    private let staticFiles: StaticFiles?
-    private let staticPrefix: String
+    let staticFiles: StaticFiles?
+    let staticPrefix: String
 
     /// Creates a server; it does not listen until ``start()``.
     /// - Parameters:
@@ -69,7 +69,7 @@ public final class Server: Sendable {
     public var openEventStreamCount: Int { streams.withLock { $0.count } }
 
     /// How often the heartbeat ticks; each tick visits one group of streams.
-    private static let heartbeatTick = 0.1
+    static let heartbeatTick = 0.1
 
     // MARK: - Starting and stopping
 
@@ -145,8 +145,9 @@ public final class Server: Sendable {
         }
         let listener = MHD_quiesce_daemon(handle.pointer)
         if listener >= 0 { close(listener) }
-        // libmicrohttpd forbids stopping with suspended connections: end every stream first.
-        for stream in streams.withLock({ $0.all }) { stream.close() }
+        // libmicrohttpd forbids stopping with suspended connections: end every stream first,
+        // and admit no new one (see `open(_:on:)`).
+        for stream in streams.withLock({ $0.close() }) { stream.close() }
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(configuration.shutdownGracePeriod * 1e9)
         while requestsInFlight.load(ordering: .sequentiallyConsistent) > 0, DispatchTime.now().uptimeNanoseconds < deadline {
             usleep(2_000)
@@ -165,331 +166,6 @@ public final class Server: Sendable {
         timers.withLock { $0.append(RepeatingTimer(source: source)) }
         source.resume()
     }
-
-    private func beat() {
-        for stream in streams.withLock({ $0.nextGroup() }) { stream.heartbeat() }
-    }
-
-    // MARK: - Requests
-
-    /// One call of libmicrohttpd's access handler; see `MHD_AccessHandlerCallback`.
-    fileprivate func handle(
-        connection: OpaquePointer,
-        url: UnsafePointer<CChar>,
-        method: UnsafePointer<CChar>,
-        upload: UnsafePointer<CChar>?,
-        uploadSize: UnsafeMutablePointer<Int>,
-        slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
-    ) -> Bool {
-        guard let stateAddress = slot.pointee, stateAddress != malformedURIMarker else {
-            return begin(connection: connection, url: url, method: method, slot: slot)
-        }
-        let state = Unmanaged<RequestState>.fromOpaque(stateAddress).takeUnretainedValue()
-        if uploadSize.pointee > 0 {
-            defer { uploadSize.pointee = 0 }
-            return receive(upload, count: uploadSize.pointee, into: state)
-        }
-        guard !state.answered else { return true }
-        watchdog.answering(connection)
-        if let file = state.staticFile {
-            state.answered = true
-            let tags = MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "If-None-Match").map { String(cString: $0) }
-            return queue(file.answer(ifNoneMatch: tags), on: connection, for: state)
-        }
-        state.finishBody()
-        let response = if let rejection = state.rejection {
-            responder.respond(to: rejection, for: state.request)
-        } else {
-            responder.respond(to: state.request)
-        }
-        state.answered = true
-        return queue(response, on: connection, for: state)
-    }
-
-    /// The first call: headers are in, the body (if any) is not.
-    private func begin(
-        connection: OpaquePointer,
-        url: UnsafePointer<CChar>,
-        method: UnsafePointer<CChar>,
-        slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
-    ) -> Bool {
-        let uriIsWellFormed = slot.pointee != malformedURIMarker
-        let path = String(validatingCString: url)
-        if uriIsWellFormed, let path, let file = staticFile(for: connection, path: path, method: method) {
-            watchdog.headersReceived(connection)
-            let state = RequestState(request: Request(method: .get, path: ""), maximumFormFields: 0)
-            state.staticFile = file
-            slot.pointee = Unmanaged.passRetained(state).toOpaque()
-            requestsInFlight.add(1, ordering: .sequentiallyConsistent)
-            return true
-        }
-        let query = Self.values(of: MHD_ValueKind.GET_ARGUMENT_KIND, on: connection)
-        let decodedQuery = query.compactMap { pair in pair.value.map { (name: pair.name, value: $0) } }
-        // A value that is not UTF-8 became nil: the request is refused below, with no query.
-        let queryIsUTF8 = decodedQuery.count == query.count
-        let request = Request(
-            method: HTTPMethod(rawValue: String(cString: method)),
-            path: path ?? "/",
-            query: queryIsUTF8 ? Parameters(decodedQuery) : Parameters(),
-            headers: Self.headers(on: connection),
-            cookies: Self.cookies(on: connection),
-            remoteAddress: Self.clientAddress(of: connection)
-        )
-        watchdog.headersReceived(connection)
-        let state = RequestState(request: request, maximumFormFields: configuration.maximumFormFields)
-        slot.pointee = Unmanaged.passRetained(state).toOpaque()
-        requestsInFlight.add(1, ordering: .sequentiallyConsistent)
-
-        if isStopping.load(ordering: .sequentiallyConsistent) {
-            // Stopping means no new work, even on connections kept alive from before.
-            state.rejection = HTTPError(.serviceUnavailable, "The server is shutting down. Please try again in a moment.", headers: ["Retry-After": "5"])
-        } else if !uriIsWellFormed || path == nil || !queryIsUTF8 {
-            state.rejection = HTTPError(.badRequest, "The address contains a malformed percent-escape or text that is not valid UTF-8.")
-        } else if Self.hasAmbiguousLength(request.headers) {
-            // Two lengths, or a length beside chunked encoding, is how requests get smuggled
-            // past a proxy that reads the body differently.
-            state.rejection = HTTPError(.badRequest, "The request states its length more than once.")
-        } else if let length = request.headers["Content-Length"].flatMap(Int.init), length > configuration.maximumBodySize {
-            state.rejection = Self.bodyTooLarge(limit: configuration.maximumBodySize)
-        }
-        if let rejection = state.rejection {
-            // Answering now makes libmicrohttpd close the connection instead of reading the body.
-            state.answered = true
-            watchdog.answering(connection)
-            return queue(responder.respond(to: rejection, for: state.request), on: connection, for: state)
-        }
-        let contentType = request.headers["Content-Type"]?.lowercased() ?? ""
-        let isURLEncodedForm = contentType.hasPrefix("application/x-www-form-urlencoded")
-        if isURLEncodedForm {
-            state.formEncoding = PercentEncodingValidator(rejectsControlCharacters: false)
-        }
-        if isURLEncodedForm || contentType.hasPrefix("multipart/form-data") {
-            let stateAddress = Unmanaged.passUnretained(state).toOpaque()
-            // The buffer only has to hold a field's name (values arrive in pieces); libmicrohttpd
-            // zeroes all of it for every form, so it is kept at the 1 KiB its manual suggests.
-            state.postProcessor = MHD_create_post_processor(connection, 1024, formFieldReceiver, stateAddress)
-        }
-        return true
-    }
-
-    /// The file a request is for, when the server answers it itself: a `GET` or `HEAD` under
-    /// the static prefix for a served file, with no body and an ASCII query (anything that
-    /// could need a refusal goes the usual way, through the responder).
-    private func staticFile(for connection: OpaquePointer, path: String, method: UnsafePointer<CChar>) -> StaticFiles.File? {
-        guard let staticFiles, !isStopping.load(ordering: .relaxed),
-              strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0,
-              MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "Content-Length") == nil,
-              MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "Transfer-Encoding") == nil,
-              path.hasPrefix(staticPrefix),
-              let file = staticFiles.file(at: path.dropFirst(staticPrefix.count)) else { return nil }
-        var asciiQuery = true
-        withUnsafeMutablePointer(to: &asciiQuery) { pointer in
-            _ = MHD_get_connection_values_n(connection, MHD_ValueKind.GET_ARGUMENT_KIND, asciiChecker, pointer)
-        }
-        return asciiQuery ? file : nil
-    }
-
-    /// Takes a piece of the body. A body that outgrows the limit is discarded and answered
-    /// with 413 once complete (libmicrohttpd accepts an answer only before or after the body);
-    /// one that goes on far past the limit gets its connection closed.
-    private func receive(_ upload: UnsafePointer<CChar>?, count: Int, into state: RequestState) -> Bool {
-        state.bytesReceived += count
-        guard !state.answered, state.rejection == nil, let upload else {
-            return state.bytesReceived <= configuration.maximumBodySize * 16
-        }
-        if state.bytesReceived > configuration.maximumBodySize {
-            state.rejection = Self.bodyTooLarge(limit: configuration.maximumBodySize)
-        } else if state.postProcessor != nil {
-            let piece = UnsafeRawBufferPointer(start: upload, count: count)
-            state.formEncoding?.feed(piece)
-            state.formBody.append(contentsOf: piece)
-        } else {
-            state.request.body.append(contentsOf: UnsafeRawBufferPointer(start: upload, count: count))
-        }
-        return true
-    }
-
-    private static func hasAmbiguousLength(_ headers: HTTPHeaders) -> Bool {
-        let lengths = headers.values(named: "Content-Length")
-        return lengths.count > 1 || (!lengths.isEmpty && headers.contains("Transfer-Encoding"))
-    }
-
-    private static func bodyTooLarge(limit: Int) -> HTTPError {
-        HTTPError(.contentTooLarge, "The request body is larger than the \(limit / 1024) KiB this server accepts.")
-    }
-
-    fileprivate func completed(_ connection: OpaquePointer?, _ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
-        if let connection { watchdog.answered(connection) }
-        guard let stateAddress = slot?.pointee, stateAddress != malformedURIMarker else { return }
-        Unmanaged<RequestState>.fromOpaque(stateAddress).release()
-        slot?.pointee = nil
-        requestsInFlight.subtract(1, ordering: .relaxed)
-    }
-
-    fileprivate func connection(_ connection: OpaquePointer, changed event: MHD_ConnectionNotificationCode) {
-        if event == MHD_ConnectionNotificationCode.CONNECTION_NOTIFY_STARTED {
-            watchdog.connectionStarted(connection)
-        } else {
-            watchdog.connectionClosed(connection)
-        }
-    }
-
-    // MARK: - Answers
-
-    private func queue(_ response: Response, on connection: OpaquePointer, for state: RequestState) -> Bool {
-        if case .shared(let shared) = response.body, !isStopping.load(ordering: .sequentiallyConsistent) {
-            // The prepared response reads the shared bytes until the request completes.
-            state.sharedBody = shared
-            return shared.queuePrepared(status: UInt32(response.status.code), headers: response.headers, on: connection) { handle in
-                Self.addFields(of: response.headers, to: handle)
-            }
-        }
-        let created: OpaquePointer?
-        switch response.body {
-        case .empty:
-            created = MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT)
-        case .bytes(let bytes):
-            created = bytes.withUnsafeBytes { buffer in
-                MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
-            }
-        case .shared(let shared):
-            let context = Unmanaged.passRetained(shared).toOpaque()
-            created = MHD_create_response_from_buffer_with_free_callback_cls(
-                shared.count, UnsafeMutableRawPointer(mutating: shared.buffer.baseAddress), sharedBytesSent, context
-            )
-            if created == nil { Unmanaged<SharedBytes>.fromOpaque(context).release() }
-        case .eventStream(let stream):
-            guard !isStopping.load(ordering: .sequentiallyConsistent) else {
-                return queue(responder.respond(to: HTTPError(.serviceUnavailable, "The server is shutting down."), for: Request(method: .get, path: "/")), on: connection, for: state)
-            }
-            created = open(stream, on: connection)
-        }
-        guard let created else { return false }
-        defer { MHD_destroy_response(created) }
-        Self.addFields(of: response.headers, to: created)
-        if isStopping.load(ordering: .sequentiallyConsistent) {
-            // Answers given while stopping close their connection, so the stop can finish.
-            MHD_add_response_header(created, "Connection", "close")
-        }
-        return MHD_queue_response(connection, UInt32(response.status.code), created) == MHD_Result.YES
-    }
-
-    /// Adds every header field but `Content-Length`, which libmicrohttpd sets itself.
-    private static func addFields(of headers: HTTPHeaders, to response: OpaquePointer) {
-        for field in headers where !field.name.equalsIgnoringASCIICase("Content-Length") {
-            add(field, to: response)
-        }
-    }
-
-    /// Adds a header field to a libmicrohttpd response. Short Swift strings live inline and
-    /// have no NUL-terminated storage to lend, so passing them as C strings would allocate a
-    /// copy each; both are copied to the stack with their terminators instead.
-    private static func add(_ field: HTTPHeaders.Field, to response: OpaquePointer) {
-        var name = field.name
-        var value = field.value
-        name.withUTF8 { name in
-            value.withUTF8 { value in
-                withUnsafeTemporaryAllocation(of: CChar.self, capacity: name.count + value.count + 2) { buffer in
-                    let bytes = UnsafeMutableRawBufferPointer(buffer)
-                    bytes.copyMemory(from: UnsafeRawBufferPointer(name))
-                    bytes[name.count] = 0
-                    UnsafeMutableRawBufferPointer(rebasing: bytes[(name.count + 1)...]).copyMemory(from: UnsafeRawBufferPointer(value))
-                    bytes[name.count + 1 + value.count] = 0
-                    let base = buffer.baseAddress!
-                    MHD_add_response_header(response, base, base + name.count + 1)
-                }
-            }
-        }
-    }
-
-    private func open(_ stream: EventStream, on connection: OpaquePointer) -> OpaquePointer? {
-        stream.attach(to: ConnectionHandle(pointer: connection))
-        let (group, key) = streams.withLock { $0.insert(stream) }
-        stream.onClose { [weak self] in
-            self?.streams.withLock { $0.remove(key, from: group) }
-        }
-        let context = Unmanaged.passRetained(stream).toOpaque()
-        guard let response = MHD_create_response_from_callback(UInt64.max, 2048, eventStreamReader, context, eventStreamFinished) else {
-            Unmanaged<EventStream>.fromOpaque(context).takeRetainedValue().finish()
-            return nil
-        }
-        return response
-    }
-
-    // MARK: - Reading what libmicrohttpd parsed
-
-    /// Calls `body` with each name and value of `kind`, in order.
-    private static func forEachValue(of kind: MHD_ValueKind, on connection: OpaquePointer, _ body: (String, String?) -> Void) {
-        withoutActuallyEscaping(body) { body in
-            var visitor = body
-            withUnsafeMutablePointer(to: &visitor) { pointer in
-                _ = MHD_get_connection_values_n(connection, kind, valueVisitor, pointer)
-            }
-        }
-    }
-
-    private static func values(of kind: MHD_ValueKind, on connection: OpaquePointer) -> [(name: String, value: String?)] {
-        var collected: [(name: String, value: String?)] = []
-        forEachValue(of: kind, on: connection) { collected.append((name: $0, value: $1)) }
-        return collected
-    }
-
-    private static func headers(on connection: OpaquePointer) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        forEachValue(of: MHD_ValueKind.HEADER_KIND, on: connection) { headers.add($0, $1 ?? "") }
-        return headers
-    }
-
-    private static func cookies(on connection: OpaquePointer) -> [String: String] {
-        var cookies: [String: String] = [:]
-        forEachValue(of: MHD_ValueKind.COOKIE_KIND, on: connection) { name, value in
-            if cookies[name] == nil { cookies[name] = value ?? "" }
-        }
-        return cookies
-    }
-
-    private static func clientAddress(of connection: OpaquePointer) -> String {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
-            guard cmhd_client_address(connection, buffer.baseAddress!, socklen_t(buffer.count)) == 0 else { return "" }
-            return String(cString: buffer.baseAddress!)
-        }
-    }
-}
-
-// MARK: - Handles
-
-/// Open event streams, spread over groups that the heartbeat visits in turn.
-private struct StreamGroups {
-    private var groups: [[ObjectIdentifier: EventStream]]
-    private var nextInsert = 0
-    private var nextBeat = 0
-
-    init(count: Int) {
-        groups = Array(repeating: [:], count: count)
-    }
-
-    mutating func insert(_ stream: EventStream) -> (group: Int, key: ObjectIdentifier) {
-        let group = nextInsert
-        nextInsert = (nextInsert + 1) % groups.count
-        let key = ObjectIdentifier(stream)
-        groups[group][key] = stream
-        return (group, key)
-    }
-
-    mutating func remove(_ key: ObjectIdentifier, from group: Int) {
-        groups[group].removeValue(forKey: key)
-    }
-
-    /// How many streams are open.
-    var count: Int { groups.reduce(0) { $0 + $1.count } }
-
-    /// The streams of the group whose turn it is.
-    mutating func nextGroup() -> [EventStream] {
-        defer { nextBeat = (nextBeat + 1) % groups.count }
-        return Array(groups[nextBeat].values)
-    }
-
-    var all: [EventStream] { groups.flatMap(\.values) }
 }
 
 /// The running daemon and the retained server pointer libmicrohttpd holds.
@@ -503,106 +179,4 @@ private struct DaemonHandle: @unchecked Sendable {
 /// `@unchecked Sendable`: a Dispatch timer may be cancelled from any thread.
 private struct RepeatingTimer: @unchecked Sendable {
     let source: any DispatchSourceTimer
-}
-
-// MARK: - C callbacks (they capture nothing; context travels in their `cls` arguments)
-
-/// Marks a request whose raw URI failed validation; never dereferenced.
-private var malformedURIMarker: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: 0x1) }
-
-private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, upload, uploadSize, slot in
-    guard let cls, let connection, let url, let method, let uploadSize, let slot else { return MHD_Result.NO }
-    let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
-    let handled = server.handle(connection: connection, url: url, method: method, upload: upload, uploadSize: uploadSize, slot: slot)
-    return handled ? MHD_Result.YES : MHD_Result.NO
-}
-
-private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, slot, _ in
-    guard let cls else { return }
-    Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().completed(connection, slot)
-}
-
-private let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, _, event in
-    guard let cls, let connection else { return }
-    Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().connection(connection, changed: event)
-}
-
-/// Sees the raw request target before libmicrohttpd decodes it; its answer becomes the
-/// request's initial `con_cls`.
-private let rawURIInspector: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { _, uri, _ in
-    guard let uri else { return malformedURIMarker }
-    return PercentEncodingValidator.isWellFormedTarget(uri) ? nil : malformedURIMarker
-}
-
-/// Hands each name and value to the visitor `cls` points to, as Swift strings: a name that is
-/// not UTF-8 is decoded with replacement characters, a value that is not UTF-8 becomes `nil`.
-private let valueVisitor: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
-    guard let cls, let key else { return MHD_Result.YES }
-    let visit = cls.assumingMemoryBound(to: ((String, String?) -> Void).self)
-    let name = validUTF8(key, count: keySize) ?? String(decoding: bytes(key, count: keySize), as: UTF8.self)
-    visit.pointee(name, value.flatMap { validUTF8($0, count: valueSize) })
-    return MHD_Result.YES
-}
-
-/// Clears the `Bool` `cls` points to at the first name or value with a byte outside ASCII.
-private let asciiChecker: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
-    guard let cls else { return MHD_Result.NO }
-    let isASCII = { (text: UnsafePointer<CChar>?, count: Int) in
-        text.map { bytes($0, count: count).allSatisfy { $0 < 0x80 } } ?? true
-    }
-    guard isASCII(key, keySize), isASCII(value, valueSize) else {
-        cls.assumingMemoryBound(to: Bool.self).pointee = false
-        return MHD_Result.NO
-    }
-    return MHD_Result.YES
-}
-
-/// libmicrohttpd's text of `count` bytes (a C string: its terminator follows) as a string, or
-/// `nil` when it is not UTF-8. The C-string initializer is the fast, non-generic one; text
-/// with a NUL inside, which it would cut short, takes the general path.
-private func validUTF8(_ text: UnsafePointer<CChar>, count: Int) -> String? {
-    if text[count] == 0, memchr(text, 0, count) == nil {
-        return String(validatingCString: text)
-    }
-    return String(validating: bytes(text, count: count), as: UTF8.self)
-}
-
-/// C text as bytes (`CChar` and `UInt8` are related types, so viewing one as the other is allowed).
-private func bytes(_ text: UnsafePointer<CChar>, count: Int) -> UnsafeBufferPointer<UInt8> {
-    UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: count)
-}
-
-private let formFieldReceiver: MHD_PostDataIterator = { cls, _, key, _, _, _, data, offset, size in
-    guard let cls, let key else { return MHD_Result.YES }
-    let state = Unmanaged<RequestState>.fromOpaque(cls).takeUnretainedValue()
-    let name = Array(UnsafeRawBufferPointer(start: key, count: strlen(key)))
-    let piece = UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : size)
-    return state.appendFormData(name: name, piece: piece, offset: offset) ? MHD_Result.YES : MHD_Result.NO
-}
-
-/// libmicrohttpd is done with a response's shared bytes.
-private let sharedBytesSent: MHD_ContentReaderFreeCallback = { cls in
-    guard let cls else { return }
-    Unmanaged<SharedBytes>.fromOpaque(cls).release()
-}
-
-private let eventStreamReader: MHD_ContentReaderCallback = { cls, _, buffer, capacity in
-    guard let cls, let buffer else { return -1 }
-    let stream = Unmanaged<EventStream>.fromOpaque(cls).takeUnretainedValue()
-    guard let count = stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity)) else {
-        return -1 // MHD_CONTENT_READER_END_OF_STREAM
-    }
-    return count
-}
-
-private let eventStreamFinished: MHD_ContentReaderFreeCallback = { cls in
-    guard let cls else { return }
-    Unmanaged<EventStream>.fromOpaque(cls).takeRetainedValue().finish()
-}
-
-private let libraryLogSink: @convention(c) (UnsafePointer<CChar>?) -> Void = { message in
-    guard let message else { return }
-    var line = "microhttpd: " + String(cString: message)
-    if !line.hasSuffix("\n") { line += "\n" }
-    _ = line.withCString { write(2, $0, strlen($0)) }
 }

@@ -15,8 +15,10 @@ import Synchronization
 /// `@unchecked Sendable`: the memory is written once, in `init`, and only read afterwards;
 /// the prepared response is only touched under its lock.
 public final class SharedBytes: @unchecked Sendable {
-    /// The bytes, owned by this object.
+    /// The bytes, owned by this object or by `owner`.
     let buffer: UnsafeRawBufferPointer
+    /// The object whose memory these bytes are, when they are a second view of it.
+    private let owner: SharedBytes?
     private let prepared = Mutex<PreparedResponse?>(nil)
 
     /// Copies `bytes` into memory of their own.
@@ -24,13 +26,22 @@ public final class SharedBytes: @unchecked Sendable {
         let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
         memory.copyBytes(from: bytes)
         buffer = UnsafeRawBufferPointer(memory)
+        owner = nil
+    }
+
+    /// The same bytes as `other`, without a copy, but with a prepared response of their own:
+    /// for answers that send the same bytes with different header fields, each of which should
+    /// stay prepared (a file's answers for versioned and plain addresses, say).
+    init(sameBytesAs other: SharedBytes) {
+        buffer = other.buffer
+        owner = other.owner ?? other
     }
 
     deinit {
         prepared.withLock { prepared in
             if let prepared { MHD_destroy_response(prepared.handle) }
         }
-        buffer.deallocate()
+        if owner == nil { buffer.deallocate() }
     }
 
     /// The number of bytes.

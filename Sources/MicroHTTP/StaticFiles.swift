@@ -1,12 +1,21 @@
+import CZlib
 import Foundation
 
-/// Serves the files of one folder, read once at start, with `ETag`, `304 Not Modified` and
-/// `Cache-Control`.
+/// Serves the files of one folder, read once at start, with `ETag`, `304 Not Modified`,
+/// `Cache-Control` and gzip.
 ///
 /// Only regular files found under the folder when it is loaded can ever be served: a request
 /// path is looked up in that table, never joined onto the file system, so `..`, encoded
 /// slashes and absolute paths find nothing. Symbolic links are followed only when they end
 /// inside the folder.
+///
+/// Text files (CSS, JavaScript, HTML, SVG, JSON, plain text, icons) are compressed once at
+/// start with gzip at its best level, and the compressed copy is kept when it is smaller. Such
+/// a file is answered by `Accept-Encoding` (gzip unless refused with `q=0`), with
+/// `Content-Encoding: gzip`, `Vary: Accept-Encoding` on every answer, and an entity tag of its
+/// own, so `If-None-Match` works for either. An address whose `v` query parameter is the file's
+/// ``version(of:)`` is for this content only, and is cached for a year as `immutable`; any
+/// other address gets the shorter `cacheControl`.
 /// ```swift
 /// let assets = try StaticFiles(directory: "Public")
 /// router.get("/static/*path") { request in
@@ -14,35 +23,69 @@ import Foundation
 /// }
 /// ```
 public struct StaticFiles: Sendable {
-    /// One file and its two answers' header fields, built once.
+    /// One file and every answer to it, built once.
     struct File: Sendable {
-        let bytes: SharedBytes
-        /// The empty body of its 304 answers, shared too so that answer is prepared once.
-        let notModified = SharedBytes([])
-        let etag: String
-        let headers: HTTPHeaders
-        let notModifiedHeaders: HTTPHeaders
+        /// The answers for one encoding of the file. Each answer has bytes of its own (views of
+        /// the same memory), so the response the server prepares around them stays prepared.
+        struct Representation: Sendable {
+            let etag: String
+            let ok: Answer
+            let notModified: Answer
+            let okVersioned: Answer
+            let notModifiedVersioned: Answer
+        }
+
+        /// One answer's parts. Kept apart rather than as a ``Response``, whose body enum
+        /// stores its reference with tag bits that leak checkers cannot follow.
+        struct Answer: Sendable {
+            let status: HTTPStatus
+            let headers: HTTPHeaders
+            let body: SharedBytes
+
+            var response: Response { Response(status: status, headers: headers, body: .shared(body)) }
+        }
+
+        let identity: Representation
+        let gzip: Representation?
+        /// The `v` query value that marks an address for this content only.
+        let version: String
 
         /// The answer to a `GET` or `HEAD` whose `If-None-Match` is `tags`.
-        func answer(ifNoneMatch tags: String?) -> Response {
-            if let tags, tags == etag || tags == "*" || tags.split(separator: ",").contains(where: { $0.trimmingSpaces == etag }) {
-                return Response(status: .notModified, headers: notModifiedHeaders, body: .shared(notModified))
+        /// - Parameters:
+        ///   - acceptsGzip: Whether the client takes gzip.
+        ///   - versioned: Whether the address carries the file's current version.
+        func answer(ifNoneMatch tags: String?, acceptsGzip: Bool, versioned: Bool) -> Response {
+            let representation = acceptsGzip ? gzip ?? identity : identity
+            if let tags, Self.matches(tags, representation.etag) {
+                return (versioned ? representation.notModifiedVersioned : representation.notModified).response
             }
-            return Response(status: .ok, headers: headers, body: .shared(bytes))
+            return (versioned ? representation.okVersioned : representation.ok).response
+        }
+
+        private static func matches(_ tags: String, _ etag: String) -> Bool {
+            tags == etag || tags == "*" || tags.split(separator: ",").contains(where: { $0.trimmingSpaces == etag })
         }
     }
 
     private let files: [String: File]
 
-    /// Loads every regular file below `directory`.
+    /// Loads every regular file below `directory`, compressing text files.
     /// - Parameters:
     ///   - directory: The folder to serve.
-    ///   - cacheControl: The `Cache-Control` value sent with each file. Browsers revalidate
-    ///     with `If-None-Match` after it expires and get 304 while the file is unchanged.
+    ///   - cacheControl: The `Cache-Control` value sent with each file at an address without
+    ///     its current version. Browsers revalidate with `If-None-Match` after it expires and
+    ///     get 304 while the file is unchanged.
+    ///   - versionedCacheControl: The `Cache-Control` value at an address with `v` set to the
+    ///     file's current ``version(of:)``, whose content never changes.
     ///   - headers: More fields for every answer, such as security headers, when the server
     ///     answers files itself (see ``Server/init(configuration:responder:serving:at:)``).
     /// - Throws: When the folder cannot be read.
-    public init(directory: String, cacheControl: String = "public, max-age=300", headers: HTTPHeaders = HTTPHeaders()) throws {
+    public init(
+        directory: String,
+        cacheControl: String = "public, max-age=300",
+        versionedCacheControl: String = "public, max-age=31536000, immutable",
+        headers: HTTPHeaders = HTTPHeaders()
+    ) throws {
         let root = URL(fileURLWithPath: directory).resolvingSymlinksInPath().standardizedFileURL.path
         var files: [String: File] = [:]
         guard let walker = FileManager.default.enumerator(atPath: root) else {
@@ -55,15 +98,41 @@ public struct StaticFiles: Sendable {
                   FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory), !isDirectory.boolValue,
                   let data = FileManager.default.contents(atPath: real) else { continue }
             let bytes = [UInt8](data)
-            let etag = Self.etag(of: bytes)
-            var notModifiedHeaders: HTTPHeaders = ["ETag": etag, "Cache-Control": cacheControl]
-            var fileHeaders = notModifiedHeaders
-            fileHeaders.add("Content-Type", Self.contentType(for: relative))
-            for field in headers {
-                notModifiedHeaders.add(field.name, field.value)
-                fileHeaders.add(field.name, field.value)
+            let contentType = Self.contentType(for: relative)
+            let hash = Self.hash(of: bytes)
+            let compressed = Self.isCompressible(contentType) ? Self.gzip(bytes).flatMap { $0.count < bytes.count ? $0 : nil } : nil
+            // Vary on every answer of a file that has two encodings, plain ones included, so
+            // that a cache never hands the compressed copy to a client that did not ask for it.
+            var common = headers
+            if compressed != nil { common.add("Vary", "Accept-Encoding") }
+            func representation(_ bytes: [UInt8], etag: String, encoding: String?) -> File.Representation {
+                func answers(cacheControl: String, sharing body: SharedBytes?) -> (ok: File.Answer, notModified: File.Answer) {
+                    var notModifiedHeaders: HTTPHeaders = ["ETag": etag, "Cache-Control": cacheControl]
+                    var okHeaders = notModifiedHeaders
+                    if let encoding { okHeaders.add("Content-Encoding", encoding) }
+                    okHeaders.add("Content-Type", contentType)
+                    for field in common {
+                        notModifiedHeaders.add(field.name, field.value)
+                        okHeaders.add(field.name, field.value)
+                    }
+                    let body = body.map { SharedBytes(sameBytesAs: $0) } ?? SharedBytes(bytes)
+                    return (
+                        File.Answer(status: .ok, headers: okHeaders, body: body),
+                        File.Answer(status: .notModified, headers: notModifiedHeaders, body: SharedBytes([]))
+                    )
+                }
+                let plain = answers(cacheControl: cacheControl, sharing: nil)
+                let versioned = answers(cacheControl: versionedCacheControl, sharing: plain.ok.body)
+                return File.Representation(
+                    etag: etag, ok: plain.ok, notModified: plain.notModified,
+                    okVersioned: versioned.ok, notModifiedVersioned: versioned.notModified
+                )
             }
-            files[relative] = File(bytes: SharedBytes(bytes), etag: etag, headers: fileHeaders, notModifiedHeaders: notModifiedHeaders)
+            files[relative] = File(
+                identity: representation(bytes, etag: "\"" + hash + "\"", encoding: nil),
+                gzip: compressed.map { representation($0, etag: "\"" + hash + "-gzip\"", encoding: "gzip") },
+                version: String(hash.prefix(12))
+            )
         }
         self.files = files
     }
@@ -71,20 +140,30 @@ public struct StaticFiles: Sendable {
     /// The relative paths of every file served, e.g. `css/app.css`.
     public var paths: [String] { files.keys.sorted() }
 
-    /// The entity tag of the file at `path`, for building cache-busting URLs.
+    /// The entity tag of the file at `path` as sent uncompressed.
     public func etag(of path: String) -> String? {
-        files[path]?.etag
+        files[path]?.identity.etag
+    }
+
+    /// The version of the file at `path`, for cache-busting addresses: `/static/PATH?v=VERSION`
+    /// is cached as `immutable`. It is the first 12 hexadecimal digits of its ``etag(of:)``.
+    public func version(of path: String) -> String? {
+        files[path]?.version
     }
 
     /// Answers a `GET` or `HEAD` for the file at `path` (relative to the folder).
-    /// - Returns: 200 with the file, or 304 when the client's `If-None-Match` names the
-    ///   current version.
+    /// - Returns: 200 with the file (compressed when the client's `Accept-Encoding` allows),
+    ///   or 304 when the client's `If-None-Match` names the current version.
     /// - Throws: ``HTTPError`` 404 when no such file is served.
     public func response(for request: Request, path: String) throws -> Response {
         guard let file = files[path] else {
             throw HTTPError(.notFound, "There is no file at this address.")
         }
-        return file.answer(ifNoneMatch: request.headers["If-None-Match"])
+        return file.answer(
+            ifNoneMatch: request.headers["If-None-Match"],
+            acceptsGzip: request.headers["Accept-Encoding"].map(AcceptEncoding.acceptsGzip) ?? false,
+            versioned: request.query["v"] == file.version
+        )
     }
 
     /// The file at `path`, if it is served.
@@ -112,15 +191,35 @@ public struct StaticFiles: Sendable {
         }
     }
 
-    /// A strong entity tag from the content (64-bit FNV-1a), so it is stable across restarts.
-    private static func etag(of bytes: [UInt8]) -> String {
+    /// 16 hexadecimal digits of a hash of the content (64-bit FNV-1a), for entity tags that
+    /// are stable across restarts.
+    private static func hash(of bytes: [UInt8]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01b3
         }
         let hex = String(hash, radix: 16)
-        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// Types worth compressing: text, and formats that are text underneath.
+    private static func isCompressible(_ contentType: String) -> Bool {
+        contentType.hasPrefix("text/") || contentType.hasPrefix("image/svg+xml") || contentType.hasPrefix("image/x-icon")
+            || contentType.hasPrefix("application/json") || contentType.hasPrefix("application/manifest+json")
+    }
+
+    /// `bytes` as one gzip member at zlib's best compression; `nil` if zlib fails.
+    static func gzip(_ bytes: [UInt8], level: Int32 = 9) -> [UInt8]? {
+        var output = [UInt8](repeating: 0, count: czlib_gzip_bound(bytes.count))
+        let written = bytes.withUnsafeBytes { input in
+            output.withUnsafeMutableBytes { output in
+                czlib_gzip(input.baseAddress, input.count, output.baseAddress, output.count, level)
+            }
+        }
+        guard written > 0 else { return nil }
+        output.removeLast(output.count - written)
+        return output
     }
 }
 

@@ -8,9 +8,9 @@ extension Database {
     ///
     /// ```swift
     /// let orderID = try db.inTransaction {
-    ///     try db.execute("INSERT INTO orders (cart_id) VALUES (?)", cartID)
+    ///     try db.execute("INSERT INTO orders (cart_id) VALUES (?)", [cartID])
     ///     let id = db.lastInsertRowID
-    ///     try db.execute("DELETE FROM cart_items WHERE cart_id = ?", cartID)
+    ///     try db.execute("DELETE FROM cart_items WHERE cart_id = ?", [cartID])
     ///     return id
     /// }
     /// ```

@@ -15,7 +15,7 @@ import Glibc
 ///
 /// ```swift
 /// let db = try Database(path: "/var/lib/quickcart/shop.sqlite")
-/// try db.execute("INSERT INTO carts (owner) VALUES (?)", owner)
+/// try db.execute("INSERT INTO carts (owner) VALUES (?)", [owner])
 /// let id = db.lastInsertRowID
 /// let count: Int? = try db.fetchValue("SELECT count(*) FROM carts")
 /// ```
@@ -174,10 +174,6 @@ public final class Database {
         return cached.isBusy ? try makeStatement(sql: sql) : cached
     }
 
-    private static func values(_ arguments: [(any DatabaseValueConvertible)?]) -> [DatabaseValue] {
-        arguments.map { $0?.databaseValue ?? .null }
-    }
-
     // MARK: - Executing
 
     /// Runs a script of zero or more statements separated by semicolons, such as a schema.
@@ -217,25 +213,15 @@ public final class Database {
     /// Runs one statement with positional arguments, discarding any rows.
     ///
     /// ```swift
-    /// try db.execute("UPDATE carts SET note = ? WHERE id = ?", note, cartID)
+    /// try db.execute("UPDATE carts SET note = ? WHERE id = ?", [note, cartID])
     /// ```
     ///
     /// - Parameters:
     ///   - sql: Exactly one SQL statement with `?` parameters.
     ///   - arguments: One value per parameter; `nil` binds NULL.
     /// - Throws: ``SQLiteError`` if preparation, binding or execution fails.
-    public func execute(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws {
-        try execute(sql, arguments: Self.values(arguments))
-    }
-
-    /// Runs one statement with positional arguments, discarding any rows.
-    ///
-    /// - Parameters:
-    ///   - sql: Exactly one SQL statement with `?` parameters.
-    ///   - arguments: One value per parameter.
-    /// - Throws: ``SQLiteError`` if preparation, binding or execution fails.
-    public func execute(_ sql: String, arguments: [DatabaseValue]) throws {
-        try statementForRunning(sql).execute(arguments)
+    public func execute(_ sql: String, _ arguments: StatementArguments = []) throws {
+        try statementForRunning(sql).execute(arguments.values)
     }
 
     // MARK: - Fetching
@@ -243,7 +229,7 @@ public final class Database {
     /// Runs a query and maps every row.
     ///
     /// ```swift
-    /// let names = try db.fetchAll("SELECT name FROM products WHERE price < ?", limit) { row in
+    /// let names = try db.fetchAll("SELECT name FROM products WHERE price < ?", [limit]) { row in
     ///     try row.string(0)
     /// }
     /// ```
@@ -254,20 +240,8 @@ public final class Database {
     ///   - map: Converts a row; its errors stop the query and are rethrown.
     /// - Returns: The mapped rows, in result order.
     /// - Throws: ``SQLiteError`` if the query fails, or whatever `map` throws.
-    public func fetchAll<T>(_ sql: String, _ arguments: (any DatabaseValueConvertible)?..., map: (Row) throws -> T) throws -> [T] {
-        try fetchAll(sql, arguments: Self.values(arguments), map: map)
-    }
-
-    /// Runs a query and maps every row.
-    ///
-    /// - Parameters:
-    ///   - sql: Exactly one SQL statement with `?` parameters.
-    ///   - arguments: One value per parameter.
-    ///   - map: Converts a row; its errors stop the query and are rethrown.
-    /// - Returns: The mapped rows, in result order.
-    /// - Throws: ``SQLiteError`` if the query fails, or whatever `map` throws.
-    public func fetchAll<T>(_ sql: String, arguments: [DatabaseValue], map: (Row) throws -> T) throws -> [T] {
-        try statementForRunning(sql).fetchAll(arguments, map: map)
+    public func fetchAll<T>(_ sql: String, _ arguments: StatementArguments = [], map: (Row) throws -> T) throws -> [T] {
+        try statementForRunning(sql).fetchAll(arguments.values, map: map)
     }
 
     /// Runs a query and returns every row.
@@ -277,19 +251,8 @@ public final class Database {
     ///   - arguments: One value per parameter; `nil` binds NULL.
     /// - Returns: The rows, in result order.
     /// - Throws: ``SQLiteError`` if the query fails.
-    public func fetchAll(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws -> [Row] {
-        try fetchAll(sql, arguments: Self.values(arguments)) { $0 }
-    }
-
-    /// Runs a query and returns every row.
-    ///
-    /// - Parameters:
-    ///   - sql: Exactly one SQL statement with `?` parameters.
-    ///   - arguments: One value per parameter.
-    /// - Returns: The rows, in result order.
-    /// - Throws: ``SQLiteError`` if the query fails.
-    public func fetchAll(_ sql: String, arguments: [DatabaseValue]) throws -> [Row] {
-        try fetchAll(sql, arguments: arguments) { $0 }
+    public func fetchAll(_ sql: String, _ arguments: StatementArguments = []) throws -> [Row] {
+        try fetchAll(sql, arguments) { $0 }
     }
 
     /// Runs a query and maps its first row; the rest are not computed.
@@ -300,20 +263,8 @@ public final class Database {
     ///   - map: Converts the row.
     /// - Returns: The mapped row, or `nil` if the query returned none.
     /// - Throws: ``SQLiteError`` if the query fails, or whatever `map` throws.
-    public func fetchOne<T>(_ sql: String, _ arguments: (any DatabaseValueConvertible)?..., map: (Row) throws -> T) throws -> T? {
-        try fetchOne(sql, arguments: Self.values(arguments), map: map)
-    }
-
-    /// Runs a query and maps its first row; the rest are not computed.
-    ///
-    /// - Parameters:
-    ///   - sql: Exactly one SQL statement with `?` parameters.
-    ///   - arguments: One value per parameter.
-    ///   - map: Converts the row.
-    /// - Returns: The mapped row, or `nil` if the query returned none.
-    /// - Throws: ``SQLiteError`` if the query fails, or whatever `map` throws.
-    public func fetchOne<T>(_ sql: String, arguments: [DatabaseValue], map: (Row) throws -> T) throws -> T? {
-        try statementForRunning(sql).fetchOne(arguments, map: map)
+    public func fetchOne<T>(_ sql: String, _ arguments: StatementArguments = [], map: (Row) throws -> T) throws -> T? {
+        try statementForRunning(sql).fetchOne(arguments.values, map: map)
     }
 
     /// Runs a query and returns its first row.
@@ -323,14 +274,14 @@ public final class Database {
     ///   - arguments: One value per parameter; `nil` binds NULL.
     /// - Returns: The first row, or `nil` if there is none.
     /// - Throws: ``SQLiteError`` if the query fails.
-    public func fetchOne(_ sql: String, _ arguments: (any DatabaseValueConvertible)?...) throws -> Row? {
-        try fetchOne(sql, arguments: Self.values(arguments)) { $0 }
+    public func fetchOne(_ sql: String, _ arguments: StatementArguments = []) throws -> Row? {
+        try fetchOne(sql, arguments) { $0 }
     }
 
     /// Runs a query and reads the first column of its first row.
     ///
     /// ```swift
-    /// let total: Int? = try db.fetchValue("SELECT sum(qty) FROM cart_items WHERE cart_id = ?", id)
+    /// let total: Int? = try db.fetchValue("SELECT sum(qty) FROM cart_items WHERE cart_id = ?", [id])
     /// ```
     ///
     /// - Parameters:
@@ -342,27 +293,10 @@ public final class Database {
     ///   does not convert to `T`.
     public func fetchValue<T: DatabaseValueConvertible>(
         _ sql: String,
-        _ arguments: (any DatabaseValueConvertible)?...,
+        _ arguments: StatementArguments = [],
         as type: T.Type = T.self
     ) throws -> T? {
-        try fetchValue(sql, arguments: Self.values(arguments), as: type)
-    }
-
-    /// Runs a query and reads the first column of its first row.
-    ///
-    /// - Parameters:
-    ///   - sql: Exactly one SQL statement with `?` parameters.
-    ///   - arguments: One value per parameter.
-    ///   - type: The type to read; usually inferred.
-    /// - Returns: The value, or `nil` if there is no row or the value is NULL.
-    /// - Throws: ``SQLiteError`` if the query fails; ``RowDecodingError`` if the value
-    ///   does not convert to `T`.
-    public func fetchValue<T: DatabaseValueConvertible>(
-        _ sql: String,
-        arguments: [DatabaseValue],
-        as type: T.Type = T.self
-    ) throws -> T? {
-        let value = try fetchOne(sql, arguments: arguments) { row in try row.get(0, as: T?.self) }
+        let value = try fetchOne(sql, arguments) { row in try row.get(0, as: T?.self) }
         return value ?? nil
     }
 }

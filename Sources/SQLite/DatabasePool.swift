@@ -14,12 +14,12 @@ import Synchronization
 ///
 /// // In a request handler, on any thread:
 /// let items = try pool.read { db in
-///     try db.fetchAll("SELECT sku, qty FROM cart_items WHERE cart_id = ?", cartID) { row in
+///     try db.fetchAll("SELECT sku, qty FROM cart_items WHERE cart_id = ?", [cartID]) { row in
 ///         CartItem(sku: try row.string(0), quantity: try row.int(1))
 ///     }
 /// }
 /// try pool.write { db in
-///     try db.execute("UPDATE cart_items SET qty = qty + 1 WHERE cart_id = ? AND sku = ?", cartID, sku)
+///     try db.execute("UPDATE cart_items SET qty = qty + 1 WHERE cart_id = ? AND sku = ?", [cartID, sku])
 /// }
 /// ```
 ///

@@ -5,7 +5,7 @@
 /// class the requested type cannot represent, or an unknown column — never trap.
 ///
 /// ```swift
-/// let carts = try db.fetchAll("SELECT id, owner, note FROM carts WHERE owner = ?", owner) { row in
+/// let carts = try db.fetchAll("SELECT id, owner, note FROM carts WHERE owner = ?", [owner]) { row in
 ///     Cart(id: try row.int(0), owner: try row.string("owner"), note: try row["note"] as String?)
 /// }
 /// ```

@@ -10,7 +10,7 @@ import CSQLite
 ///
 /// ```swift
 /// do {
-///     try db.execute("INSERT INTO users (email) VALUES (?)", email)
+///     try db.execute("INSERT INTO users (email) VALUES (?)", [email])
 /// } catch SQLiteError.constraintUnique {
 ///     // The e-mail address is taken.
 /// } catch let error as SQLiteError where error.isBusy {

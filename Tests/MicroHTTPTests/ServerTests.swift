@@ -92,6 +92,28 @@ import Testing
         #expect(try live.client().get("/").status == 200)
     }
 
+    /// Marketing links carry parameters without a value; they read as empty, not as an error.
+    @Test(arguments: [("/echo?utm_source", "utm_source="), ("/echo?q", "q="), ("/echo?a&b=1&c", "a=&b=1&c="), ("/echo?q=&x", "q=&x=")])
+    func readsAParameterWithoutAValueAsEmpty(target: String, query: String) throws {
+        let live = try LiveServer(Self.echoRouter())
+        let response = try live.client().get(target)
+        #expect(response.status == 200, "\(target) answered \(response.status)")
+        #expect(response.text == "path=/echo query=\(query)")
+    }
+
+    /// libmicrohttpd hands the target on as a C string, so a raw NUL byte (not `%00`) would cut
+    /// it short and the rest would vanish unseen; the server must refuse it as it refuses any
+    /// other control character, even when what follows the NUL looks like a version.
+    @Test(arguments: ["/echo?q=a<NUL>b", "/echo<NUL>", "/ech<NUL>o", "/echo?q=a<NUL>HTTP/1.1", "/echo?q=a<NUL><NUL>b", "/static/app.css<NUL>.map"])
+    func rejectsARawNULInTheTargetWith400(target: String) throws {
+        let live = try LiveServer(Self.echoRouter())
+        let client = try live.client()
+        // Written as <NUL> so that test reports, which print arguments as C strings, stay whole.
+        let response = try client.request("GET", target.replacingOccurrences(of: "<NUL>", with: "\u{0}"))
+        #expect(response.status == 400, "\(target) answered \(response.status): \(response.text)")
+        #expect(try live.client().get("/echo?q=a").status == 200)
+    }
+
     @Test func unknownPathIs404AndWrongMethodIs405WithAllow() throws {
         let live = try LiveServer(Self.echoRouter())
         let client = try live.client()

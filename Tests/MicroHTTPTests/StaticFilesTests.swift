@@ -1,6 +1,6 @@
 import Foundation
 import HTTPTesting
-import MicroHTTP
+@testable import MicroHTTP
 import Synchronization
 import Testing
 
@@ -17,6 +17,8 @@ import Testing
             try FileManager.default.createDirectory(at: publicFolder.appendingPathComponent("css"), withIntermediateDirectories: true)
             try "body{}".write(to: publicFolder.appendingPathComponent("css/app.css"), atomically: true, encoding: .utf8)
             try "console.log(1)".write(to: publicFolder.appendingPathComponent("app.js"), atomically: true, encoding: .utf8)
+            try Self.bigStyleSheet.write(to: publicFolder.appendingPathComponent("css/big.css"), atomically: true, encoding: .utf8)
+            try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }).write(to: publicFolder.appendingPathComponent("noise.png"))
             try "top secret".write(to: root.appendingPathComponent("secret.txt"), atomically: true, encoding: .utf8)
             try FileManager.default.createSymbolicLink(atPath: publicFolder.appendingPathComponent("out.txt").path, withDestinationPath: root.appendingPathComponent("secret.txt").path)
             try FileManager.default.createSymbolicLink(atPath: publicFolder.appendingPathComponent("in.css").path, withDestinationPath: publicFolder.appendingPathComponent("css/app.css").path)
@@ -26,6 +28,9 @@ import Testing
         deinit {
             try? FileManager.default.removeItem(at: root)
         }
+
+        /// Twelve kilobytes of CSS, which gzip shrinks to a fraction.
+        static let bigStyleSheet = (0..<200).map { ".rule-\($0) { margin: \($0 % 7)px; color: #333; }\n" }.joined()
 
         func router() -> Router {
             var router = Router()
@@ -103,5 +108,101 @@ import Testing
         #expect(try live.client().get("/static/css/app.css?q=%FF").status == 400)
         #expect(try live.client().request("GET", "/static/app.js", body: Array("abc".utf8)).status == 200)
         #expect(responderCalls.withLock { $0 } == 3, "the missing file, the non-ASCII query and the request with a body reached the route")
+    }
+
+    // MARK: - Compression and caching
+
+    /// `bytes` decompressed by the system's gzip.
+    private static func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        process.arguments = ["-dc"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(bytes))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return [UInt8](data)
+    }
+
+    /// Each check runs against the server's own answers and against the responder's.
+    @Test(arguments: [true, false])
+    func compressedWhenAcceptedWithVaryAndAnETagPerEncoding(servedByServer: Bool) throws {
+        let fixture = try Fixture()
+        let live = try LiveServer(fixture.router(), serving: servedByServer ? fixture.files : nil)
+        let client = try live.client()
+        let original = Array(Fixture.bigStyleSheet.utf8)
+
+        let compressed = try client.get("/static/css/big.css", headers: [("Accept-Encoding", "gzip, deflate, br, zstd")])
+        #expect(compressed.status == 200)
+        #expect(compressed.header("Content-Encoding") == "gzip")
+        #expect(compressed.header("Vary") == "Accept-Encoding")
+        #expect(compressed.header("Content-Type") == "text/css; charset=utf-8")
+        #expect(compressed.body.count < original.count / 4, "\(compressed.body.count) bytes")
+        #expect(try Self.gunzip(compressed.body) == original)
+
+        let plain = try client.get("/static/css/big.css")
+        #expect(plain.status == 200 && plain.body == original)
+        #expect(plain.header("Content-Encoding") == nil)
+        #expect(plain.header("Vary") == "Accept-Encoding", "every answer of a file with two encodings varies")
+        let gzipTag = try #require(compressed.header("ETag"))
+        let plainTag = try #require(plain.header("ETag"))
+        #expect(gzipTag != plainTag)
+
+        for refusal in ["gzip;q=0", "gzip; q=0.000, br", "identity", "*;q=0", "br, *;q=0.5, gzip;Q=0"] {
+            let refused = try client.get("/static/css/big.css", headers: [("Accept-Encoding", refusal)])
+            #expect(refused.header("Content-Encoding") == nil && refused.body == original, "\(refusal)")
+        }
+        #expect(try client.get("/static/css/big.css", headers: [("Accept-Encoding", "br;q=1, *;q=0.1")]).header("Content-Encoding") == "gzip")
+
+        // 304 for either encoding, when the tag is the one of the encoding the client takes.
+        let gzipRevalidated = try client.get("/static/css/big.css", headers: [("Accept-Encoding", "gzip"), ("If-None-Match", gzipTag)])
+        #expect(gzipRevalidated.status == 304)
+        #expect(gzipRevalidated.header("ETag") == gzipTag && gzipRevalidated.header("Vary") == "Accept-Encoding")
+        #expect(try client.get("/static/css/big.css", headers: [("If-None-Match", plainTag)]).status == 304)
+        let switched = try client.get("/static/css/big.css", headers: [("Accept-Encoding", "gzip"), ("If-None-Match", plainTag)])
+        #expect(switched.status == 200 && switched.header("Content-Encoding") == "gzip")
+
+        // A file gzip cannot shrink is sent as it is, without Vary.
+        let tiny = try client.get("/static/css/app.css", headers: [("Accept-Encoding", "gzip")])
+        #expect(tiny.text == "body{}" && tiny.header("Content-Encoding") == nil && tiny.header("Vary") == nil)
+        let noise = try client.get("/static/noise.png", headers: [("Accept-Encoding", "gzip")])
+        #expect(noise.body.count == 4096 && noise.header("Content-Encoding") == nil)
+    }
+
+    @Test(arguments: [true, false])
+    func versionedAddressesAreImmutable(servedByServer: Bool) throws {
+        let fixture = try Fixture()
+        let live = try LiveServer(fixture.router(), serving: servedByServer ? fixture.files : nil)
+        let client = try live.client()
+        let version = try #require(fixture.files.version(of: "css/big.css"))
+        #expect(version.count == 12)
+        let immutable = "public, max-age=31536000, immutable"
+        let versioned = try client.get("/static/css/big.css?v=\(version)", headers: [("Accept-Encoding", "gzip")])
+        #expect(versioned.header("Cache-Control") == immutable)
+        #expect(versioned.header("Content-Encoding") == "gzip")
+        let tag = try #require(versioned.header("ETag"))
+        let revalidated = try client.get("/static/css/big.css?v=\(version)", headers: [("Accept-Encoding", "gzip"), ("If-None-Match", tag)])
+        #expect(revalidated.status == 304 && revalidated.header("Cache-Control") == immutable)
+        #expect(try client.get("/static/css/big.css?v=\(version)").header("Cache-Control") == immutable)
+        #expect(try client.get("/static/css/big.css").header("Cache-Control") == "public, max-age=300")
+        #expect(try client.get("/static/css/big.css?v=0123456789ab").header("Cache-Control") == "public, max-age=300", "a stale version is not this content")
+    }
+}
+
+@Suite struct AcceptEncodingTests {
+    @Test(arguments: [
+        ("gzip", true), ("GZIP", true), ("x-gzip", true), ("gzip, deflate, br, zstd", true), ("deflate, gzip;q=1.0, *;q=0.5", true),
+        ("*", true), ("br, *", true), ("gzip;q=0.001", true), ("gzip ; q=0.5", true), ("gzip;level=1;q=0.2", true),
+        ("", false), ("br", false), ("identity", false), ("gzip;q=0", false), ("gzip;q=0.", false), ("gzip;q=0.000", false),
+        ("*;q=0", false), ("gzip;q=0, *", false), ("br, *;q=1, gzip;q=0", false), ("gzipx", false), ("xgzip", false),
+        (",,, ,", false), ("gzip;q", true), ("gzip;q=abc", true), ("gzip;Q=0", false), ("gzip;q=0 , br", false),
+    ])
+    func readsWhetherGzipIsAccepted(field: String, accepts: Bool) {
+        #expect(AcceptEncoding.acceptsGzip(field) == accepts, "\(field)")
     }
 }

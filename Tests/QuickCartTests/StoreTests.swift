@@ -1,4 +1,6 @@
 import Dispatch
+import Foundation
+@testable import MicroHTTP
 @testable import QuickCart
 import Synchronization
 import Testing
@@ -310,6 +312,47 @@ struct StoreTests {
         #expect(try storage.sessions.session(id: ada.id)?.cart.isEmpty == true)
         #expect(try storage.sessions.session(id: bob.id)?.cart.quantity(of: shoes.id) == 9)
         #expect(try storage.sessions.session(id: bob.id)?.cartVersion == 1)
+    }
+
+    // MARK: - Live badge
+
+    @Test("The backend's badge publisher brings a committed change to the session's streams, and no one else's", arguments: StoreBackend.allCases)
+    func badgePublisher(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let tent = try #require(storage.catalog.current.catalog.product(slug: "ultralight-tent"))
+        let hub = BadgeHub()
+        let publisher = storage.badgePublisher(deliveringTo: hub)
+        let ada = TestSessions.new(), bob = TestSessions.new()
+        let adaStream = EventStream(), bobStream = EventStream()
+        hub.subscribe(adaStream, liveKey: ada.liveKey, current: CartChange(itemCount: 3, version: 0))
+        hub.subscribe(bobStream, liveKey: bob.liveKey, current: CartChange(itemCount: 3, version: 0))
+        #expect(Self.drain(adaStream).contains("data: 3"))
+        _ = Self.drain(bobStream)
+
+        let change = try storage.carts.add(productID: tent.id, for: ada, at: now)
+        publisher.publish(change, for: ada)
+        // A backend shared by several instances may bring the news back through the database.
+        var received = ""
+        let deadline = Date().addingTimeInterval(2)
+        while !received.contains("data: 4"), Date() < deadline {
+            received += Self.drain(adaStream)
+            if !received.contains("data: 4") { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        #expect(received.contains("event: badge") && received.contains("data: 4"), "ada's stream got “\(received)”")
+        #expect(Self.drain(bobStream) == "", "another session's stream heard the change")
+    }
+
+    /// What `stream` has queued and not yet sent, as text.
+    private static func drain(_ stream: EventStream) -> String {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { stream.read(into: $0) }
+            guard let count, count > 0 else { break }
+            bytes += buffer[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: - Recent searches

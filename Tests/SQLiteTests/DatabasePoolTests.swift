@@ -48,7 +48,7 @@ struct DatabasePoolTests {
                         do {
                             try pool.write { db in
                                 let value = try Self.counter(db)
-                                try db.execute("UPDATE counter SET value = ? WHERE id = 1", value + 1)
+                                try db.execute("UPDATE counter SET value = ? WHERE id = 1", [value + 1])
                             }
                         } catch {
                             failures.append("writer: \(error)")

@@ -77,7 +77,7 @@ struct DatabaseTests {
                 CREATE TABLE items (id INTEGER PRIMARY KEY, cart_id INTEGER NOT NULL REFERENCES carts(id));
                 """)
             let error = #expect(throws: SQLiteError.self) {
-                try db.execute("INSERT INTO items (cart_id) VALUES (?)", 42)
+                try db.execute("INSERT INTO items (cart_id) VALUES (?)", [42])
             }
             #expect(error?.extendedCode == .constraintForeignKey)
         }
@@ -89,7 +89,7 @@ struct DatabaseTests {
             do {
                 let db = try Database(path: path)
                 try db.execute(sql: "CREATE TABLE notes (body TEXT)")
-                try db.execute("INSERT INTO notes (body) VALUES (?)", "kept")
+                try db.execute("INSERT INTO notes (body) VALUES (?)", ["kept"])
                 db.close()
             }
             let reopened = try Database(path: path)
@@ -148,7 +148,7 @@ struct DatabaseTests {
             #expect(empty?.code == .misuse)
 
             // A trailing semicolon, whitespace and comment are not another statement.
-            try db.execute("INSERT INTO a VALUES (?); -- done\n", 1)
+            try db.execute("INSERT INTO a VALUES (?); -- done\n", [1])
             #expect(try db.fetchValue("SELECT count(*) FROM a") == 1)
         }
     }
@@ -156,9 +156,9 @@ struct DatabaseTests {
     @Test func changesAndLastInsertRowID() throws {
         try withTemporaryDatabase { db, _ throws in
             try db.execute(sql: "CREATE TABLE a (id INTEGER PRIMARY KEY, x INTEGER)")
-            try db.execute("INSERT INTO a (x) VALUES (?)", 10)
+            try db.execute("INSERT INTO a (x) VALUES (?)", [10])
             #expect(db.lastInsertRowID == 1)
-            try db.execute("INSERT INTO a (x) VALUES (?)", 20)
+            try db.execute("INSERT INTO a (x) VALUES (?)", [20])
             #expect(db.lastInsertRowID == 2)
             #expect(db.changes == 1)
             try db.execute("UPDATE a SET x = x + 1")

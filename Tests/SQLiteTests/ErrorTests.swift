@@ -15,10 +15,10 @@ struct ErrorTests {
         try withTemporaryDatabase { db, _ throws in
             try db.execute(sql: Self.schema)
             let sql = "INSERT INTO users (email, age) VALUES (?, ?)"
-            try db.execute(sql, "hunter2-secret@example.com", 30)
+            try db.execute(sql, ["hunter2-secret@example.com", 30])
 
             let error = try #require(#expect(throws: SQLiteError.self) {
-                try db.execute(sql, "hunter2-secret@example.com", 31)
+                try db.execute(sql, ["hunter2-secret@example.com", 31])
             })
             #expect(error.code == .constraint)
             #expect(error.extendedCode == .constraintUnique)
@@ -37,7 +37,7 @@ struct ErrorTests {
             try db.execute(sql: Self.schema)
             func failure(_ sql: String, _ arguments: [DatabaseValue]) -> String {
                 do {
-                    try db.execute(sql, arguments: arguments)
+                    try db.execute(sql, StatementArguments(arguments))
                     return "none"
                 } catch SQLiteError.constraintUnique {
                     return "unique"
@@ -64,12 +64,12 @@ struct ErrorTests {
         try withTemporaryDatabase { db, _ throws in
             try db.execute(sql: Self.schema)
             let check = #expect(throws: SQLiteError.self) {
-                try db.execute("INSERT INTO users (email, age) VALUES (?, ?)", "x", -5)
+                try db.execute("INSERT INTO users (email, age) VALUES (?, ?)", ["x", -5])
             }
             #expect(check?.extendedCode == .constraintCheck)
-            try db.execute("INSERT INTO users (id, email) VALUES (?, ?)", 1, "y")
+            try db.execute("INSERT INTO users (id, email) VALUES (?, ?)", [1, "y"])
             let primaryKey = #expect(throws: SQLiteError.self) {
-                try db.execute("INSERT INTO users (id, email) VALUES (?, ?)", 1, "z")
+                try db.execute("INSERT INTO users (id, email) VALUES (?, ?)", [1, "z"])
             }
             #expect(primaryKey?.extendedCode == .constraintPrimaryKey)
             #expect(primaryKey?.extendedCode.primary == .constraint)
@@ -128,7 +128,7 @@ struct ErrorTests {
             let error = #expect(throws: SQLiteError.self) {
                 try db.inTransaction {
                     for _ in 0..<100 {
-                        try db.execute("INSERT INTO t VALUES (?)", [UInt8](repeating: 7, count: 4096))
+                        try db.execute("INSERT INTO t VALUES (?)", [[UInt8](repeating: 7, count: 4096)])
                     }
                 }
             }

@@ -37,7 +37,7 @@ struct MigratorTests {
             #expect(migrator.migrationNames == log.values)
             #expect(try migrator.appliedVersion(in: db) == 3)
             #expect(try db.fetchValue("PRAGMA user_version") == 3)
-            try db.execute("INSERT INTO carts (owner, note) VALUES (?, ?)", "ada", nil)
+            try db.execute("INSERT INTO carts (owner, note) VALUES (?, ?)", ["ada", nil])
         }
     }
 
@@ -61,7 +61,7 @@ struct MigratorTests {
             var migrator = makeMigrator(log, count: 2)
             migrator.registerMigration("v3-broken") { db in
                 try db.execute(sql: "CREATE TABLE half_done (x INTEGER)")
-                try db.execute("INSERT INTO carts (owner) VALUES (?)", "ghost")
+                try db.execute("INSERT INTO carts (owner) VALUES (?)", ["ghost"])
                 throw TestFailure(reason: "broken migration")
             }
             migrator.registerMigration("v4-never") { _ in log.append("v4-never") }
@@ -108,7 +108,7 @@ struct MigratorTests {
             for version in 1...5 {
                 migrator.registerMigration("v\(version)") { db in
                     try db.execute(sql: "CREATE TABLE IF NOT EXISTS applied (version INTEGER NOT NULL)")
-                    try db.execute("INSERT INTO applied VALUES (?)", version)
+                    try db.execute("INSERT INTO applied VALUES (?)", [version])
                     // Widen the window in which the other connection can interleave.
                     Thread.sleep(forTimeInterval: 0.005)
                 }

@@ -47,13 +47,13 @@ struct RowTests {
         try withTemporaryDatabase { db, _ throws in
             try db.execute(sql: "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT)")
             for name in ["a", "b", "c"] {
-                try db.execute("INSERT INTO t (name) VALUES (?)", name)
+                try db.execute("INSERT INTO t (name) VALUES (?)", [name])
             }
-            let names = try db.fetchAll("SELECT name FROM t WHERE id >= ? ORDER BY id", 2) { try $0.string(0) }
+            let names = try db.fetchAll("SELECT name FROM t WHERE id >= ? ORDER BY id", [2]) { try $0.string(0) }
             #expect(names == ["b", "c"])
             let rows = try db.fetchAll("SELECT id, name FROM t ORDER BY id")
             #expect(try rows.map { try $0.string("name") } == ["a", "b", "c"])
-            #expect(try db.fetchAll("SELECT name FROM t WHERE id > ?", arguments: [10]) { $0 }.isEmpty)
+            #expect(try db.fetchAll("SELECT name FROM t WHERE id > ?", [10]) { $0 }.isEmpty)
         }
     }
 
@@ -86,7 +86,7 @@ struct RowTests {
         try withTemporaryDatabase { db, path throws in
             try db.execute(sql: "CREATE TABLE t (x INTEGER)")
             for x in 1...10 {
-                try db.execute("INSERT INTO t VALUES (?)", x)
+                try db.execute("INSERT INTO t VALUES (?)", [x])
             }
             #expect(try db.fetchOne("SELECT x FROM t ORDER BY x") { try $0.int(0) } == 1)
             _ = try? db.fetchAll(Self.oneToHundred) { _ in throw TestFailure(reason: "stop") }
@@ -117,9 +117,9 @@ struct RowTests {
         try withTemporaryDatabase { db, _ throws in
             try db.execute(sql: "CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3)")
             let sql = "SELECT x FROM t WHERE x >= ? ORDER BY x"
-            let pairs = try db.fetchAll(sql, 1) { row in
+            let pairs = try db.fetchAll(sql, [1]) { row in
                 let x = try row.int(0)
-                let count = try db.fetchAll(sql, x) { $0 }.count
+                let count = try db.fetchAll(sql, [x]) { $0 }.count
                 return [x, count]
             }
             #expect(pairs == [[1, 3], [2, 2], [3, 1]])

@@ -11,7 +11,7 @@ struct StatementTests {
             #expect(try db.cachedStatement(sql: "SELECT ? + 2") !== first)
 
             // The convenience methods go through the cache too.
-            #expect(try db.fetchValue(sql, 41) == 42)
+            #expect(try db.fetchValue(sql, [41]) == 42)
             #expect(try db.cachedStatement(sql: sql) === first)
             #expect(try db.makeStatement(sql: sql) !== first)
         }
@@ -36,7 +36,7 @@ struct StatementTests {
 
             // The convenience API refuses a missing argument instead of binding NULL.
             let error = #expect(throws: SQLiteError.self) {
-                _ = try db.fetchAll(sql, "only one")
+                _ = try db.fetchAll(sql, ["only one"])
             }
             #expect(error?.code == .misuse)
             #expect(error?.message.contains("takes 2 arguments, but 1 were given") == true)

@@ -20,8 +20,8 @@ struct TransactionTests {
     @Test func commitsWhenTheBodyReturns() throws {
         try withAccounts { db, path throws in
             let moved = try db.inTransaction {
-                try db.execute("UPDATE accounts SET balance = balance - ? WHERE name = 'alice'", 30)
-                try db.execute("UPDATE accounts SET balance = balance + ? WHERE name = 'bob'", 30)
+                try db.execute("UPDATE accounts SET balance = balance - ? WHERE name = 'alice'", [30])
+                try db.execute("UPDATE accounts SET balance = balance + ? WHERE name = 'bob'", [30])
                 #expect(db.isInTransaction)
                 return 30
             }

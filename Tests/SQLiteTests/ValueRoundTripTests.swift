@@ -7,7 +7,7 @@ struct ValueRoundTripTests {
     /// it back as the same Swift type.
     private func roundTrip<T: DatabaseValueConvertible & Equatable>(_ value: T, in db: Database) throws -> T {
         try db.execute("DELETE FROM box")
-        try db.execute("INSERT INTO box (v) VALUES (?)", value)
+        try db.execute("INSERT INTO box (v) VALUES (?)", [value])
         let row = try #require(try db.fetchOne("SELECT v FROM box"))
         return try row.get(0)
     }
@@ -84,7 +84,7 @@ struct ValueRoundTripTests {
 
             // A literal nil argument binds NULL too.
             try db.execute("DELETE FROM box")
-            try db.execute("INSERT INTO box (v) VALUES (?)", nil)
+            try db.execute("INSERT INTO box (v) VALUES (?)", [nil])
             #expect(try db.fetchValue("SELECT v IS NULL FROM box") == true)
         }
     }
@@ -94,7 +94,7 @@ struct ValueRoundTripTests {
     ] as [DatabaseValue])
     func databaseValuesThroughArgumentArrays(value: DatabaseValue) throws {
         try withBox { db throws in
-            try db.execute("INSERT INTO box (v) VALUES (?)", arguments: [value])
+            try db.execute("INSERT INTO box (v) VALUES (?)", StatementArguments([value]))
             #expect(try db.fetchValue("SELECT v FROM box") ?? .null == value)
             #expect(try db.fetchValue("SELECT typeof(v) FROM box") == value.storageClass)
         }
@@ -102,7 +102,7 @@ struct ValueRoundTripTests {
 
     @Test func literalsInArgumentArrays() throws {
         try withTemporaryDatabase { db, _ throws in
-            let row = try #require(try db.fetchAll("SELECT ?, ?, ?, ?, ?", arguments: [1, 2.5, "three", true, .null]).first)
+            let row = try #require(try db.fetchAll("SELECT ?, ?, ?, ?, ?", StatementArguments([1, 2.5, "three", true, .null])).first)
             #expect(row.values == [.integer(1), .real(2.5), .text("three"), .integer(1), .null])
         }
     }

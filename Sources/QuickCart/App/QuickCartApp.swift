@@ -60,7 +60,9 @@ public final class QuickCartApp: Sendable {
             sessions: sessions,
             home: HomeController(shelf: shelf, pages: pages),
             search: SearchController(shelf: shelf, searches: storage.searches, pages: pages),
-            cart: CartController(catalog: storage.catalog, carts: storage.carts, publisher: hub, pages: pages, icons: icons),
+            cart: CartController(
+                catalog: storage.catalog, carts: storage.carts, publisher: storage.badgePublisher(deliveringTo: hub), pages: pages, icons: icons
+            ),
             profile: ProfileController(orders: storage.orders, sessions: storage.sessions, pages: pages),
             preferences: PreferencesController(sessions: storage.sessions, tabBar: pages.tabBar),
             events: EventsController(hub: hub),

@@ -7,18 +7,124 @@ enum Clock {
     }
 }
 
-/// Lines for the operator, on standard error (unbuffered, safe from any thread).
+/// Lines for the operator, on standard error (unbuffered, safe from any thread). Messages pass
+/// through ``LogLine/printable(_:limit:escapingSpaces:)``: they quote request paths and error
+/// descriptions, and a decoded `%0A` or an escape sequence must not forge a line.
 enum Log {
     static func info(_ message: String) {
-        write("quickcart: \(message)\n")
+        write(line(message))
     }
 
     static func error(_ message: String) {
-        write("quickcart: error: \(message)\n")
+        write(line(message, isError: true))
+    }
+
+    /// The line written for `message`, with its line break.
+    static func line(_ message: String, isError: Bool = false) -> String {
+        (isError ? "quickcart: error: " : "quickcart: ") + LogLine.printable(message, limit: 4096) + "\n"
     }
 
     private static func write(_ text: String) {
         FileHandle.standardError.write(Data(text.utf8))
+    }
+}
+
+/// What QuickCart writes to its logs, as pure functions: the access log's line and the one
+/// rule that makes any field printable, shared by the access log and ``Log``.
+enum LogLine {
+    /// One access-log line, with its line break:
+    /// `GET /cart 200 7125B 0.84ms s=3fa2c1d09b` (`stream` instead of a size for event streams).
+    /// Method and path come from the client, so both are made printable, spaces escaped.
+    static func access(method: String, path: String, status: Int, bodyBytes: Int?, microseconds: UInt64, session: String) -> String {
+        // Appended piece by piece into one reserved string: interpolating non-string values
+        // goes through their descriptions, which cost more than the rest of the line.
+        var line = ""
+        line.reserveCapacity(160)
+        line += printable(method, limit: 32, escapingSpaces: true)
+        line += " "
+        line += printable(path, limit: 200, escapingSpaces: true)
+        line += " "
+        line += String(status)
+        line += " "
+        if let bodyBytes {
+            line += String(bodyBytes)
+            line += "B "
+        } else {
+            line += "stream "
+        }
+        line += milliseconds(microseconds)
+        line += "ms s="
+        line += printable(session, limit: 16, escapingSpaces: true)
+        line += "\n"
+        return line
+    }
+
+    /// `text` with everything that is not plainly printable written as an escape, so that no
+    /// field can break a line, drive a terminal or hide what it says: `\xHH` for ASCII control
+    /// characters (and spaces, with `escapingSpaces`, so a field cannot pass for two), `\u{H…}`
+    /// for other invisible characters (format characters such as bidirectional overrides, line
+    /// and paragraph separators, other spaces, private-use and unassigned code points), and `\\`
+    /// for a backslash, so the escapes stay unambiguous. With `escapingSpaces`, a first or last
+    /// character that would fuse with the space beside it into one character (a combining
+    /// accent, a prepended sign) is escaped too, so fields stay apart for any reader.
+    /// At most `limit` Unicode scalars of `text` are kept; a clipped text ends in `…`.
+    static func printable(_ text: some StringProtocol, limit: Int, escapingSpaces: Bool = false) -> String {
+        // Most fields are plain ASCII: check the bytes first, look at Unicode only if needed.
+        let utf8 = text.utf8
+        if utf8.count <= limit, !utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F || $0 == 0x5C || (escapingSpaces && $0 == 0x20) }) {
+            return String(text)
+        }
+        var result = ""
+        result.reserveCapacity(min(utf8.count, limit) + 16)
+        let scalars = Array(text.unicodeScalars.prefix(limit))
+        for (index, scalar) in scalars.enumerated() {
+            if scalar == "\\" {
+                result += "\\\\"
+            } else if scalar.value < 0x20 || scalar.value == 0x7F || (escapingSpaces && scalar == " ") {
+                result += "\\x" + hex(scalar.value, digits: 2)
+            } else if scalar.value >= 0x80, !isVisible(scalar, escapingSpaces: escapingSpaces)
+                        || (escapingSpaces && index == 0 && fusesWithSpace(before: scalar))
+                        || (escapingSpaces && index == scalars.count - 1 && fusesWithSpace(after: scalar)) {
+                result += "\\u{" + hex(scalar.value, digits: 4) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        if utf8.count > limit, text.unicodeScalars.count > limit { result += "…" }
+        return result
+    }
+
+    /// Whether a space followed by `scalar` is one character, not two.
+    private static func fusesWithSpace(before scalar: Unicode.Scalar) -> Bool {
+        var text = " "
+        text.unicodeScalars.append(scalar)
+        return text.count != 2
+    }
+
+    /// Whether `scalar` followed by a space is one character, not two.
+    private static func fusesWithSpace(after scalar: Unicode.Scalar) -> Bool {
+        var text = String(scalar)
+        text += " "
+        return text.count != 2
+    }
+
+    private static func isVisible(_ scalar: Unicode.Scalar, escapingSpaces: Bool) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .unassigned, .surrogate: false
+        case .spaceSeparator: !escapingSpaces
+        default: true
+        }
+    }
+
+    private static func hex(_ value: UInt32, digits: Int) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+
+    /// "0.84" from 842 µs, without Foundation's formatter on every request.
+    private static func milliseconds(_ microseconds: UInt64) -> String {
+        let fraction = (microseconds % 1000) / 10
+        return String(microseconds / 1000) + (fraction < 10 ? ".0" : ".") + String(fraction)
     }
 }
 

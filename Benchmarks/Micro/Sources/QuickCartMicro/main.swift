@@ -239,10 +239,10 @@ do {
         """)
     try db.inTransaction {
         for id in 1...1_000 {
-            try db.execute("INSERT INTO products (id, name, price_cents, icon) VALUES (?, ?, ?, ?)", id, "Product \(id)", 1_000 + id, "tent")
+            try db.execute("INSERT INTO products (id, name, price_cents, icon) VALUES (?, ?, ?, ?)", [id, "Product \(id)", 1_000 + id, "tent"])
         }
         for product in 1...20 {
-            try db.execute("INSERT INTO cart_items VALUES (?, ?, ?, ?)", "session-a", product, 1, product)
+            try db.execute("INSERT INTO cart_items VALUES (?, ?, ?, ?)", ["session-a", product, 1, product])
         }
     }
 
@@ -251,7 +251,7 @@ do {
         try measure(seconds: options.seconds, batch: 100) {
             for _ in 0..<100 {
                 key = key % 1_000 + 1
-                let product = try db.fetchOne("SELECT id, name, price_cents FROM products WHERE id = ?", key) { row in
+                let product = try db.fetchOne("SELECT id, name, price_cents FROM products WHERE id = ?", [key]) { row in
                     (try row.int64(0), try row.string(1), try row.int(2))
                 }
                 sink &+= product?.2 ?? 0
@@ -262,7 +262,7 @@ do {
     try report("sqlite: a cart's 20 rows (SELECT … WHERE session_id = ?, Database.fetchAll)", unit: "query") {
         try measure(seconds: options.seconds, batch: 10) {
             for _ in 0..<10 {
-                let rows = try db.fetchAll("SELECT product_id, quantity FROM cart_items WHERE session_id = ? ORDER BY added_at, product_id", "session-a") { row in
+                let rows = try db.fetchAll("SELECT product_id, quantity FROM cart_items WHERE session_id = ? ORDER BY added_at, product_id", ["session-a"]) { row in
                     (try row.int64(0), try row.int(1))
                 }
                 sink &+= rows.count
@@ -275,7 +275,7 @@ do {
         try measure(seconds: options.seconds) {
             quantity = quantity % 10 + 1
             try db.inTransaction {
-                try db.execute("UPDATE cart_items SET quantity = ? WHERE session_id = ? AND product_id = ?", quantity, "session-a", 1)
+                try db.execute("UPDATE cart_items SET quantity = ? WHERE session_id = ? AND product_id = ?", [quantity, "session-a", 1])
             }
             return 0
         }
@@ -286,7 +286,7 @@ do {
             try db.inTransaction {
                 for _ in 0..<100 {
                     logged += 1
-                    try db.execute("INSERT INTO log (session_id, value) VALUES (?, ?)", "session-a", logged)
+                    try db.execute("INSERT INTO log (session_id, value) VALUES (?, ?)", ["session-a", logged])
                 }
             }
             return 0
@@ -300,7 +300,7 @@ do {
             for _ in 0..<100 {
                 key = key % 1_000 + 1
                 sink &+= try pool.read { db in
-                    try db.fetchValue("SELECT price_cents FROM products WHERE id = ?", key, as: Int.self) ?? 0
+                    try db.fetchValue("SELECT price_cents FROM products WHERE id = ?", [key], as: Int.self) ?? 0
                 }
             }
             return 0

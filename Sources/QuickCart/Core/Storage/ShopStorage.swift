@@ -33,6 +33,11 @@ public protocol ShopStorage: Sendable {
     /// first created, and the same on every later start and for every instance sharing it.
     func sessionSecret() throws -> [UInt8]
 
+    /// The publisher the cart controller sends committed changes through. It delivers to
+    /// `hub`, this process's streams; a backend that several instances share also carries the
+    /// news to theirs (and feeds `hub` with theirs) for as long as storage stays open.
+    func badgePublisher(deliveringTo hub: BadgeHub) -> any BadgePublisher
+
     /// Checks that storage answers a query now.
     /// - Throws: ``StorageError/unavailable(reason:)`` when it does not.
     func ping() throws

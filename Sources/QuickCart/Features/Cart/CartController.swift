@@ -44,11 +44,15 @@ struct CartController: Sendable {
             throw HTTPError(.badRequest, "\(product.name) is no longer available, so you cannot add more of it.")
         }
         do {
-            let change = try shown.map { shown in
-                let (delta, overflow) = quantity.subtractingReportingOverflow(shown)
-                let difference = overflow ? (shown < 0 ? Int.max : Int.min) : delta
-                return try carts.adjustQuantity(by: difference, of: productID, for: request.session, at: request.now)
-            } ?? carts.setQuantity(quantity, of: productID, for: request.session, at: request.now)
+            let change: CartChange
+            if let shown {
+                // Saturating: the store clamps any difference wider than the range anyway.
+                let (difference, overflow) = quantity.subtractingReportingOverflow(shown)
+                let delta = overflow ? (quantity > shown ? Int.max : Int.min) : difference
+                change = try carts.adjustQuantity(by: delta, of: productID, for: request.session, at: request.now)
+            } else {
+                change = try carts.setQuantity(quantity, of: productID, for: request.session, at: request.now)
+            }
             return committed(change, request, returnTo: request.returnPath(default: "/cart"))
         } catch CartError.notInCart {
             throw HTTPError(.notFound, "That item is not in your cart.")

@@ -31,13 +31,15 @@ struct SQLiteCatalogStore: CatalogStore {
                         active = excluded.active, position = excluded.position, image_file = excluded.image_file,
                         image_key = excluded.image_key, image_width = excluded.image_width, image_height = excluded.image_height
                     """,
-                    entry.slug, entry.name, entry.summary, entry.category, entry.price, entry.icon, entry.isFeatured,
-                    entry.isActive, Int64(index + 1), entry.image?.fileName, entry.image?.key, entry.image?.width, entry.image?.height
+                    [
+                        entry.slug, entry.name, entry.summary, entry.category, entry.price, entry.icon, entry.isFeatured,
+                        entry.isActive, Int64(index + 1), entry.image?.fileName, entry.image?.key, entry.image?.width, entry.image?.height,
+                    ]
                 )
             }
             // Carts and past orders point at these: they stay, out of sale, after the listed ones.
             for (offset, slug) in others.enumerated() {
-                try db.execute("UPDATE products SET active = 0, position = ? WHERE slug = ?", Int64(entries.count + offset + 1), slug)
+                try db.execute("UPDATE products SET active = 0, position = ? WHERE slug = ?", [Int64(entries.count + offset + 1), slug])
             }
             try db.execute(
                 """
@@ -47,7 +49,7 @@ struct SQLiteCatalogStore: CatalogStore {
             )
             try db.execute(
                 "INSERT INTO settings (key, value) VALUES ('catalog-origin', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                origin.rawValue
+                [origin.rawValue]
             )
             return try Self.load(from: db)
         }
@@ -97,7 +99,7 @@ struct SQLiteOrderFeed: OrderFeed {
                 LEFT JOIN products p ON p.id = l.product_id
                 ORDER BY o.id, l.position
                 """,
-                afterID, placedSince ?? Int64.min, max(0, limit)
+                [afterID, placedSince ?? Int64.min, max(0, limit)]
             ) { row in
                 (id: try row.int64(0), placedAt: try row.int64(1),
                  line: Order.Line(

@@ -64,15 +64,14 @@ enum SQLiteSchema {
             for (index, product) in CatalogSeed.products.enumerated() {
                 try db.execute(
                     "INSERT INTO products (id, slug, name, summary, category, price_cents, icon, featured) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    Int64(index + 1), product.slug, product.name, product.summary, product.category,
-                    product.priceCents, product.icon, product.featured
+                    [Int64(index + 1), product.slug, product.name, product.summary, product.category, product.priceCents, product.icon, product.featured]
                 )
             }
         }
         migrator.registerMigration("v3-session-secret") { db in
             var generator = SystemRandomNumberGenerator()
             let secret = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-            try db.execute("INSERT INTO settings (key, value) VALUES ('session-secret', ?)", Hex.encode(secret))
+            try db.execute("INSERT INTO settings (key, value) VALUES ('session-secret', ?)", [Hex.encode(secret)])
         }
         migrator.registerMigration("v4-session-preferences") { db in
             try db.execute(sql: """

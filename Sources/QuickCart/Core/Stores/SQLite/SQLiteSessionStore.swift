@@ -18,7 +18,7 @@ struct SQLiteSessionStore: SessionStore {
                 FROM sessions s LEFT JOIN cart_items c ON c.session_id = s.id
                 WHERE s.id = ? ORDER BY c.added_at, c.product_id
                 """,
-                id
+                [id]
             ) { row -> Cart.Item? in
                 if stored == nil {
                     stored = StoredSession(
@@ -42,13 +42,13 @@ struct SQLiteSessionStore: SessionStore {
 
     func touch(sessionID id: String, at now: Int64) throws {
         try database.write { db in
-            try db.execute("UPDATE sessions SET last_seen = ? WHERE id = ?", now, id)
+            try db.execute("UPDATE sessions SET last_seen = ? WHERE id = ?", [now, id])
         }
     }
 
     func setDisplayName(_ name: String, for session: Session, at now: Int64) throws {
         try database.write(storing: session, at: now) { db in
-            try db.execute("UPDATE sessions SET display_name = ?, last_seen = ? WHERE id = ?", name, now, session.id)
+            try db.execute("UPDATE sessions SET display_name = ?, last_seen = ? WHERE id = ?", [name, now, session.id])
         }
     }
 
@@ -56,8 +56,7 @@ struct SQLiteSessionStore: SessionStore {
         try database.write(storing: session, at: now) { db in
             try db.execute(
                 "UPDATE sessions SET theme = ?, tab_order = ?, sidebar = ?, notifications = ?, last_seen = ? WHERE id = ?",
-                preferences.theme.rawValue, preferences.tabOrder.joined(separator: ","), preferences.usesSidebar,
-                preferences.notifications, now, session.id
+                [preferences.theme.rawValue, preferences.tabOrder.joined(separator: ","), preferences.usesSidebar, preferences.notifications, now, session.id]
             )
         }
     }
@@ -65,7 +64,7 @@ struct SQLiteSessionStore: SessionStore {
     @discardableResult
     func deleteSessions(lastSeenBefore cutoff: Int64) throws -> Int {
         try database.write { db in
-            try db.execute("DELETE FROM sessions WHERE last_seen < ?", cutoff)
+            try db.execute("DELETE FROM sessions WHERE last_seen < ?", [cutoff])
             return db.changes
         }
     }
@@ -80,7 +79,7 @@ struct SQLiteSearchHistoryStore: SearchHistoryStore {
         return try database.withConnection { db in
             try db.fetchAll(
                 "SELECT query FROM recent_searches WHERE session_id = ? ORDER BY searched_at DESC, query LIMIT ?",
-                session.id, SearchHistory.limit
+                [session.id, SearchHistory.limit]
             ) { try $0.string(0) }
         }
     }
@@ -90,7 +89,7 @@ struct SQLiteSearchHistoryStore: SearchHistoryStore {
             // "Tent" after "tent" is the same search again: keep only the newest spelling.
             try db.execute(
                 "DELETE FROM recent_searches WHERE session_id = ? AND lower(query) = lower(?) AND query != ?",
-                session.id, query, query
+                [session.id, query, query]
             )
             // Later than every search already there, even one in the same millisecond, so
             // "newest first" never falls back to the order of the words.
@@ -100,14 +99,14 @@ struct SQLiteSearchHistoryStore: SearchHistoryStore {
                 VALUES (?, ?, max(?, coalesce((SELECT max(searched_at) + 1 FROM recent_searches WHERE session_id = ?), 0)))
                 ON CONFLICT (session_id, query) DO UPDATE SET searched_at = excluded.searched_at
                 """,
-                session.id, query, nowMilliseconds, session.id
+                [session.id, query, nowMilliseconds, session.id]
             )
             try db.execute(
                 """
                 DELETE FROM recent_searches WHERE session_id = ? AND query NOT IN (
                     SELECT query FROM recent_searches WHERE session_id = ? ORDER BY searched_at DESC LIMIT ?)
                 """,
-                session.id, session.id, SearchHistory.limit
+                [session.id, session.id, SearchHistory.limit]
             )
         }
     }

@@ -54,6 +54,11 @@ final class SQLiteStorage: ShopStorage {
         return secret
     }
 
+    /// One file serves one process, so this process's hub is the whole way.
+    func badgePublisher(deliveringTo hub: BadgeHub) -> any BadgePublisher {
+        hub
+    }
+
     func ping() throws {
         _ = try database.read { db in try db.fetchValue("SELECT 1", as: Int.self) }
     }
@@ -99,13 +104,13 @@ struct SQLiteDatabase: Sendable {
         guard !session.isStored else { return }
         try db.execute(
             "INSERT OR IGNORE INTO sessions (id, created_at, last_seen, display_name) VALUES (?, ?, ?, ?)",
-            session.id, session.createdAt, now, session.displayName
+            [session.id, session.createdAt, now, session.displayName]
         )
         guard db.changes == 1 else { return }
         for (offset, item) in catalog.current.starterCart.items.enumerated() {
             try db.execute(
                 "INSERT INTO cart_items (session_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)",
-                session.id, item.product.id, item.quantity, now * 1000 + Int64(offset)
+                [session.id, item.product.id, item.quantity, now * 1000 + Int64(offset)]
             )
         }
     }

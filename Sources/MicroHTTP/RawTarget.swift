@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the URI-log callback learns of a request target before libmicrohttpd decodes it,
+/// carried to the access handler's first call in the request's `con_cls` slot.
+///
+/// libmicrohttpd hands the callback the raw target as a C string, so a raw NUL byte inside it
+/// (`GET /search?q=a<NUL>b`) cuts it short: the rest is never seen and the request would be
+/// answered as if it ended there. The callback therefore records the length it saw. In its read
+/// buffer, libmicrohttpd ends the target with the NUL it writes over the space before the HTTP
+/// version, and the version string the access handler receives starts right after that NUL: the
+/// handler compares the two extents, and a difference means a NUL inside the target.
+///
+/// The mark is stored as an odd address (bit 0 set), which no object's address ever is, so the
+/// access handler tells it apart from the request state it later keeps in the same slot.
+struct RawTarget: Equatable {
+    /// Whether the target up to its first NUL is well formed (escapes, control characters).
+    let isWellFormed: Bool
+    /// The target's length up to its first NUL.
+    let length: Int
+
+    /// Inspects the NUL-terminated target libmicrohttpd passes to the URI-log callback.
+    init(inspecting uri: UnsafePointer<CChar>) {
+        length = strlen(uri)
+        isWellFormed = PercentEncodingValidator.isWellFormedTarget(uri)
+    }
+
+    init(isWellFormed: Bool, length: Int) {
+        self.isWellFormed = isWellFormed
+        self.length = length
+    }
+
+    /// The mark to leave in the `con_cls` slot.
+    var slotValue: UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(bitPattern: UInt(truncatingIfNeeded: length) << 2 | (isWellFormed ? 0b10 : 0) | 1)!
+    }
+
+    /// The mark a slot holds, or `nil` when it holds something else (the request's state).
+    init?(slot: UnsafeMutableRawPointer?) {
+        guard let slot else { return nil }
+        let bits = UInt(bitPattern: slot)
+        guard bits & 1 == 1 else { return nil }
+        isWellFormed = bits & 0b10 != 0
+        length = Int(bits >> 2)
+    }
+
+    /// Whether the whole target is well formed, given the `url` and `version` libmicrohttpd
+    /// passes to the access handler (`url` starts where the target started; `version` starts
+    /// one byte past its end, unless the request line had no version, when it is empty).
+    func isWellFormed(url: UnsafePointer<CChar>, version: UnsafePointer<CChar>) -> Bool {
+        guard isWellFormed else { return false }
+        guard version.pointee != 0 else { return true }
+        return UnsafeRawPointer(version) - UnsafeRawPointer(url) == length + 1
+    }
+}

@@ -1,0 +1,104 @@
+import CMicroHTTPD
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// MARK: - C callbacks (they capture nothing; context travels in their `cls` arguments)
+
+let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, version, upload, uploadSize, slot in
+    guard let cls, let connection, let url, let method, let version, let uploadSize, let slot else { return MHD_Result.NO }
+    let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
+    let handled = server.handle(connection: connection, url: url, method: method, version: version, upload: upload, uploadSize: uploadSize, slot: slot)
+    return handled ? MHD_Result.YES : MHD_Result.NO
+}
+
+let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, slot, _ in
+    guard let cls else { return }
+    Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().completed(connection, slot)
+}
+
+let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, _, event in
+    guard let cls, let connection else { return }
+    Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().connection(connection, changed: event)
+}
+
+/// Sees the raw request target before libmicrohttpd decodes it; its answer, a ``RawTarget``
+/// mark, becomes the request's initial `con_cls`.
+let rawURIInspector: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { _, uri, _ in
+    guard let uri else { return RawTarget(isWellFormed: false, length: 0).slotValue }
+    return RawTarget(inspecting: uri).slotValue
+}
+
+/// Hands each name and value to the visitor `cls` points to, as Swift strings: a name that is
+/// not UTF-8 is decoded with replacement characters, a value that is not UTF-8 becomes `nil`,
+/// and a missing value (a query's `?utm_source`, which libmicrohttpd gives as NULL) is empty.
+let valueVisitor: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
+    guard let cls, let key else { return MHD_Result.YES }
+    let visit = cls.assumingMemoryBound(to: ((String, String?) -> Void).self)
+    let name = validUTF8(key, count: keySize) ?? String(decoding: bytes(key, count: keySize), as: UTF8.self)
+    visit.pointee(name, value.map { validUTF8($0, count: valueSize) } ?? "")
+    return MHD_Result.YES
+}
+
+/// Clears the `Bool` `cls` points to at the first name or value with a byte outside ASCII.
+let asciiChecker: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
+    guard let cls else { return MHD_Result.NO }
+    let isASCII = { (text: UnsafePointer<CChar>?, count: Int) in
+        text.map { bytes($0, count: count).allSatisfy { $0 < 0x80 } } ?? true
+    }
+    guard isASCII(key, keySize), isASCII(value, valueSize) else {
+        cls.assumingMemoryBound(to: Bool.self).pointee = false
+        return MHD_Result.NO
+    }
+    return MHD_Result.YES
+}
+
+/// libmicrohttpd's text of `count` bytes (a C string: its terminator follows) as a string, or
+/// `nil` when it is not UTF-8. The C-string initializer is the fast, non-generic one; text
+/// with a NUL inside, which it would cut short, takes the general path.
+fileprivate func validUTF8(_ text: UnsafePointer<CChar>, count: Int) -> String? {
+    if text[count] == 0, memchr(text, 0, count) == nil {
+        return String(validatingCString: text)
+    }
+    return String(validating: bytes(text, count: count), as: UTF8.self)
+}
+
+/// C text as bytes (`CChar` and `UInt8` are related types, so viewing one as the other is allowed).
+fileprivate func bytes(_ text: UnsafePointer<CChar>, count: Int) -> UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: count)
+}
+
+let formFieldReceiver: MHD_PostDataIterator = { cls, _, key, _, _, _, data, offset, size in
+    guard let cls, let key else { return MHD_Result.YES }
+    let state = Unmanaged<RequestState>.fromOpaque(cls).takeUnretainedValue()
+    let name = Array(UnsafeRawBufferPointer(start: key, count: strlen(key)))
+    let piece = UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : size)
+    return state.appendFormData(name: name, piece: piece, offset: offset) ? MHD_Result.YES : MHD_Result.NO
+}
+
+/// libmicrohttpd is done with a response's shared bytes.
+let sharedBytesSent: MHD_ContentReaderFreeCallback = { cls in
+    guard let cls else { return }
+    Unmanaged<SharedBytes>.fromOpaque(cls).release()
+}
+
+let eventStreamReader: MHD_ContentReaderCallback = { cls, _, buffer, capacity in
+    guard let cls, let buffer else { return -1 }
+    let stream = Unmanaged<EventStream>.fromOpaque(cls).takeUnretainedValue()
+    guard let count = stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity)) else {
+        return -1 // MHD_CONTENT_READER_END_OF_STREAM
+    }
+    return count
+}
+
+let eventStreamFinished: MHD_ContentReaderFreeCallback = { cls in
+    guard let cls else { return }
+    Unmanaged<EventStream>.fromOpaque(cls).takeRetainedValue().finish()
+}
+
+let libraryLogSink: @convention(c) (UnsafePointer<CChar>?) -> Void = { message in
+    guard let message else { return }
+    var line = "microhttpd: " + String(cString: message)
+    if !line.hasSuffix("\n") { line += "\n" }
+    _ = line.withCString { write(2, $0, strlen($0)) }
+}

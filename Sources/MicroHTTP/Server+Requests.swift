@@ -1,0 +1,196 @@
+import CMicroHTTPD
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Server {
+    // MARK: - Requests
+
+    /// One call of libmicrohttpd's access handler; see `MHD_AccessHandlerCallback`.
+    func handle(
+        connection: OpaquePointer,
+        url: UnsafePointer<CChar>,
+        method: UnsafePointer<CChar>,
+        version: UnsafePointer<CChar>,
+        upload: UnsafePointer<CChar>?,
+        uploadSize: UnsafeMutablePointer<Int>,
+        slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> Bool {
+        guard let stateAddress = slot.pointee, RawTarget(slot: stateAddress) == nil else {
+            let target = RawTarget(slot: slot.pointee)
+            let uriIsWellFormed = target?.isWellFormed(url: url, version: version) ?? false
+            return begin(connection: connection, url: url, method: method, uriIsWellFormed: uriIsWellFormed, slot: slot)
+        }
+        let state = Unmanaged<RequestState>.fromOpaque(stateAddress).takeUnretainedValue()
+        if uploadSize.pointee > 0 {
+            defer { uploadSize.pointee = 0 }
+            return receive(upload, count: uploadSize.pointee, into: state)
+        }
+        guard !state.answered else { return true }
+        watchdog.answering(connection)
+        if let file = state.staticFile {
+            state.answered = true
+            let tags = MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "If-None-Match").map { String(cString: $0) }
+            return queue(answer(for: file, on: connection, ifNoneMatch: tags), on: connection, for: state)
+        }
+        state.finishBody()
+        let response = if let rejection = state.rejection {
+            responder.respond(to: rejection, for: state.request)
+        } else {
+            responder.respond(to: state.request)
+        }
+        state.answered = true
+        return queue(response, on: connection, for: state)
+    }
+
+    /// The first call: headers are in, the body (if any) is not.
+    private func begin(
+        connection: OpaquePointer,
+        url: UnsafePointer<CChar>,
+        method: UnsafePointer<CChar>,
+        uriIsWellFormed: Bool,
+        slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> Bool {
+        let path = String(validatingCString: url)
+        if uriIsWellFormed, let path, let file = staticFile(for: connection, path: path, method: method) {
+            watchdog.headersReceived(connection)
+            let state = RequestState(request: Request(method: .get, path: ""), maximumFormFields: 0)
+            state.staticFile = file
+            slot.pointee = Unmanaged.passRetained(state).toOpaque()
+            requestsInFlight.add(1, ordering: .sequentiallyConsistent)
+            return true
+        }
+        let query = Self.values(of: MHD_ValueKind.GET_ARGUMENT_KIND, on: connection)
+        let decodedQuery = query.compactMap { pair in pair.value.map { (name: pair.name, value: $0) } }
+        // A value that is not UTF-8 became nil: the request is refused below, with no query.
+        let queryIsUTF8 = decodedQuery.count == query.count
+        let request = Request(
+            method: HTTPMethod(rawValue: String(cString: method)),
+            path: path ?? "/",
+            query: queryIsUTF8 ? Parameters(decodedQuery) : Parameters(),
+            headers: Self.headers(on: connection),
+            cookies: Self.cookies(on: connection),
+            remoteAddress: Self.clientAddress(of: connection)
+        )
+        watchdog.headersReceived(connection)
+        let state = RequestState(request: request, maximumFormFields: configuration.maximumFormFields)
+        slot.pointee = Unmanaged.passRetained(state).toOpaque()
+        requestsInFlight.add(1, ordering: .sequentiallyConsistent)
+
+        if isStopping.load(ordering: .sequentiallyConsistent) {
+            // Stopping means no new work, even on connections kept alive from before.
+            state.rejection = HTTPError(.serviceUnavailable, "The server is shutting down. Please try again in a moment.", headers: ["Retry-After": "5"])
+        } else if !uriIsWellFormed || path == nil || !queryIsUTF8 {
+            state.rejection = HTTPError(.badRequest, "The address contains a malformed percent-escape or text that is not valid UTF-8.")
+        } else if Self.hasAmbiguousLength(request.headers) {
+            // Two lengths, or a length beside chunked encoding, is how requests get smuggled
+            // past a proxy that reads the body differently.
+            state.rejection = HTTPError(.badRequest, "The request states its length more than once.")
+        } else if let length = request.headers["Content-Length"].flatMap(Int.init), length > configuration.maximumBodySize {
+            state.rejection = Self.bodyTooLarge(limit: configuration.maximumBodySize)
+        }
+        if let rejection = state.rejection {
+            // Answering now makes libmicrohttpd close the connection instead of reading the body.
+            state.answered = true
+            watchdog.answering(connection)
+            return queue(responder.respond(to: rejection, for: state.request), on: connection, for: state)
+        }
+        let contentType = request.headers["Content-Type"]?.lowercased() ?? ""
+        let isURLEncodedForm = contentType.hasPrefix("application/x-www-form-urlencoded")
+        if isURLEncodedForm {
+            state.formEncoding = PercentEncodingValidator(rejectsControlCharacters: false)
+        }
+        if isURLEncodedForm || contentType.hasPrefix("multipart/form-data") {
+            let stateAddress = Unmanaged.passUnretained(state).toOpaque()
+            // The buffer only has to hold a field's name (values arrive in pieces); libmicrohttpd
+            // zeroes all of it for every form, so it is kept at the 1 KiB its manual suggests.
+            state.postProcessor = MHD_create_post_processor(connection, 1024, formFieldReceiver, stateAddress)
+        }
+        return true
+    }
+
+
+    /// Takes a piece of the body. A body that outgrows the limit is discarded and answered
+    /// with 413 once complete (libmicrohttpd accepts an answer only before or after the body);
+    /// one that goes on far past the limit gets its connection closed.
+    private func receive(_ upload: UnsafePointer<CChar>?, count: Int, into state: RequestState) -> Bool {
+        state.bytesReceived += count
+        guard !state.answered, state.rejection == nil, let upload else {
+            return state.bytesReceived <= configuration.maximumBodySize * 16
+        }
+        if state.bytesReceived > configuration.maximumBodySize {
+            state.rejection = Self.bodyTooLarge(limit: configuration.maximumBodySize)
+        } else if state.postProcessor != nil {
+            let piece = UnsafeRawBufferPointer(start: upload, count: count)
+            state.formEncoding?.feed(piece)
+            state.formBody.append(contentsOf: piece)
+        } else {
+            state.request.body.append(contentsOf: UnsafeRawBufferPointer(start: upload, count: count))
+        }
+        return true
+    }
+
+    private static func hasAmbiguousLength(_ headers: HTTPHeaders) -> Bool {
+        let lengths = headers.values(named: "Content-Length")
+        return lengths.count > 1 || (!lengths.isEmpty && headers.contains("Transfer-Encoding"))
+    }
+
+    private static func bodyTooLarge(limit: Int) -> HTTPError {
+        HTTPError(.contentTooLarge, "The request body is larger than the \(limit / 1024) KiB this server accepts.")
+    }
+
+    func completed(_ connection: OpaquePointer?, _ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+        if let connection { watchdog.answered(connection) }
+        guard let stateAddress = slot?.pointee, RawTarget(slot: stateAddress) == nil else { return }
+        Unmanaged<RequestState>.fromOpaque(stateAddress).release()
+        slot?.pointee = nil
+        requestsInFlight.subtract(1, ordering: .relaxed)
+    }
+
+    func connection(_ connection: OpaquePointer, changed event: MHD_ConnectionNotificationCode) {
+        if event == MHD_ConnectionNotificationCode.CONNECTION_NOTIFY_STARTED {
+            watchdog.connectionStarted(connection)
+        } else {
+            watchdog.connectionClosed(connection)
+        }
+    }
+
+    // MARK: - Reading what libmicrohttpd parsed
+
+    /// Calls `body` with each name and value of `kind`, in order.
+    private static func forEachValue(of kind: MHD_ValueKind, on connection: OpaquePointer, _ body: (String, String?) -> Void) {
+        withoutActuallyEscaping(body) { body in
+            var visitor = body
+            withUnsafeMutablePointer(to: &visitor) { pointer in
+                _ = MHD_get_connection_values_n(connection, kind, valueVisitor, pointer)
+            }
+        }
+    }
+
+    private static func values(of kind: MHD_ValueKind, on connection: OpaquePointer) -> [(name: String, value: String?)] {
+        var collected: [(name: String, value: String?)] = []
+        forEachValue(of: kind, on: connection) { collected.append((name: $0, value: $1)) }
+        return collected
+    }
+
+    private static func headers(on connection: OpaquePointer) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        forEachValue(of: MHD_ValueKind.HEADER_KIND, on: connection) { headers.add($0, $1 ?? "") }
+        return headers
+    }
+
+    private static func cookies(on connection: OpaquePointer) -> [String: String] {
+        var cookies: [String: String] = [:]
+        forEachValue(of: MHD_ValueKind.COOKIE_KIND, on: connection) { name, value in
+            if cookies[name] == nil { cookies[name] = value ?? "" }
+        }
+        return cookies
+    }
+
+    private static func clientAddress(of connection: OpaquePointer) -> String {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+            guard cmhd_client_address(connection, buffer.baseAddress!, socklen_t(buffer.count)) == 0 else { return "" }
+            return String(cString: buffer.baseAddress!)
+        }
+    }
+}

@@ -1,0 +1,21 @@
+/// The values bound to a statement's `?` parameters, in order.
+///
+/// Written as an array literal of any convertible values, where `nil` binds NULL:
+/// ```swift
+/// try db.execute("UPDATE carts SET note = ? WHERE id = ?", [note, cartID])
+/// let rows = try db.fetchAll("SELECT name FROM products WHERE price < ?", [limit]) { try $0.string(0) }
+/// ```
+/// Values already converted travel as they are: `StatementArguments(values)`.
+public struct StatementArguments: ExpressibleByArrayLiteral, Sendable, Equatable {
+    /// The values, one per parameter.
+    public var values: [DatabaseValue]
+
+    /// Arguments from values already converted.
+    public init(_ values: [DatabaseValue]) {
+        self.values = values
+    }
+
+    public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
+        values = elements.map { $0?.databaseValue ?? .null }
+    }
+}

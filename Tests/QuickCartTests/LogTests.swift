@@ -1,0 +1,163 @@
+import Foundation
+import HTTPTesting
+import MicroHTTP
+@testable import QuickCart
+import Synchronization
+import Testing
+
+extension ShopTests {
+    /// The access log and the operator's lines: printable whatever a client sends.
+    @Suite("Logs")
+    struct LogTests {
+        /// What a log line may hold: printable characters, and one line break at its end.
+        private static func isOneClean(_ line: String) -> Bool {
+            guard line.hasSuffix("\n") else { return false }
+            return line.dropLast().unicodeScalars.allSatisfy { scalar in
+                switch scalar.properties.generalCategory {
+                case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .unassigned: false
+                default: true
+                }
+            }
+        }
+
+        @Test("A method with an escape sequence, sent raw to a real server, reaches the access log escaped")
+        func hostileMethodIsEscaped() throws {
+            let lines = Mutex<[String]>([])
+            var router = Router()
+            router.add(middleware: AccessLog(write: { line in lines.withLock { $0.append(line) } }))
+            router.get("/") { _ in .html("<p>home</p>") }
+            let server = Server(configuration: .init(host: "127.0.0.1", port: 0, threadCount: 1), responder: router)
+            try server.start()
+            defer { server.stop() }
+            let client = try TestHTTPClient(port: server.port)
+            _ = try client.request("G\u{1b}[31mET", "/")
+            let written = lines.withLock { $0 }
+            let line = try #require(written.first)
+            #expect(!line.contains("\u{1b}"), "the escape sequence reached the log: \(line.debugDescription)")
+            #expect(line.hasPrefix(#"G\x1B[31mET / "#), "\(line.debugDescription)")
+            #expect(Self.isOneClean(line))
+        }
+
+        @Test("Every access-log field is printable and the line keeps its six fields", arguments: [
+            ("GET", "/missing\n200 forged"),
+            ("GET", "/a\r\nGET /admin 200 1B 0.01ms s=-"),
+            ("G\u{1b}[31mET", "/"),
+            ("GET", "/search\u{202E}gpj.exe"),
+            ("GET", "/tab\there/space here\u{2028}next\u{85}"),
+            ("GET", "/\u{0}\u{7f}\\x41"),
+            ("PO ST", "/" + String(repeating: "\u{301}", count: 500)),
+            ("GET\u{0D4E}", "\u{301}/accents-fuse-with-the-space-before\u{0D4E}"),
+        ])
+        func accessLogFieldsArePrintable(method: String, path: String) throws {
+            let line = LogLine.access(method: method, path: path, status: 404, bodyBytes: 12, microseconds: 1234, session: "-")
+            #expect(Self.isOneClean(line), "\(line.debugDescription)")
+            #expect(line.dropLast().split(separator: " ", omittingEmptySubsequences: false).count == 6, "\(line.debugDescription)")
+            #expect(line.hasSuffix(" 404 12B 1.23ms s=-\n"))
+        }
+
+        @Test("Plain fields are written as they are; a backslash is doubled so escapes cannot be faked")
+        func plainFieldsStayPlain() {
+            #expect(LogLine.access(method: "GET", path: "/cart", status: 200, bodyBytes: 7125, microseconds: 842, session: "3fa2c1d09b")
+                == "GET /cart 200 7125B 0.84ms s=3fa2c1d09b\n")
+            #expect(LogLine.access(method: "GET", path: "/events", status: 200, bodyBytes: nil, microseconds: 5, session: "-")
+                == "GET /events 200 stream 0.00ms s=-\n")
+            #expect(LogLine.printable(#"/a\x0A"#, limit: 100) == #"/a\\x0A"#)
+            #expect(LogLine.printable("/été/日本", limit: 100) == "/été/日本")
+            #expect(LogLine.printable(String(repeating: "a", count: 300), limit: 200) == String(repeating: "a", count: 200) + "…")
+        }
+
+        @Test("Error lines quote decoded paths and error descriptions, and stay one printable line")
+        func errorLinesArePrintable() {
+            let request = Request(method: .get, path: "/cart/items/1\nquickcart: error: forged\u{1b}[2J/quantity")
+            let line = Log.line("\(request.method) \(request.path) failed: boom\r\n", isError: true)
+            #expect(Self.isOneClean(line), "\(line.debugDescription)")
+            #expect(line.hasPrefix("quickcart: error: GET /cart/items/1\\x0Aquickcart: error: forged\\x1B[2J/quantity failed: boom\\x0D\\x0A"))
+            #expect(Log.line("purged 3 expired sessions") == "quickcart: purged 3 expired sessions\n")
+        }
+
+        // MARK: - BufferedLog
+
+        @Test("Access-log lines reach their file in order: when 16 KiB have gathered, and on flush")
+        func bufferedLogWritesInOrder() throws {
+            let pipe = try LogPipe()
+            let log = BufferedLog(descriptor: pipe.writeEnd)
+            let line = String(repeating: "x", count: 99) + "\n"
+            for _ in 0..<100 { log.write(line) }
+            Thread.sleep(forTimeInterval: 0.05)
+            #expect(pipe.available == 0, "100 short lines stay gathered")
+            for _ in 0..<100 { log.write(line) }
+            // The 164th line passed 16 KiB: the lines gathered by then are written soon, off
+            // the writing thread; the rest wait.
+            let deadline = Date().addingTimeInterval(5)
+            while pipe.available < 164 * 100, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+            #expect(pipe.available >= 164 * 100 && pipe.available < 200 * 100)
+            log.write("last\n")
+            log.flush()
+            #expect(pipe.readAll(closingWriteEnd: true) == Array((String(repeating: line, count: 200) + "last\n").utf8))
+        }
+
+        @Test("A log nobody reads holds up no request: lines are dropped and counted, then reported")
+        func stalledLogDropsLinesWithoutBlocking() throws {
+            let pipe = try LogPipe()
+            let log = BufferedLog(descriptor: pipe.writeEnd, capacity: 256 * 1024)
+            let line = String(repeating: "y", count: 99) + "\n"
+            let lines = 20_000 // 2 MB: thirty times what the pipe holds
+            let finished = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                for _ in 0..<lines { log.write(line) }
+                finished.signal()
+            }
+            let returned = finished.wait(timeout: .now() + 20) == .success
+            #expect(returned, "writing lines blocked on a pipe nobody reads")
+            #expect(log.droppedLineCount > 0)
+            // Someone reads again: everything kept arrives, then the count of lines dropped.
+            let reader = DispatchQueue(label: "reader")
+            let received = Mutex<[UInt8]>([])
+            reader.async { received.withLock { $0 = pipe.readAll(closingWriteEnd: false) } }
+            log.flush(timeout: 10)
+            close(pipe.writeEnd)
+            reader.sync {}
+            let text = String(decoding: received.withLock { $0 }, as: UTF8.self)
+            let kept = text.split(separator: "\n").filter { $0 == line.dropLast() }.count
+            #expect(kept + log.droppedLineCount == lines || !returned)
+            #expect(text.hasSuffix("quickcart: access log: \(log.droppedLineCount) lines dropped while the log was not taking them\n"))
+        }
+    }
+}
+
+/// Both ends of a pipe, for reading what a log writes.
+private final class LogPipe: Sendable {
+    let readEnd: Int32
+    let writeEnd: Int32
+
+    init() throws {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw POSIXError(.EMFILE) }
+        readEnd = ends[0]
+        writeEnd = ends[1]
+    }
+
+    deinit {
+        close(readEnd)
+    }
+
+    /// Bytes waiting in the pipe.
+    var available: Int32 {
+        var count: Int32 = 0
+        _ = ioctl(readEnd, UInt(FIONREAD), &count)
+        return count
+    }
+
+    /// Reads until the write end is closed (by the caller, or here first).
+    func readAll(closingWriteEnd: Bool) -> [UInt8] {
+        if closingWriteEnd { close(writeEnd) }
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(readEnd, &chunk, chunk.count)
+            if count <= 0 { break }
+            received += chunk[0..<count]
+        }
+        return received
+    }
+}
