@@ -1,7 +1,7 @@
 import Mustache
 
 /// Product cards as Home and Search show them: name, description, price and icon,
-/// built once for the whole catalog (which does not change while the server runs), so a page
+/// built once per catalog (``LiveCatalog`` rebuilds them when an import lands), so a page
 /// only adds how many of each are in the cart.
 struct ProductCards: Sendable {
     private let cards: [Int64: MustacheObject]
