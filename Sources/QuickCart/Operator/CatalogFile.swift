@@ -60,6 +60,8 @@ enum CatalogFile {
         var hasMediaFile: @Sendable (String) -> Bool
         /// The line icons there are; `nil` accepts any well-formed name.
         var knownIcons: Set<String>?
+        /// Why an image file in the media folder cannot be used (damaged, too large, …), or `nil`.
+        var imageProblem: @Sendable (String) -> String? = { _ in nil }
     }
 
     static let fields = ["slug", "name", "summary", "category", "price", "image", "icon", "featured", "active"]
@@ -293,6 +295,8 @@ enum CatalogFile {
                 problems.append(Problem(line: at, field: "image", message: "“\(imageText)” is not a .jpg, .jpeg, .png or .webp file"))
             } else if !context.hasMediaFile(imageText) {
                 problems.append(Problem(line: at, field: "image", message: "unknown image file “\(imageText)”: it is not in the media folder"))
+            } else if let message = context.imageProblem(imageText) {
+                problems.append(Problem(line: at, field: "image", message: message))
             }
         }
         let icon = text("icon", required: false)

@@ -92,12 +92,16 @@ public enum OperatorCommand {
         }
         let configuration = invocation.configuration
         let images = CatalogImages(mediaDirectory: configuration.mediaDirectory)
-        let context = CatalogFile.Context(hasMediaFile: images.hasFile, knownIcons: knownIcons(resourcesPath: configuration.resourcesPath))
+        let context = CatalogFile.Context(
+            hasMediaFile: images.hasFile, knownIcons: knownIcons(resourcesPath: configuration.resourcesPath),
+            imageProblem: images.problem(with:)
+        )
         let rows: [CatalogFile.Row]
         switch CatalogFile.read(Array(data), context: context) {
         case .success(let read): rows = read
         case .failure(let failure): return refuse(failure.problems, path: path, output: output)
         }
+        // Every photo was checked with the file (its thumbnails made then); now they are written.
         var problems: [CatalogFile.Problem] = []
         var madeImages: [Int: ProductImage] = [:]
         for row in rows {
