@@ -29,6 +29,7 @@ extension PostgresConnection {
     /// - Returns: What `body` returns.
     /// - Throws: The first error: from `BEGIN`, from `body`, or from `COMMIT` (where a
     ///   SERIALIZABLE transaction may fail with 40001). A failed rollback never replaces it.
+    @discardableResult
     public func inTransaction<T>(_ isolation: IsolationLevel = .readCommitted, _ body: () throws -> T) throws -> T {
         if isInTransaction {
             return try inSavepoint(body)
@@ -72,6 +73,7 @@ extension PostgresConnection {
     ///   - body: The work; it uses this same connection.
     /// - Returns: What the successful run of `body` returns.
     /// - Throws: The last attempt's error, or the first error that is not retryable.
+    @discardableResult
     public func inTransaction<T>(_ isolation: IsolationLevel = .readCommitted, maximumAttempts: Int, _ body: () throws -> T) throws -> T {
         precondition(maximumAttempts > 0, "a transaction needs at least one attempt")
         if isInTransaction {

@@ -125,6 +125,7 @@ public final class PostgresPool: Sendable {
     /// - Throws: ``PostgresError`` if the pool is closed (misuse), no connection frees up
     ///   within ``waitTimeout`` (pool timeout), or a new connection cannot be opened
     ///   (connection failed); otherwise what `body` throws.
+    @discardableResult
     public func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         let connection = try checkOut()
         defer { checkIn(connection) }
@@ -146,6 +147,7 @@ public final class PostgresPool: Sendable {
     ///     the database that a rerun would repeat.
     /// - Returns: What the successful run of `body` returns.
     /// - Throws: As ``withConnection(_:)`` does, or the transaction's error.
+    @discardableResult
     public func transaction<T>(
         _ isolation: IsolationLevel = .readCommitted,
         maximumAttempts: Int = 3,

@@ -65,3 +65,16 @@ func concurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     }
     group.wait()
 }
+
+/// A counter shared by threads and `@Sendable` closures.
+final class Counter: Sendable {
+    private let storage = Atomic<Int>(0)
+
+    func add(_ amount: Int = 1) {
+        storage.add(amount, ordering: .relaxed)
+    }
+
+    var value: Int {
+        storage.load(ordering: .relaxed)
+    }
+}
