@@ -150,4 +150,50 @@ struct TransactionTests {
         defer { connection.close() }
         #expect(try connection.fetchValue("SELECT count(*) FROM doctors WHERE on_call") == 1)
     }
+
+    /// Two transactions lock two rows in opposite orders: PostgreSQL picks one as the
+    /// deadlock victim (after `deadlock_timeout`, 1 s), which is rerun and then succeeds.
+    @Test func aRealDeadlockIsRetried() throws {
+        let url = try makeTestDatabase()
+        let setup = try PostgresConnection(connectionString: url)
+        try setup.execute(sql: "CREATE TABLE rows (id integer PRIMARY KEY, value integer NOT NULL); INSERT INTO rows VALUES (1, 0), (2, 0)")
+        setup.close()
+        let attempts = Counter()
+        let deadlocks = Counter()
+        let failures = Recorder<String>()
+        let bothLocked = DispatchGroup()
+        bothLocked.enter()
+        bothLocked.enter()
+        concurrently(2) { index in
+            let order = index == 0 ? [1, 2] : [2, 1]
+            var firstRun = true
+            do {
+                let connection = try PostgresConnection(connectionString: url)
+                defer { connection.close() }
+                try connection.inTransaction(maximumAttempts: 3) {
+                    attempts.add()
+                    do {
+                        try connection.execute("UPDATE rows SET value = value + 1 WHERE id = $1", order[0])
+                        if firstRun {
+                            firstRun = false
+                            bothLocked.leave()
+                            _ = bothLocked.wait(timeout: .now() + 5)
+                        }
+                        try connection.execute("UPDATE rows SET value = value + 1 WHERE id = $1", order[1])
+                    } catch let error as PostgresError where error.isDeadlock {
+                        deadlocks.add()
+                        throw error
+                    }
+                }
+            } catch {
+                failures.append("\(error)")
+            }
+        }
+        #expect(failures.values.isEmpty)
+        #expect(deadlocks.value == 1)
+        #expect(attempts.value == 3)
+        let connection = try PostgresConnection(connectionString: url)
+        defer { connection.close() }
+        #expect(try connection.fetchAll("SELECT value FROM rows ORDER BY id") { try $0.int(0) } == [2, 2])
+    }
 }
