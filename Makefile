@@ -6,12 +6,14 @@ HOST           ?= 127.0.0.1
 PORT           ?= 8080
 DB             ?= quickcart.sqlite
 VENV           := .build/browser-venv
-BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev zlib1g-dev libvips-dev
+BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev zlib1g-dev libpq-dev libvips-dev
+# PostgreSQL, for the throwaway servers the Swift tests start.
+SWIFT_TEST_PACKAGES := postgresql
 # Debian's Chromium and its driver (never a downloaded browser), Java for the Nu HTML
 # checker, and venv for the Python test tools.
 TEST_PACKAGES  := chromium chromium-driver default-jre-headless python3-venv
 
-.PHONY: all deps test-deps build run test test-swift test-browser test-tsan test-asan fuzz clean
+.PHONY: all deps swift-test-deps test-deps build run test test-swift test-browser test-tsan test-asan fuzz clean
 
 all: build
 
@@ -36,8 +38,12 @@ endef
 deps:
 	$(call install-missing,$(BUILD_PACKAGES))
 
+## What `swift test` needs beyond the build: PostgreSQL.
+swift-test-deps: deps
+	$(call install-missing,$(SWIFT_TEST_PACKAGES))
+
 ## Chromium, its driver, Java and the Python test tools (in $(VENV)).
-test-deps: deps
+test-deps: swift-test-deps
 	$(call install-missing,$(TEST_PACKAGES))
 	@if [ ! -x $(VENV)/bin/python ] || ! cmp -s Tests/Browser/requirements.txt $(VENV)/requirements.txt; then \
 	  echo "Preparing the browser-test tools in $(VENV) ..."; \
@@ -62,7 +68,7 @@ test: test-deps
 	@SWIFT="$(SWIFT)" VENV="$(VENV)" FUZZ_SECONDS=$(FUZZ_SECONDS) Tests/run-suites
 
 ## Only `swift test`.
-test-swift: deps
+test-swift: swift-test-deps
 	$(SWIFT) build --build-tests && $(SWIFT) test --skip-build
 
 ## Only the browser suite (builds the debug quickcart it drives first).
@@ -71,11 +77,11 @@ test-browser: test-deps
 	$(VENV)/bin/python -m pytest -q -p no:cacheprovider Tests/Browser
 
 ## `swift test` under ThreadSanitizer, in .build/sanitize-thread (see Tests/Sanitizers/run).
-test-tsan: deps
+test-tsan: swift-test-deps
 	SWIFT="$(SWIFT)" Tests/Sanitizers/run thread
 
 ## `swift test` under AddressSanitizer and LeakSanitizer, in .build/sanitize-address.
-test-asan: deps
+test-asan: swift-test-deps
 	SWIFT="$(SWIFT)" Tests/Sanitizers/run address
 
 ## Builds the libFuzzer targets and runs each for $(FUZZ_SECONDS) s on a copy of Fuzz/Corpus/.

@@ -12,6 +12,7 @@ let package = Package(
         // The generic layers, for Benchmarks/Micro (and anyone who wants them alone).
         .library(name: "Mustache", targets: ["Mustache"]),
         .library(name: "SQLite", targets: ["SQLite"]),
+        .library(name: "Postgres", targets: ["Postgres"]),
     ],
     targets: [
         // C libraries from the system, each behind a module map and one shim header.
@@ -30,14 +31,20 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
-        // Declares the few libvips functions it needs itself (see its shim.h): GLib's
-        // pkg-config flags carry -pthread, which SwiftPM refuses.
+        .systemLibrary(
+            name: "CPostgres",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
+        // libvips, opened at run time by the commands that make thumbnails (see its
+        // shim.h): no link flags, so the server never loads it.
         .systemLibrary(name: "CVips"),
 
         // Generic layers: they know nothing of the shop.
         // zlib precompresses static files at start.
         .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD", "CZlib"], swiftSettings: strictSwift),
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strictSwift),
+        .target(name: "Postgres", dependencies: ["CPostgres"], swiftSettings: strictSwift),
         .target(name: "Mustache", swiftSettings: strictSwift),
         // Image thumbnails for catalog imports (libvips); the server never decodes images.
         .target(name: "Vips", dependencies: ["CVips"], swiftSettings: strictSwift),
@@ -52,9 +59,12 @@ let package = Package(
 
         // A raw-socket HTTP and event-stream client for tests against real servers.
         .target(name: "HTTPTesting", path: "Tests/HTTPTesting", swiftSettings: strictSwift),
+        // A throwaway PostgreSQL server (Debian's binaries) in a temp dir, for tests.
+        .target(name: "PostgresTesting", dependencies: ["Postgres"], path: "Tests/PostgresTesting", swiftSettings: strictSwift),
 
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTesting"], swiftSettings: strictSwift),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: strictSwift),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresTesting"], swiftSettings: strictSwift),
         // Spec/ is the official Mustache spec, read by the tests from the source tree.
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], exclude: ["Spec"], swiftSettings: strictSwift),
         .testTarget(

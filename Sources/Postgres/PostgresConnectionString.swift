@@ -1,0 +1,143 @@
+/// Helpers for the two spellings of a PostgreSQL connection string libpq accepts: a URL
+/// (`postgres://user:secret@db.example:5432/shop?sslmode=require`) and a keyword/value
+/// string (`host=db.example user=shop password=secret dbname=shop`).
+public enum PostgresConnectionString {
+    /// Whether `text` is a `postgres://` or `postgresql://` URL (the scheme in any case).
+    ///
+    /// - Parameter text: A connection string, or anything else such as a file path.
+    /// - Returns: `true` for a PostgreSQL URL.
+    public static func isURL(_ text: String) -> Bool {
+        let lowercased = text.lowercased()
+        return lowercased.hasPrefix("postgres://") || lowercased.hasPrefix("postgresql://")
+    }
+
+    /// The connection string with every password replaced by `***`, fit for a log line.
+    ///
+    /// Both the URL's `user:password@` and a `password=` parameter (in a URL's query or a
+    /// keyword/value string) are redacted. A keyword/value string too malformed to parse
+    /// is replaced whole, since its password cannot be located for sure.
+    ///
+    /// ```swift
+    /// PostgresConnectionString.redactingPassword("postgres://shop:s3cret@db/shop")
+    /// // "postgres://shop:***@db/shop"
+    /// ```
+    ///
+    /// - Parameter text: A URL or keyword/value connection string.
+    /// - Returns: The same text without its passwords.
+    public static func redactingPassword(_ text: String) -> String {
+        isURL(text) ? redactingURL(text) : redactingKeywordValues(text)
+    }
+
+    static let redaction = "***"
+
+    // MARK: - URLs
+
+    private static func redactingURL(_ text: String) -> String {
+        guard let schemeEnd = text.firstRange(of: "://") else { return text }
+        let rest = text[schemeEnd.upperBound...]
+        let queryStart = rest.firstIndex(of: "?") ?? rest.endIndex
+        let beforeQuery = rest[..<queryStart]
+        var result = String(text[..<schemeEnd.upperBound])
+        // The userinfo ends at the last "@" before the query; a password holding "@" must
+        // be percent-encoded, but taking the last one redacts it even when it is not.
+        if let at = beforeQuery.lastIndex(of: "@") {
+            let userinfo = beforeQuery[..<at]
+            if let colon = userinfo.firstIndex(of: ":") {
+                result += userinfo[...colon] + redaction
+            } else {
+                result += userinfo
+            }
+            result += beforeQuery[at...]
+        } else {
+            result += beforeQuery
+        }
+        guard queryStart < rest.endIndex else { return result }
+        let query = rest[rest.index(after: queryStart)...]
+        let parameters = query.split(separator: "&", omittingEmptySubsequences: false).map { parameter -> String in
+            let key = parameter.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+            return key.removingPercentEncodingForComparison == "password" ? "\(key)=\(redaction)" : String(parameter)
+        }
+        return result + "?" + parameters.joined(separator: "&")
+    }
+
+    // MARK: - Keyword/value strings
+
+    /// Scans `keyword = value` pairs as libpq does: values may be single-quoted, and a
+    /// backslash escapes the next character in either form.
+    private static func redactingKeywordValues(_ text: String) -> String {
+        let characters = Array(text)
+        var result = ""
+        var index = 0
+        func skipSpaces() {
+            while index < characters.count, characters[index].isWhitespace {
+                result.append(characters[index])
+                index += 1
+            }
+        }
+        while true {
+            skipSpaces()
+            guard index < characters.count else { return result }
+            var keyword = ""
+            while index < characters.count, characters[index] != "=", !characters[index].isWhitespace {
+                keyword.append(characters[index])
+                index += 1
+            }
+            result += keyword
+            skipSpaces()
+            guard index < characters.count, characters[index] == "=" else {
+                return "(malformed connection string)"
+            }
+            result.append("=")
+            index += 1
+            skipSpaces()
+            var value = ""
+            if index < characters.count, characters[index] == "'" {
+                value.append("'")
+                index += 1
+                var closed = false
+                while index < characters.count {
+                    let character = characters[index]
+                    value.append(character)
+                    index += 1
+                    if character == "\\", index < characters.count {
+                        value.append(characters[index])
+                        index += 1
+                    } else if character == "'" {
+                        closed = true
+                        break
+                    }
+                }
+                guard closed else { return "(malformed connection string)" }
+            } else {
+                while index < characters.count, !characters[index].isWhitespace {
+                    value.append(characters[index])
+                    if characters[index] == "\\", index + 1 < characters.count {
+                        value.append(characters[index + 1])
+                        index += 1
+                    }
+                    index += 1
+                }
+            }
+            result += keyword.lowercased() == "password" ? redaction : value
+        }
+    }
+}
+
+extension String {
+    /// The key with `%XX` escapes decoded (ASCII only) and lowercased, so `pass%77ord`
+    /// is recognised as `password` the way libpq would read it.
+    fileprivate var removingPercentEncodingForComparison: String {
+        var bytes: [UInt8] = []
+        var utf8 = Array(self.utf8)[...]
+        while let byte = utf8.popFirst() {
+            if byte == UInt8(ascii: "%"), utf8.count >= 2,
+               let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                utf8 = utf8.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self).lowercased()
+    }
+}

@@ -1,0 +1,229 @@
+import Dispatch
+import Synchronization
+
+/// A thread-safe pool of ``PostgresConnection``s to one database, for a multi-threaded
+/// server.
+///
+/// Each call borrows an idle connection (opening one on demand, up to
+/// ``maximumConnections``), lends it to the closure on the calling thread, and takes it
+/// back. A connection that broke is discarded instead of returned, and an idle one the
+/// server ended meanwhile is discarded when next taken, so after PostgreSQL restarts the
+/// next request gets a fresh connection: the process never needs a restart.
+///
+/// ```swift
+/// let pool = try PostgresPool(connectionString: "postgres://shop@127.0.0.1/shop")
+/// try migrator.migrate(pool)
+///
+/// // In a request handler, on any thread:
+/// let items = try pool.withConnection { connection in
+///     try connection.fetchAll("SELECT sku, qty FROM cart_items WHERE cart_id = $1", cartID) { row in
+///         CartItem(sku: try row.string(0), quantity: try row.int(1))
+///     }
+/// }
+/// try pool.transaction { connection in
+///     try connection.execute("UPDATE cart_items SET qty = qty + 1 WHERE cart_id = $1 AND sku = $2", cartID, sku)
+/// }
+/// ```
+///
+/// The lent connection must not escape its closure, and the closure must not borrow from
+/// the pool again: with every connection lent, a nested borrow waits for itself until
+/// ``waitTimeout``.
+///
+/// While the database is unreachable, calls fail fast with an error whose
+/// ``PostgresError/isUnavailable`` is `true` (a new connection is tried each time).
+///
+/// ### Locking
+/// The pool's mutex only guards the list of idle connections, for a few instructions; no
+/// lock is held while a connection opens or a query runs. A semaphore counts free slots.
+public final class PostgresPool: Sendable {
+    /// The most connections open at once, and so the most concurrent borrowers.
+    public let maximumConnections: Int
+
+    /// How long a borrower waits for a free connection when all are lent before failing
+    /// with ``PostgresError/Kind/poolTimeout``.
+    public let waitTimeout: Duration
+
+    /// The options every connection is opened with.
+    public let configuration: PostgresConnection.Configuration
+
+    /// Private, so it cannot be printed by accident: it may hold a password.
+    private let connectionString: String
+    private let freeSlots: DispatchSemaphore
+    private let state = Mutex(State())
+
+    private struct State {
+        /// Opened connections not lent right now, most recently returned last.
+        var idle: [IdleConnection] = []
+        var isClosed = false
+    }
+
+    /// A connection moving in or out of the mutex-guarded idle list.
+    ///
+    /// `@unchecked Sendable` because `PostgresConnection` is deliberately not `Sendable`.
+    /// The pool upholds the rule instead: a connection is either in the idle list,
+    /// reachable only under the mutex, or lent to exactly one thread for the duration of a
+    /// non-escaping closure. No two threads ever use it at once.
+    private struct IdleConnection: @unchecked Sendable {
+        let connection: PostgresConnection
+    }
+
+    // MARK: - Creating and closing
+
+    /// Creates a pool. No connection is opened yet: the first borrower opens one, so a
+    /// server can start while the database is still down.
+    ///
+    /// - Parameters:
+    ///   - connectionString: A `postgres://` URL or a libpq keyword/value string.
+    ///   - maximumConnections: The most connections open at once; at least 1. Match it to
+    ///     the server's worker threads, and keep the total of all instances under the
+    ///     server's `max_connections`.
+    ///   - waitTimeout: How long a borrower waits for a free connection.
+    ///   - configuration: Options for every connection.
+    /// - Throws: ``PostgresError`` (misuse) if the connection string does not parse.
+    public init(
+        connectionString: String,
+        maximumConnections: Int = 8,
+        waitTimeout: Duration = .seconds(5),
+        configuration: PostgresConnection.Configuration = PostgresConnection.Configuration()
+    ) throws {
+        precondition(maximumConnections > 0, "a PostgresPool needs at least one connection")
+        try PostgresConnection.validate(connectionString)
+        self.connectionString = connectionString
+        self.maximumConnections = maximumConnections
+        self.waitTimeout = waitTimeout
+        self.configuration = configuration
+        self.freeSlots = DispatchSemaphore(value: maximumConnections)
+    }
+
+    /// Closes the idle connections now, and each lent one when it comes back. Later calls
+    /// throw ``PostgresError/Kind/misuse``.
+    public func close() {
+        let idle = state.withLock { state in
+            state.isClosed = true
+            defer { state.idle.removeAll() }
+            return state.idle
+        }
+        for entry in idle {
+            entry.connection.close()
+        }
+    }
+
+    /// How many connections are idle in the pool right now.
+    public var idleConnectionCount: Int {
+        state.withLock { $0.idle.count }
+    }
+
+    // MARK: - Borrowing
+
+    /// Lends a connection to `body` on the calling thread, then takes it back.
+    ///
+    /// The connection is outside any transaction; each statement commits by itself unless
+    /// `body` opens one (prefer ``transaction(_:maximumAttempts:_:)``).
+    ///
+    /// - Parameter body: The work; it must not let the connection escape.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``PostgresError`` if the pool is closed (misuse), no connection frees up
+    ///   within ``waitTimeout`` (pool timeout), or a new connection cannot be opened
+    ///   (connection failed); otherwise what `body` throws.
+    @discardableResult
+    public func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        let connection = try checkOut()
+        defer { checkIn(connection) }
+        return try body(connection)
+    }
+
+    /// Runs `body` in a transaction on a borrowed connection: commits if it returns, rolls
+    /// back if it throws, and reruns it on a serialization failure or deadlock, as
+    /// ``PostgresConnection/inTransaction(_:maximumAttempts:_:)`` does.
+    ///
+    /// If `BEGIN` itself finds the connection dead (the server restarted since it was last
+    /// used and the idle check could not tell), the transaction is tried once more on a
+    /// new connection: nothing was sent yet, so this cannot run `body`'s work twice.
+    ///
+    /// - Parameters:
+    ///   - isolation: The isolation level.
+    ///   - maximumAttempts: How many runs at most on a retryable failure; at least 1.
+    ///   - body: The work; it may run several times, so it must have no effect outside
+    ///     the database that a rerun would repeat.
+    /// - Returns: What the successful run of `body` returns.
+    /// - Throws: As ``withConnection(_:)`` does, or the transaction's error.
+    @discardableResult
+    public func transaction<T>(
+        _ isolation: IsolationLevel = .readCommitted,
+        maximumAttempts: Int = 3,
+        _ body: (PostgresConnection) throws -> T
+    ) throws -> T {
+        var mayRetryDeadConnection = true
+        while true {
+            do {
+                return try withConnection { connection in
+                    try connection.inTransaction(isolation, maximumAttempts: maximumAttempts) { try body(connection) }
+                }
+            } catch let error as PostgresError
+                where mayRetryDeadConnection && error.kind == .connectionLost && error.operation == PostgresConnection.Operation.begin {
+                mayRetryDeadConnection = false
+            }
+        }
+    }
+
+    /// Checks that the database answers (`SELECT 1`), for a health endpoint.
+    ///
+    /// - Throws: ``PostgresError`` (``PostgresError/isUnavailable`` when it is down).
+    public func ping() throws {
+        try withConnection { connection in try connection.execute(sql: "SELECT 1") }
+    }
+
+    // MARK: - Internals
+
+    /// Waits for a free slot, then takes a usable idle connection or opens a new one
+    /// outside the mutex. Holding a slot keeps the open connections within the maximum.
+    private func checkOut() throws -> PostgresConnection {
+        let milliseconds = Int(waitTimeout / .milliseconds(1))
+        guard freeSlots.wait(timeout: .now() + .milliseconds(milliseconds)) == .success else {
+            throw PostgresError(
+                kind: .poolTimeout,
+                message: "timed out after \(milliseconds) ms waiting for a free connection of the pool",
+                operation: "borrow"
+            )
+        }
+        do {
+            while let idle = try takeIdle() {
+                if idle.connection.isUsableWhileIdle {
+                    return idle.connection
+                }
+                idle.connection.close()
+            }
+            return try PostgresConnection(connectionString: connectionString, configuration: configuration)
+        } catch {
+            freeSlots.signal()
+            throw error
+        }
+    }
+
+    private func takeIdle() throws(PostgresError) -> IdleConnection? {
+        try state.withLock { state throws(PostgresError) -> IdleConnection? in
+            guard !state.isClosed else { throw .misuse("the pool is closed", operation: "borrow") }
+            return state.idle.popLast()
+        }
+    }
+
+    /// Returns a connection to the idle list, clean, or closes it if it broke, is stuck in
+    /// a transaction, or the pool has closed. Always frees the slot.
+    private func checkIn(_ connection: PostgresConnection) {
+        defer { freeSlots.signal() }
+        // A body that began a transaction by hand and threw must not hand the next
+        // borrower a half-done transaction.
+        connection.rollbackAfterFailure()
+        guard !connection.isBroken, !connection.isInTransaction else {
+            connection.close()
+            return
+        }
+        let entry = IdleConnection(connection: connection)
+        let refused = state.withLock { state -> IdleConnection? in
+            guard !state.isClosed else { return entry }
+            state.idle.append(entry)
+            return nil
+        }
+        refused?.connection.close()
+    }
+}

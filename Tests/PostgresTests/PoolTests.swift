@@ -1,0 +1,154 @@
+import Foundation
+import Postgres
+import PostgresTesting
+import Synchronization
+import Testing
+
+@Suite("Connection pool")
+struct PoolTests {
+    private static func makeCounter(_ pool: PostgresPool) throws {
+        try pool.withConnection { connection in
+            try connection.execute(sql: "CREATE TABLE counter (id integer PRIMARY KEY, value integer NOT NULL); INSERT INTO counter VALUES (1, 0)")
+        }
+    }
+
+    /// 8 threads share 4 connections; each increments 100 times with a read-modify-write
+    /// under a row lock, which is exact only if transactions really isolate.
+    @Test func eightThreadsIncrementExactly() throws {
+        let pool = try PostgresPool(connectionString: try makeTestDatabase(), maximumConnections: 4)
+        defer { pool.close() }
+        try Self.makeCounter(pool)
+        let threads = 8
+        let increments = 100
+        let failures = Recorder<String>()
+        concurrently(threads) { _ in
+            for _ in 0..<increments {
+                do {
+                    try pool.transaction { connection in
+                        let value: Int = try connection.fetchValue("SELECT value FROM counter WHERE id = 1 FOR UPDATE") ?? -1
+                        try connection.execute("UPDATE counter SET value = $1 WHERE id = 1", value + 1)
+                    }
+                } catch {
+                    failures.append("\(error)")
+                    return
+                }
+            }
+        }
+        #expect(failures.values.isEmpty)
+        let total: Int? = try pool.withConnection { connection in try connection.fetchValue("SELECT value FROM counter") }
+        #expect(total == threads * increments)
+        #expect(pool.idleConnectionCount <= 4)
+    }
+
+    /// The same increments as SERIALIZABLE read-modify-writes without a lock: conflicts
+    /// fail with 40001 and are rerun, and the total is still exact.
+    @Test func serializableIncrementsAreExactWithRetries() throws {
+        let pool = try PostgresPool(connectionString: try makeTestDatabase(), maximumConnections: 4)
+        defer { pool.close() }
+        try Self.makeCounter(pool)
+        let failures = Recorder<String>()
+        concurrently(4) { _ in
+            for _ in 0..<25 {
+                do {
+                    try pool.transaction(.serializable, maximumAttempts: 100) { connection in
+                        let value: Int = try connection.fetchValue("SELECT value FROM counter WHERE id = 1") ?? -1
+                        try connection.execute("UPDATE counter SET value = $1 WHERE id = 1", value + 1)
+                    }
+                } catch {
+                    failures.append("\(error)")
+                    return
+                }
+            }
+        }
+        #expect(failures.values.isEmpty)
+        let total: Int? = try pool.withConnection { connection in try connection.fetchValue("SELECT value FROM counter") }
+        #expect(total == 100)
+    }
+
+    @Test func anExhaustedPoolTimesOutAsUnavailable() throws {
+        let pool = try PostgresPool(connectionString: try makeTestDatabase(), maximumConnections: 1, waitTimeout: .milliseconds(100))
+        defer { pool.close() }
+        let error = try pool.withConnection { _ in
+            try #require(throws: PostgresError.self) {
+                try pool.withConnection { _ in }
+            }
+        }
+        #expect(error.kind == .poolTimeout)
+        #expect(error.isUnavailable)
+        // The slot is free again afterwards.
+        try pool.ping()
+    }
+
+    @Test func aTransactionLeftOpenByHandIsRolledBackOnReturn() throws {
+        let pool = try PostgresPool(connectionString: try makeTestDatabase(), maximumConnections: 1)
+        defer { pool.close() }
+        try Self.makeCounter(pool)
+        #expect(throws: TestFailure.self) {
+            try pool.withConnection { connection in
+                try connection.execute(sql: "BEGIN")
+                try connection.execute("UPDATE counter SET value = $1", 99)
+                throw TestFailure(reason: "left open")
+            }
+        }
+        try pool.withConnection { connection throws in
+            #expect(!connection.isInTransaction)
+            #expect(try connection.fetchValue("SELECT value FROM counter") == 0)
+        }
+    }
+
+    @Test func aTerminatedIdleConnectionIsReplacedBeforeUse() throws {
+        let url = try makeTestDatabase()
+        let pool = try PostgresPool(connectionString: url, maximumConnections: 1)
+        defer { pool.close() }
+        let first = try pool.withConnection { connection in connection.backendProcessID }
+        let killer = try PostgresConnection(connectionString: url)
+        defer { killer.close() }
+        #expect(try killer.fetchValue("SELECT pg_terminate_backend($1)", first) == true)
+        // The backend's goodbye reaches the idle socket shortly after.
+        _ = try killer.fetchValue("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", first, as: Int.self)
+        usleep(100_000)
+        let second = try pool.withConnection { connection throws in
+            #expect(try connection.fetchValue("SELECT 1") == 1)
+            return connection.backendProcessID
+        }
+        #expect(second != first)
+    }
+
+    @Test func aClosedPoolRefusesBorrowers() throws {
+        let pool = try PostgresPool(connectionString: try makeTestDatabase())
+        try pool.ping()
+        pool.close()
+        let error = try #require(throws: PostgresError.self) { try pool.ping() }
+        #expect(error.kind == .misuse)
+    }
+
+    /// PostgreSQL stops (every connection drops) and starts again on the same port: in
+    /// between, calls fail fast as unavailable; afterwards the same pool works again
+    /// without being recreated.
+    @Test func thePoolRecoversAfterPostgresRestarts() throws {
+        let server = try TestPostgresServer()
+        defer { server.remove() }
+        let pool = try PostgresPool(connectionString: try server.makeDatabase(), maximumConnections: 4)
+        defer { pool.close() }
+        try Self.makeCounter(pool)
+        concurrently(4) { _ in
+            _ = try? pool.transaction { connection in try connection.execute("UPDATE counter SET value = value + $1", 1) }
+        }
+        #expect(pool.idleConnectionCount >= 1)
+
+        try server.stop()
+        for _ in 0..<3 {
+            let error = try #require(throws: PostgresError.self) {
+                try pool.transaction { connection in try connection.execute("UPDATE counter SET value = value + $1", 1) }
+            }
+            #expect(error.isUnavailable)
+            let pingError = try #require(throws: PostgresError.self) { try pool.ping() }
+            #expect(pingError.isUnavailable)
+        }
+
+        try server.start()
+        try pool.transaction { connection in try connection.execute("UPDATE counter SET value = value + $1", 1) }
+        let value: Int? = try pool.withConnection { connection in try connection.fetchValue("SELECT value FROM counter") }
+        #expect(value == 5)
+    }
+}
