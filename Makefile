@@ -6,7 +6,7 @@ HOST           ?= 127.0.0.1
 PORT           ?= 8080
 DB             ?= quickcart.sqlite
 VENV           := .build/browser-venv
-BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev
+BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev
 # Debian's Chromium and its driver (never a downloaded browser), Java for the Nu HTML
 # checker, and venv for the Python test tools.
 TEST_PACKAGES  := chromium chromium-driver default-jre-headless python3-venv

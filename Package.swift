@@ -25,6 +25,13 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        // OpenSSL's libcrypto: SHA-256, HMAC, random bytes and constant-time comparison for
+        // sessions. Only QuickCart's Core/Sessions/Crypto.swift imports it.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
 
         // Generic layers: they know nothing of the shop.
         .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: strictSwift),
@@ -34,7 +41,7 @@ let package = Package(
         // The shop, and the executable that serves it.
         .target(
             name: "QuickCart",
-            dependencies: ["MicroHTTP", "SQLite", "Mustache"],
+            dependencies: ["MicroHTTP", "SQLite", "Mustache", "CCrypto"],
             swiftSettings: strictSwift
         ),
         .executableTarget(name: "quickcart", dependencies: ["QuickCart"], swiftSettings: strictSwift),

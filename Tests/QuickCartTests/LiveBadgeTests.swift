@@ -55,7 +55,8 @@ extension ShopTests {
         func changesArriveWithin100ms() throws {
             let shop = try TestShop()
             let browser = shop.browser()
-            _ = try browser.get("/")
+            // Stored first: the change that stores a session moves it to a new cookie.
+            #expect(try browser.post("/profile/theme", form: [("theme", "dark")]).status == 303)
             let stream = try browser.eventStream()
             #expect(Self.outcome(of: stream) == Self.badge(3))
 
@@ -79,7 +80,7 @@ extension ShopTests {
         func everyTabOfTheSessionHears() throws {
             let shop = try TestShop()
             let laptop = shop.browser()
-            _ = try laptop.get("/")
+            #expect(try laptop.post("/profile/theme", form: [("theme", "dark")]).status == 303)
             let phone = shop.browser(cookie: laptop.sessionCookie)
             let streams = try [laptop.eventStream(), laptop.eventStream(), phone.eventStream()]
             for stream in streams { #expect(Self.outcome(of: stream) == Self.badge(3)) }

@@ -54,6 +54,13 @@ public final class BadgeHub: Sendable {
         }
     }
 
+    /// Closes every stream of the session whose live key is `liveKey`: what was sent to them
+    /// is still written first. A browser's EventSource then reconnects with its current cookie.
+    public func closeStreams(liveKey: String) {
+        let streams = listeners.withLock { all in all.removeValue(forKey: liveKey)?.streams ?? [] }
+        for stream in streams { stream.close() }
+    }
+
     /// How many streams are open in all.
     public var totalStreamCount: Int {
         listeners.withLock { $0.values.reduce(0) { $0 + $1.streams.count } }
@@ -75,6 +82,11 @@ public final class BadgeHub: Sendable {
 /// In one process the hub is the whole way: news goes straight to its streams.
 extension BadgeHub: BadgePublisher {
     public func publish(_ change: CartChange, for session: Session) {
+        publish(change, liveKey: session.storedLiveKey)
+        guard session.liveKey != session.storedLiveKey else { return }
+        // This change stored the session under its new id: the streams of the old cookie hear
+        // it, then end, so their pages reconnect with the new cookie (the old one is spent).
         publish(change, liveKey: session.liveKey)
+        closeStreams(liveKey: session.liveKey)
     }
 }

@@ -4,7 +4,7 @@ import SQLite
 struct SQLiteSessionStore: SessionStore {
     let database: SQLiteDatabase
 
-    func session(id: String) throws -> StoredSession? {
+    func session(storageID: String) throws -> StoredSession? {
         // One statement is its own snapshot: the session and its cart lines are read at one
         // moment, with no transaction around them. A session without lines gives one row of
         // NULLs for them; the cart_items_in_order index gives the lines in order, unsorted.
@@ -18,7 +18,7 @@ struct SQLiteSessionStore: SessionStore {
                 FROM sessions s LEFT JOIN cart_items c ON c.session_id = s.id
                 WHERE s.id = ? ORDER BY c.added_at, c.product_id
                 """,
-                [id]
+                [storageID]
             ) { row -> Cart.Item? in
                 if stored == nil {
                     stored = StoredSession(
@@ -40,15 +40,22 @@ struct SQLiteSessionStore: SessionStore {
         return stored
     }
 
-    func touch(sessionID id: String, at now: Int64) throws {
+    func touch(storageID: String, at now: Int64) throws {
         try database.write { db in
-            try db.execute("UPDATE sessions SET last_seen = ? WHERE id = ?", [now, id])
+            try db.execute("UPDATE sessions SET last_seen = ? WHERE id = ?", [now, storageID])
+        }
+    }
+
+    func deleteSession(storageID: String) throws {
+        try database.write { db in
+            // Its cart lines and searches go with it (ON DELETE CASCADE).
+            try db.execute("DELETE FROM sessions WHERE id = ?", [storageID])
         }
     }
 
     func setDisplayName(_ name: String, for session: Session, at now: Int64) throws {
         try database.write(storing: session, at: now) { db in
-            try db.execute("UPDATE sessions SET display_name = ?, last_seen = ? WHERE id = ?", [name, now, session.id])
+            try db.execute("UPDATE sessions SET display_name = ?, last_seen = ? WHERE id = ?", [name, now, session.storageID])
         }
     }
 
@@ -56,7 +63,7 @@ struct SQLiteSessionStore: SessionStore {
         try database.write(storing: session, at: now) { db in
             try db.execute(
                 "UPDATE sessions SET theme = ?, tab_order = ?, sidebar = ?, notifications = ?, last_seen = ? WHERE id = ?",
-                [preferences.theme.rawValue, preferences.tabOrder.joined(separator: ","), preferences.usesSidebar, preferences.notifications, now, session.id]
+                [preferences.theme.rawValue, preferences.tabOrder.joined(separator: ","), preferences.usesSidebar, preferences.notifications, now, session.storageID]
             )
         }
     }
@@ -79,17 +86,18 @@ struct SQLiteSearchHistoryStore: SearchHistoryStore {
         return try database.withConnection { db in
             try db.fetchAll(
                 "SELECT query FROM recent_searches WHERE session_id = ? ORDER BY searched_at DESC, query LIMIT ?",
-                [session.id, SearchHistory.limit]
+                [session.storageID, SearchHistory.limit]
             ) { try $0.string(0) }
         }
     }
 
     func recordSearch(_ query: String, for session: Session, at nowMilliseconds: Int64) throws {
-        try database.write(storing: session, at: nowMilliseconds / 1000) { db in
+        guard session.isStored else { return }
+        try database.write { db in
             // "Tent" after "tent" is the same search again: keep only the newest spelling.
             try db.execute(
                 "DELETE FROM recent_searches WHERE session_id = ? AND lower(query) = lower(?) AND query != ?",
-                [session.id, query, query]
+                [session.storageID, query, query]
             )
             // Later than every search already there, even one in the same millisecond, so
             // "newest first" never falls back to the order of the words.
@@ -99,14 +107,14 @@ struct SQLiteSearchHistoryStore: SearchHistoryStore {
                 VALUES (?, ?, max(?, coalesce((SELECT max(searched_at) + 1 FROM recent_searches WHERE session_id = ?), 0)))
                 ON CONFLICT (session_id, query) DO UPDATE SET searched_at = excluded.searched_at
                 """,
-                [session.id, query, nowMilliseconds, session.id]
+                [session.storageID, query, nowMilliseconds, session.storageID]
             )
             try db.execute(
                 """
                 DELETE FROM recent_searches WHERE session_id = ? AND query NOT IN (
                     SELECT query FROM recent_searches WHERE session_id = ? ORDER BY searched_at DESC LIMIT ?)
                 """,
-                [session.id, session.id, SearchHistory.limit]
+                [session.storageID, session.storageID, SearchHistory.limit]
             )
         }
     }
