@@ -15,6 +15,14 @@ struct ShopRequest {
     /// When the request is being handled, in milliseconds since 1970 (UTC).
     let nowMilliseconds: Int64
 
+    /// Where each tab was last left, so switching back returns there: only Search has pages
+    /// below its root, and it returns to the session's newest search. Derived from what is
+    /// stored, never echoed into a cookie.
+    var places: [TabBar.TabID: String] {
+        guard let search = session.newestSearch else { return [:] }
+        return [.search: SearchController.href(for: search)]
+    }
+
     /// Seconds since 1970 (UTC).
     var now: Int64 { nowMilliseconds / 1000 }
 

@@ -28,6 +28,9 @@ public struct Session: Sendable, Equatable {
     public let storedLiveKey: String
     /// Theme, tab order, layout and notification settings.
     public var preferences: Preferences = .standard
+    /// The newest of the session's recent searches, read with it; `nil` while it is not stored
+    /// (only stored sessions keep searches).
+    public var newestSearch: String?
 
     /// The name a session has until the shopper picks one.
     public static let defaultDisplayName = "Guest"

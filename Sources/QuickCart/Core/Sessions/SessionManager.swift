@@ -96,6 +96,7 @@ public final class SessionManager: Sendable {
                 csrfToken: derived.csrfToken, liveKey: derived.liveKey, storedLiveKey: derived.liveKey
             )
             session.preferences = stored.preferences
+            session.newestSearch = stored.newestSearch
             var resolution = Resolution(
                 session: session, cart: stored.cart, cartVersion: stored.cartVersion, cookie: nil, isNew: false, token: token
             )

@@ -11,14 +11,20 @@ public struct StoredSession: Sendable, Equatable {
     public var cart: Cart
     /// The cart's version: it grows with every change (``CartChange/version``).
     public var cartVersion: Int64
+    /// The newest of its recent searches (``SearchHistoryStore``), if any.
+    public var newestSearch: String?
 
-    public init(createdAt: Int64, lastSeen: Int64, displayName: String, preferences: Preferences, cart: Cart, cartVersion: Int64) {
+    public init(
+        createdAt: Int64, lastSeen: Int64, displayName: String, preferences: Preferences, cart: Cart, cartVersion: Int64,
+        newestSearch: String? = nil
+    ) {
         self.createdAt = createdAt
         self.lastSeen = lastSeen
         self.displayName = displayName
         self.preferences = preferences
         self.cart = cart
         self.cartVersion = cartVersion
+        self.newestSearch = newestSearch
     }
 }
 

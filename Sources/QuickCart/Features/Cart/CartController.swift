@@ -15,7 +15,7 @@ struct CartController: Sendable {
         let content = CartViewModel(cart: cart, csrfToken: request.session.csrfToken, icons: icons)
         return pages.render(
             .init(template: "cart", title: "Cart", tab: .cart, cartCount: cart.itemCount, content: content.mustacheValue, returnTo: "/cart"),
-            session: request.session
+            session: request.session, places: request.places
         )
     }
 

@@ -46,7 +46,7 @@ struct ProfileController: Sendable {
         }
         return pages.render(
             .init(template: "profile", title: "Profile", tab: .profile, cartCount: count, content: .object(content), returnTo: "/profile"),
-            session: session
+            session: session, places: request.places
         )
     }
 

@@ -49,7 +49,7 @@ struct SearchController: Sendable {
         let title = query.isEmpty ? "Search" : "“\(query)” – Search"
         return pages.render(
             .init(template: "search", title: title, tab: .search, cartCount: cart.itemCount, content: content, returnTo: returnTo),
-            session: session
+            session: session, places: request.places
         )
     }
 

@@ -8,13 +8,15 @@ struct SQLiteSessionStore: SessionStore {
         // One statement is its own snapshot: the session and its cart lines are read at one
         // moment, with no transaction around them. A session without lines gives one row of
         // NULLs for them; the cart_items_in_order index gives the lines in order, unsorted.
+        // The newest search (of at most five) comes along, for the Search tab's link.
         var stored: StoredSession?
         let catalog = database.catalog
         let items = try database.withConnection { db in
             try db.fetchAll(
                 """
                 SELECT s.created_at, s.last_seen, s.display_name, s.theme, s.tab_order, s.sidebar, s.notifications,
-                       s.cart_version, c.product_id, c.quantity
+                       s.cart_version, c.product_id, c.quantity,
+                       (SELECT query FROM recent_searches r WHERE r.session_id = s.id ORDER BY r.searched_at DESC, r.query LIMIT 1)
                 FROM sessions s LEFT JOIN cart_items c ON c.session_id = s.id
                 WHERE s.id = ? ORDER BY c.added_at, c.product_id
                 """,
@@ -29,7 +31,8 @@ struct SQLiteSessionStore: SessionStore {
                             usesSidebar: try row.bool(5),
                             notifications: try row.bool(6)
                         ),
-                        cart: Cart(), cartVersion: try row.int64(7)
+                        cart: Cart(), cartVersion: try row.int64(7),
+                        newestSearch: try row.isNull(10) ? nil : try row.string(10)
                     )
                 }
                 guard !(try row.isNull(8)), let product = catalog.product(id: try row.int64(8)) else { return nil }
