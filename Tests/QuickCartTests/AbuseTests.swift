@@ -249,7 +249,7 @@ extension ShopTests {
             #expect(try browser.post("/profile/sign-out", csrf: .value("wrong")).status == 403, "signing out is a form with a CSRF token")
         }
 
-        @Test("The first change stores the session under a new id: streams of the old cookie hear it, then end; the old cookie is spent")
+        @Test("The first change stores the session under a new id: streams of the old cookie follow it; the old cookie is spent")
         func firstChangeRotatesTheID() throws {
             let shop = try TestShop()
             let browser = shop.browser()
@@ -263,18 +263,39 @@ extension ShopTests {
             let new = try #require(change.sessionCookie?.value, "the answer to the first change sets the new cookie")
             #expect(Self.id(of: new) != Self.id(of: old))
             #expect(try oldStream.next().data == "4", "the change reaches the stream opened under the old cookie")
-            #expect(throws: (any Error).self, "the old cookie's stream ends, so its page reconnects with the new cookie") { try oldStream.next() }
 
             let newStream = try browser.eventStream()
             #expect(try newStream.next().data == "4")
             #expect(try browser.click("Increase quantity of \(Products.shoes)", on: page).status == 303, "the page's forms still work")
             #expect(try newStream.next().data == "5")
+            #expect(try oldStream.next().data == "5", "the old cookie's stream follows the stored session")
 
             let spent = shop.browser(cookie: old)
             let replay = try spent.get("/cart")
             #expect(replay.sessionCookie != nil && replay.cartSnapshot.lines == CartSnapshot.demoLines, "the old cookie leads to a new session")
             let planted = try TestEventStreamClient(port: shop.port, headers: [("Cookie", "quickcart_session=\(old)")])
             #expect(planted.status == 403)
+        }
+
+        @Test("Streams moved to the stored session keep its limit of 16, and leave the hub when their clients go")
+        func movedStreamsAreCappedAndReaped() throws {
+            let shop = try TestShop(heartbeatInterval: 0.2)
+            let browser = shop.browser()
+            let page = try browser.get("/cart")
+            let streams = try (0..<16).map { _ in try browser.eventStream() }
+            for stream in streams { #expect(try stream.next().data == "3") }
+            #expect(try browser.click("Increase quantity of \(Products.shoes)", on: page).status == 303)
+            for stream in streams { #expect(try stream.next().data == "4") }
+            let newest = try browser.eventStream()
+            #expect(try newest.next().data == "4")
+            #expect(throws: TestHTTPClient.Failure.self, "the oldest moved stream makes room") {
+                while true { _ = try streams[0].next() }
+            }
+            #expect(shop.app.hub.totalStreamCount == 16)
+            for stream in streams + [newest] { stream.connection.disconnect() }
+            let deadline = ContinuousClock.now + .seconds(5)
+            while shop.app.hub.totalStreamCount > 0, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            #expect(shop.app.hub.totalStreamCount == 0, "moved streams must leave the hub when they end")
         }
     }
 }

@@ -7,7 +7,7 @@
 public protocol BadgePublisher: Sendable {
     /// Tells every open stream of `session` its cart's new count: those under
     /// ``Session/storedLiveKey``, and, when this change stored the session (so its
-    /// ``Session/liveKey`` differs), those under the old key too, which then end so their
-    /// pages reconnect with the new cookie. Call once the change has committed.
+    /// ``Session/liveKey`` differs), those opened under the old key, which from then on follow
+    /// the stored session (``BadgeHub/moveStreams(from:to:)``). Call once the change has committed.
     func publish(_ change: CartChange, for session: Session)
 }

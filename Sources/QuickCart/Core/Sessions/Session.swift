@@ -23,8 +23,8 @@ public struct Session: Sendable, Equatable {
     /// travel between machines under it without giving the id away.
     public let liveKey: String
     /// The live key of the stored session: ``liveKey`` once stored; before, the key of the id
-    /// the first change moves it to. News of a change goes here (and, for the change that
-    /// stores the session, to ``liveKey`` too).
+    /// the first change moves it to. News of a change goes here; the change that stores the
+    /// session also moves the streams of ``liveKey`` here.
     public let storedLiveKey: String
     /// Theme, tab order, layout and notification settings.
     public var preferences: Preferences = .standard
