@@ -36,6 +36,13 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
+        // OpenSSL's libcrypto: SHA-256, HMAC, random bytes and constant-time comparison for
+        // sessions. Only QuickCart's Core/Sessions/Crypto.swift imports it.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
 
         // Generic layers: they know nothing of the shop.
         // zlib precompresses static files at start.
@@ -47,7 +54,7 @@ let package = Package(
         // The shop, and the executable that serves it.
         .target(
             name: "QuickCart",
-            dependencies: ["MicroHTTP", "SQLite", "Mustache"],
+            dependencies: ["MicroHTTP", "SQLite", "Mustache", "CCrypto"],
             swiftSettings: strictSwift
         ),
         .executableTarget(name: "quickcart", dependencies: ["QuickCart"], swiftSettings: strictSwift),

@@ -117,7 +117,7 @@ extension ShopTests {
         func secureCookies() throws {
             let shop = try TestShop { $0.secureCookies = true }
             let page = try shop.browser().get("/")
-            let cookie = try #require(page.response.headers(named: "Set-Cookie").first { $0.hasPrefix("quickcart_session=") })
+            let cookie = try #require(page.response.headers(named: "Set-Cookie").first { $0.hasPrefix("__Host-quickcart_session=") })
             #expect(cookie.contains("; Secure"))
             #expect(page.header("Strict-Transport-Security")?.hasPrefix("max-age=") == true)
             let plainShop = try TestShop()
@@ -163,6 +163,7 @@ extension ShopTests {
             let profile = try browser.get("/profile")
             #expect(profile.text.contains("{{csrf}}&lt;b&gt;"))
             _ = try browser.search("javascript:alert(1)")
+            #expect(try browser.get("/search").text.contains("javascript:alert(1)"), "a stored session keeps its searches")
             let search = try browser.get("/search")
             #expect(search.text.contains("href=\"/search?q=javascript%3Aalert%281%29\""), "the recent search link must stay on this site")
         }

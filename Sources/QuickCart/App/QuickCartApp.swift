@@ -67,7 +67,7 @@ public final class QuickCartApp: Sendable {
             cart: CartController(
                 catalog: catalog, carts: storage.carts, publisher: storage.badgePublisher(deliveringTo: hub), pages: pages, icons: icons
             ),
-            profile: ProfileController(orders: storage.orders, sessions: storage.sessions, pages: pages),
+            profile: ProfileController(orders: storage.orders, sessions: storage.sessions, sessionManager: sessions, pages: pages),
             preferences: PreferencesController(sessions: storage.sessions, tabBar: pages.tabBar),
             events: EventsController(hub: hub),
             staticFiles: staticFiles,
