@@ -2,13 +2,14 @@ import Dispatch
 import MicroHTTP
 
 /// One line per request the router sees (static files are answered by the server before it),
-/// on standard error through a ``BufferedLog``: method, path, status, bytes, duration and a short,
+/// on standard error through a ``BufferedLog``: client address, method, path, status, bytes,
+/// duration and a short,
 /// keyed hash of the session — enough to follow one shopper through the log, never the
 /// session id itself (the log must not hand out sessions). The line is built by
 /// ``LogLine/access(method:path:status:bodyBytes:microseconds:session:)``, which makes every
 /// field printable.
 ///
-/// `GET /cart 200 7125B 0.84ms s=3fa2c1d09b`
+/// `203.0.113.7 GET /cart 200 7125B 0.84ms s=3fa2c1d09b`
 struct AccessLog: Middleware {
     /// Where lines go, each with its line break.
     var write: @Sendable (String) -> Void
@@ -18,6 +19,7 @@ struct AccessLog: Middleware {
         let response = try next(request)
         let microseconds = (DispatchTime.now().uptimeNanoseconds - started) / 1000
         write(LogLine.access(
+            client: request.remoteAddress,
             method: request.method.rawValue,
             path: request.path,
             status: response.status.code,
