@@ -27,8 +27,9 @@ extension Server {
         let admission = streams.withLock { $0.insert(stream, client: client, deadline: deadline) }
         guard case .admitted(let group, let key) = admission else {
             // Over before it began: whoever waits for its end (a hub holding it) lets go now.
-            stream.finish()
-            return .refused(Self.refusal(admission))
+            let refusal = Self.refusal(admission)
+            stream.refuse(with: refusal.status)
+            return .refused(refusal)
         }
         stream.attach(to: ConnectionHandle(pointer: connection))
         stream.onClose { [weak self] in

@@ -38,6 +38,33 @@ extension ShopTests {
             #expect(Self.isOneClean(line))
         }
 
+        @Test("An event stream is logged when it ends; a refused one once, as the 503 the client got")
+        func streamsAreLoggedWhenTheyEnd() throws {
+            let lines = Mutex<[String]>([])
+            var router = Router()
+            router.add(middleware: AccessLog(write: { line in lines.withLock { $0.append(line) } }))
+            router.get("/events") { _ in
+                let stream = EventStream()
+                stream.send(ServerSentEvent(event: "badge", data: "0"))
+                return Response(headers: ["Content-Type": "text/event-stream"], body: .eventStream(stream))
+            }
+            let configuration = Server.Configuration(host: "127.0.0.1", port: 0, threadCount: 1, heartbeatInterval: 0.1, maximumEventStreams: 1)
+            let server = Server(configuration: configuration, responder: router)
+            try server.start()
+            defer { server.stop() }
+            let open = try TestEventStreamClient(port: server.port)
+            #expect(open.status == 200)
+            #expect(lines.withLock { $0 }.isEmpty, "an open stream is not logged yet")
+            #expect(try TestHTTPClient(port: server.port).request("GET", "/events").status == 503)
+            let refusal = lines.withLock { $0 }
+            #expect(refusal.count == 1 && refusal.first?.hasPrefix("127.0.0.1 GET /events 503 ") == true, "\(refusal)")
+            #expect(refusal.first?.contains(" stream ") == false)
+            open.connection.disconnect()
+            let deadline = Date().addingTimeInterval(5)
+            while lines.withLock({ $0.count }) < 2, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            #expect(lines.withLock { $0 }.last?.hasPrefix("127.0.0.1 GET /events 200 stream ") == true)
+        }
+
         @Test("Every access-log field is printable and the line keeps its seven fields", arguments: [
             ("GET", "/missing\n200 forged"),
             ("GET", "/a\r\nGET /admin 200 1B 0.01ms s=-"),
