@@ -181,7 +181,7 @@ extension ShopTests {
             let written = lines.withLock { $0 }
             #expect(written.count == 2)
             let first = try #require(written.first)
-            #expect(first.hasPrefix("GET /cart 200 11B "), "\(first)")
+            #expect(first.hasPrefix("- GET /cart 200 11B "), "\(first)")
             #expect(first.range(of: #"\d+\.\d\dms s=[0-9a-f]{10}\n$"#, options: .regularExpression) != nil, "\(first)")
             #expect(!first.contains(sessionID) && !first.contains("abab"), "the log must not contain the session id")
             #expect(written[1].filter { $0 == "\n" }.count == 1, "a path must not forge log lines: \(written[1])")

@@ -84,7 +84,9 @@ public final class QuickCartApp: Sendable {
                 host: configuration.host, port: configuration.port, threadCount: threads,
                 connectionsPerIPLimit: configuration.connectionsPerAddress,
                 requestHeaderTimeout: Double(configuration.requestHeaderTimeout),
-                heartbeatInterval: configuration.heartbeatInterval
+                heartbeatInterval: configuration.heartbeatInterval,
+                maximumEventStreamsPerClient: configuration.eventStreamsPerAddress,
+                trustedProxies: configuration.trustedProxies
             ),
             responder: routes.makeRouter(),
             serving: staticFiles, at: "/static/"
