@@ -249,7 +249,7 @@ extension ShopTests {
             #expect(try browser.post("/profile/sign-out", csrf: .value("wrong")).status == 403, "signing out is a form with a CSRF token")
         }
 
-        @Test("The first change stores the session under a new id: streams of the old cookie follow it; the old cookie is spent")
+        @Test("The first change stores the session under a new id: streams of the old cookie follow it; the old cookie is moved to the new one")
         func firstChangeRotatesTheID() throws {
             let shop = try TestShop()
             let browser = shop.browser()
@@ -270,11 +270,13 @@ extension ShopTests {
             #expect(try newStream.next().data == "5")
             #expect(try oldStream.next().data == "5", "the old cookie's stream follows the stored session")
 
-            let spent = shop.browser(cookie: old)
-            let replay = try spent.get("/cart")
-            #expect(replay.sessionCookie != nil && replay.cartSnapshot.lines == CartSnapshot.demoLines, "the old cookie leads to a new session")
-            let planted = try TestEventStreamClient(port: shop.port, headers: [("Cookie", "quickcart_session=\(old)")])
-            #expect(planted.status == 403)
+            // Within the grace (SessionManager.spentCookieGrace; LiveKeyTests covers its end) a
+            // client that kept the old cookie still reaches the stored session and is given
+            // the new cookie again.
+            let late = shop.browser(cookie: old)
+            let replay = try late.get("/cart")
+            #expect(replay.cartSnapshot.badge == "5", "the old cookie still reaches the stored cart")
+            #expect(replay.sessionCookie.map { Self.id(of: $0.value) } == Self.id(of: new), "and is told the new cookie")
         }
 
         @Test("Streams moved to the stored session keep its limit of 16, and leave the hub when their clients go")

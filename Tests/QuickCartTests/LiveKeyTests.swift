@@ -37,7 +37,7 @@ struct LiveKeyTests {
         #expect(replayed.isNew && replayed.session.storageID != first.session.storageID && replayed.session.liveKey != key)
     }
 
-    @Test("Stored by its first change, a session moves to a new id: its key is the one announced, its CSRF token stays, the old cookie is spent")
+    @Test("Stored by its first change, a session moves to a new id: its key is the one announced, its CSRF token stays, the old cookie is spent after a grace")
     func storingRotatesTheID() throws {
         let storage = try StoreBackend.sqlite.makeLocation().open()
         defer { storage.close() }
@@ -55,8 +55,14 @@ struct LiveKeyTests {
         #expect(stored.session.csrfToken == first.session.csrfToken, "forms of the session's other tabs still work")
         #expect(manager.cookieOnceStored(for: stored, at: now + 1) == nil)
 
-        let spent = try manager.resolve(Self.request(cookie: cookie), at: now + 1)
-        #expect(spent.isNew && !spent.session.isStored && spent.session.displayName == Session.defaultDisplayName, "the old cookie leads nowhere")
+        let late = try manager.resolve(Self.request(cookie: cookie), at: now + 1)
+        #expect(late.session.isStored && late.session.storageID == stored.session.storageID && late.session.displayName == "Ada",
+                "a request sent with the old cookie soon after still reaches the stored session")
+        #expect(late.session.csrfToken == first.session.csrfToken && late.session.liveKey == stored.session.liveKey)
+        #expect(late.cookie.map { $0.value.prefix { $0 != "." } } == rotated.prefix { $0 != "." }, "and is given the new cookie again")
+
+        let spent = try manager.resolve(Self.request(cookie: cookie), at: now + SessionManager.spentCookieGrace)
+        #expect(spent.isNew && !spent.session.isStored && spent.session.displayName == Session.defaultDisplayName, "then the old cookie leads nowhere")
         #expect(spent.session.storageID != stored.session.storageID && spent.session.csrfToken != stored.session.csrfToken)
     }
 }

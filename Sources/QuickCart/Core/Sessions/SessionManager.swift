@@ -8,8 +8,8 @@ import Synchronization
 /// leaked database holds no id that a cookie could carry. A session is stored only with its
 /// first change, and then under a new id (the cookie's id ``SessionToken/rotated(key:at:)``),
 /// whose cookie that change's answer sets: an id someone planted on a browser before it
-/// stored anything never reaches what the browser stores. The cookie of the old id is spent
-/// from then on: it leads to a new, empty session.
+/// stored anything never reaches what the browser stores once ``spentCookieGrace`` is over;
+/// then the cookie of the old id is spent: it leads to a new, empty session.
 public final class SessionManager: Sendable {
     /// The session cookie's name over plain HTTP.
     public static let cookieName = "quickcart_session"
@@ -107,14 +107,41 @@ public final class SessionManager: Sendable {
             return resolution
         }
         guard token.issuedAt >= now - idleLifetime else { return nil }
-        // A first change stored this session under its rotated id: this cookie is spent.
-        guard try store.session(storageID: derived.rotatedStorageID) == nil else { return nil }
+        if let stored = try store.session(storageID: derived.rotatedStorageID) {
+            return resolveSpent(derived, stored: stored, at: now)
+        }
         let session = Session(
             storageID: derived.rotatedStorageID, createdAt: token.issuedAt, displayName: Session.defaultDisplayName,
             isStored: false, csrfToken: derived.rotatedCSRFToken, liveKey: derived.liveKey, storedLiveKey: derived.rotatedLiveKey
         )
         return Resolution(session: session, cart: starterCart, cartVersion: 0, cookie: nil, isNew: false, token: token)
     }
+
+    /// The session of a cookie whose first change stored the session under its rotated id.
+    ///
+    /// For ``spentCookieGrace`` after the cookie was issued it still reaches that session, and
+    /// each answer sets the rotated cookie again: requests already on their way when the first
+    /// change committed, and clients slow to take a new cookie, must not lose their work (or
+    /// get 403 for a form that was right when it was rendered). After that the cookie is spent
+    /// and leads to a new session, so an id planted on a browser reaches what it stored only
+    /// if it is used within that time.
+    private func resolveSpent(_ derived: Derived, stored: StoredSession, at now: Int64) -> Resolution? {
+        guard now - derived.token.issuedAt < Self.spentCookieGrace, stored.lastSeen >= now - idleLifetime else { return nil }
+        var session = Session(
+            storageID: derived.rotatedStorageID, createdAt: stored.createdAt, displayName: stored.displayName, isStored: true,
+            csrfToken: derived.rotatedCSRFToken, liveKey: derived.rotatedLiveKey, storedLiveKey: derived.rotatedLiveKey
+        )
+        session.preferences = stored.preferences
+        session.newestSearch = stored.newestSearch
+        let rotated = derived.token.rotated(key: key, at: now)
+        return Resolution(
+            session: session, cart: stored.cart, cartVersion: stored.cartVersion, cookie: cookie(for: rotated), isNew: false, token: rotated
+        )
+    }
+
+    /// How long a cookie whose session was stored under a rotated id still reaches it,
+    /// counted from the cookie's issue (seconds).
+    static let spentCookieGrace: Int64 = 300
 
     /// The cookie to set on the answer to a change that stores `resolution`'s session: its
     /// rotated id's. `nil` when the session was stored already.
