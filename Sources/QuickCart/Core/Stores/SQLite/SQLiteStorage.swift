@@ -1,3 +1,4 @@
+import Glibc
 import SQLite
 
 /// QuickCart's storage in one SQLite file: WAL, a pool of connections (one per server thread
@@ -28,8 +29,14 @@ final class SQLiteStorage: ShopStorage {
                 try db.execute(sql: "PRAGMA max_page_count = \(max(1, maximumBytes / pageSize))")
             }
         }
+        Self.createPrivateFile(at: path)
         let pool = try SQLiteDatabase.mapping { try DatabasePool(path: path, maximumConnections: maximumConnections, configuration: configuration) }
-        try SQLiteDatabase.mapping { try SQLiteSchema.migrator.migrate(pool) }
+        try SQLiteDatabase.mapping {
+            try SQLiteSchema.migrator.migrate(pool)
+            // Empties the WAL into the file and truncates it, so no page a migration rewrote
+            // (such as one that held a session's raw id) lingers there.
+            try pool.withConnection { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        }
         // The source starts empty and is filled by the store it serves, before anyone reads it.
         let source = CatalogSource(StoredCatalog(products: [], version: -1, origin: nil), makeStarterCart: makeStarterCart)
         database = SQLiteDatabase(pool: pool, catalog: source)
@@ -65,6 +72,16 @@ final class SQLiteStorage: ShopStorage {
 
     func close() {
         database.pool.close()
+    }
+
+    /// Creates the database file readable and writable by its owner only (0600), unless it
+    /// exists. SQLite gives its -wal and -shm files the database file's permissions, so those
+    /// follow. The file holds the cookie-signing secret: no other local user may read it.
+    private static func createPrivateFile(at path: String) {
+        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
+        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        // Any failure (the file exists, the folder is missing) is SQLite's to report on open.
+        if descriptor >= 0 { Glibc.close(descriptor) }
     }
 }
 
@@ -104,13 +121,13 @@ struct SQLiteDatabase: Sendable {
         guard !session.isStored else { return }
         try db.execute(
             "INSERT OR IGNORE INTO sessions (id, created_at, last_seen, display_name) VALUES (?, ?, ?, ?)",
-            [session.id, session.createdAt, now, session.displayName]
+            [session.storageID, session.createdAt, now, session.displayName]
         )
         guard db.changes == 1 else { return }
         for (offset, item) in catalog.current.starterCart.items.enumerated() {
             try db.execute(
                 "INSERT INTO cart_items (session_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)",
-                [session.id, item.product.id, item.quantity, now * 1000 + Int64(offset)]
+                [session.storageID, item.product.id, item.quantity, now * 1000 + Int64(offset)]
             )
         }
     }
