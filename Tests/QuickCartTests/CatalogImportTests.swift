@@ -8,14 +8,17 @@ import Testing
 struct CatalogImportTests {
     private let now = TestSessions.start
 
-    /// A folder with a catalog file in it, and a database beside it.
+    /// A folder for catalog files and photos, and a database of one backend.
     final class Workspace {
         let directory: TemporaryDirectory
-        var database: String { directory.path + "/shop.sqlite" }
+        let location: StoreLocation
+        /// The `--db` value.
+        var database: String { location.database }
         var media: String { directory.path + "/media" }
 
-        init() throws {
+        init(_ backend: StoreBackend = .sqlite) throws {
             directory = try TemporaryDirectory()
+            location = try backend.makeLocation()
             try FileManager.default.createDirectory(atPath: directory.path + "/media", withIntermediateDirectories: true)
         }
 
@@ -53,9 +56,9 @@ struct CatalogImportTests {
         camp-chair,Camp Chair,Folds flat.,Camping,45.00,true
         """
 
-    @Test("A new database sells the demo catalog, loaded by the import: the shipped ids, in file order, the demo cart")
-    func newDatabase() throws {
-        let workspace = try Workspace()
+    @Test("A new database sells the demo catalog, loaded by the import: the shipped ids, in file order, the demo cart", arguments: StoreBackend.allCases)
+    func newDatabase(backend: StoreBackend) throws {
+        let workspace = try Workspace(backend)
         let storage = try workspace.open()
         defer { storage.close() }
         let current = storage.catalog.current
@@ -68,9 +71,9 @@ struct CatalogImportTests {
         reopened.close()
     }
 
-    @Test("An import upserts by slug in file order, keeps ids, and makes the products it leaves out inactive")
-    func upsertAndDeactivate() throws {
-        let workspace = try Workspace()
+    @Test("An import upserts by slug in file order, keeps ids, and makes the products it leaves out inactive", arguments: StoreBackend.allCases)
+    func upsertAndDeactivate(backend: StoreBackend) throws {
+        let workspace = try Workspace(backend)
         let before = try workspace.open()
         let shoes = try #require(before.catalog.current.catalog.product(slug: "trail-running-shoes"))
         let version = before.catalog.current.version
@@ -99,9 +102,9 @@ struct CatalogImportTests {
         #expect(current.starterCart.isEmpty, "the demo cart goes with the demo catalog")
     }
 
-    @Test("--dry-run prints what would change and writes nothing")
-    func dryRun() throws {
-        let workspace = try Workspace()
+    @Test("--dry-run prints what would change and writes nothing", arguments: StoreBackend.allCases)
+    func dryRun(backend: StoreBackend) throws {
+        let workspace = try Workspace(backend)
         let original = try workspace.listing()
         let run = workspace.run(["catalog", "import", try workspace.file("own.csv", Self.ownCatalog), "--dry-run"])
         #expect(run.status == 0, "\(run.report)")
@@ -114,9 +117,9 @@ struct CatalogImportTests {
         #expect(storage.catalog.current.origin == .demo)
     }
 
-    @Test("A bad file prints every problem, one per line, exits non-zero and writes nothing")
-    func badFileWritesNothing() throws {
-        let workspace = try Workspace()
+    @Test("A bad file prints every problem, one per line, exits non-zero and writes nothing", arguments: StoreBackend.allCases)
+    func badFileWritesNothing(backend: StoreBackend) throws {
+        let workspace = try Workspace(backend)
         let original = try workspace.listing()
         let path = try workspace.file("bad.csv", """
             slug,name,category,price,image
@@ -138,9 +141,9 @@ struct CatalogImportTests {
         #expect(try workspace.listing() == original)
     }
 
-    @Test("Usage errors exit 2: unknown commands, a missing file, a bad format")
-    func usageErrors() throws {
-        let workspace = try Workspace()
+    @Test("Usage errors exit 2: unknown commands, a missing file, a bad format", arguments: StoreBackend.allCases)
+    func usageErrors(backend: StoreBackend) throws {
+        let workspace = try Workspace(backend)
         #expect(workspace.run(["catalog", "frobnicate"]).status == 2)
         #expect(workspace.run(["catalog", "import"]).status == 2)
         #expect(workspace.run(["catalog", "import", "a.csv", "b.csv"]).status == 2)
@@ -151,9 +154,9 @@ struct CatalogImportTests {
         #expect(workspace.run(["catalog", "import", workspace.directory.path + "/nothing-here.csv"]).status == 1)
     }
 
-    @Test("Export then import changes nothing, in CSV and in JSON; the export is the same again", arguments: CatalogFile.Format.allCases)
-    func roundTrip(format: CatalogFile.Format) throws {
-        let workspace = try Workspace()
+    @Test("Export then import changes nothing, in CSV and in JSON; the export is the same again", arguments: StoreBackend.allCases, CatalogFile.Format.allCases)
+    func roundTrip(backend: StoreBackend, format: CatalogFile.Format) throws {
+        let workspace = try Workspace(backend)
         #expect(workspace.run(["catalog", "import", try workspace.file("own.csv", Self.ownCatalog)]).status == 0)
         let export = workspace.run(["catalog", "export", "--format", format.rawValue])
         #expect(export.status == 0, "\(export.report)")
@@ -166,17 +169,17 @@ struct CatalogImportTests {
         #expect(workspace.run(["catalog", "export", "--format", format.rawValue]).output == export.output)
     }
 
-    @Test("The demo catalog exports as Catalog/demo.csv")
-    func demoExport() throws {
-        let workspace = try Workspace()
+    @Test("The demo catalog exports as Catalog/demo.csv", arguments: StoreBackend.allCases)
+    func demoExport(backend: StoreBackend) throws {
+        let workspace = try Workspace(backend)
         let export = workspace.run(["catalog", "export"])
         let file = try String(contentsOfFile: TestShop.repositoryRoot + "/Catalog/demo.csv", encoding: .utf8)
         #expect(export.output == file)
     }
 
-    @Test("A product made inactive stays in open carts as no longer available: not counted, not checked out")
-    func deactivatedProductInOpenCart() throws {
-        let workspace = try Workspace()
+    @Test("A product made inactive stays in open carts as no longer available: not counted, not checked out", arguments: StoreBackend.allCases)
+    func deactivatedProductInOpenCart(backend: StoreBackend) throws {
+        let workspace = try Workspace(backend)
         let storage = try workspace.open()
         let session = TestSessions.new()
         let tent = try #require(storage.catalog.current.catalog.product(slug: "ultralight-tent"))
@@ -203,9 +206,9 @@ struct CatalogImportTests {
         #expect(try after.sessions.session(storageID: session.storageID)?.cart.isEmpty == true)
     }
 
-    @Test("A price change shows in open carts at the new price; a placed order keeps its price")
-    func priceChange() throws {
-        let workspace = try Workspace()
+    @Test("A price change shows in open carts at the new price; a placed order keeps its price", arguments: StoreBackend.allCases)
+    func priceChange(backend: StoreBackend) throws {
+        let workspace = try Workspace(backend)
         let storage = try workspace.open()
         let session = TestSessions.new()
         let shoes = try #require(storage.catalog.current.catalog.product(slug: "trail-running-shoes"))
@@ -228,9 +231,9 @@ struct CatalogImportTests {
         #expect(order.total == Money(cents: 12_800 * 2 + 2_450 * 2))
     }
 
-    @Test("A running storage sees an import through its catalog source's refresh")
-    func refresh() throws {
-        let workspace = try Workspace()
+    @Test("A running storage sees an import through its catalog source's refresh", arguments: StoreBackend.allCases)
+    func refresh(backend: StoreBackend) throws {
+        let workspace = try Workspace(backend)
         let storage = try workspace.open()
         defer { storage.close() }
         #expect(try storage.catalog.refresh(from: storage.catalogs) == false)

@@ -23,9 +23,9 @@ struct OrderExportTests {
         try location.open(emptyCarts: true)
     }
 
-    @Test("CSV: one row per line with the order's number, UTC time and totals; JSON: one object per order")
-    func formats() throws {
-        let location = try StoreBackend.sqlite.makeLocation()
+    @Test("CSV: one row per line with the order's number, UTC time and totals; JSON: one object per order", arguments: StoreBackend.allCases)
+    func formats(backend: StoreBackend) throws {
+        let location = try backend.makeLocation()
         let storage = try Self.open(location)
         // 2026-11-30T09:01:40Z
         let first = try Self.placeOrder(storage, ["trail-running-shoes", "insulated-water-bottle"], at: 1_796_029_300)
@@ -58,9 +58,9 @@ struct OrderExportTests {
         #expect(parsed?.count == 2, "the export is valid JSON")
     }
 
-    @Test("--since leaves out older orders; a date alone means midnight UTC")
-    func since() throws {
-        let location = try StoreBackend.sqlite.makeLocation()
+    @Test("--since leaves out older orders; a date alone means midnight UTC", arguments: StoreBackend.allCases)
+    func since(backend: StoreBackend) throws {
+        let location = try backend.makeLocation()
         let storage = try Self.open(location)
         _ = try Self.placeOrder(storage, ["camp-mug"], at: 1_795_996_799)  // 2026-11-29T23:59:59Z
         let kept = try Self.placeOrder(storage, ["running-cap"], at: 1_795_996_800)  // 2026-11-30T00:00:00Z
@@ -74,9 +74,9 @@ struct OrderExportTests {
         #expect(none.output == "[]\n")
     }
 
-    @Test("--follow prints each new order as it is placed, and stops when asked")
-    func follow() throws {
-        let location = try StoreBackend.sqlite.makeLocation()
+    @Test("--follow prints each new order as it is placed, and stops when asked", arguments: StoreBackend.allCases)
+    func follow(backend: StoreBackend) throws {
+        let location = try backend.makeLocation()
         let storage = try Self.open(location)
         defer { storage.close() }
         let first = try Self.placeOrder(storage, ["camp-mug"], at: 1_796_029_300)
