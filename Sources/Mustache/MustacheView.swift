@@ -1,0 +1,278 @@
+/// A typed view: a Swift value whose fields a template names, bound once when the template
+/// is compiled (``MustacheViewTemplate``) rather than looked up by name on every render.
+///
+/// A view lists the fields templates may use, each with how to read it from the value. A
+/// template naming any other field, or using a field in a way its type does not allow (a
+/// section over a string, printing a list), fails to compile, naming the file, line and field.
+///
+/// ```swift
+/// struct Row: MustacheView {
+///     var name: String
+///     var quantity: Int
+///     var canDecrease: Bool { quantity > 1 }
+///
+///     static let mustacheFields: MustacheFields<Row> = [
+///         "name": .text(\.name),
+///         "quantity": .int(\.quantity),
+///         "canDecrease": .bool(\.canDecrease),
+///     ]
+/// }
+/// ```
+///
+/// Every view is also ``MustacheConvertible``: the same fields as a ``MustacheValue``, so the
+/// dynamic renderer can render it too (a cross-check of the compiled form).
+public protocol MustacheView: MustacheConvertible {
+    /// The fields templates may name, by name. Read when a template is compiled, not per render.
+    static var mustacheFields: MustacheFields<Self> { get }
+}
+
+extension MustacheView {
+    /// The view as dynamic template data: each field as the ``MustacheValue`` it prints as.
+    ///
+    /// ```swift
+    /// Row(name: "Tea", quantity: 2).mustacheValue   // ["name": "Tea", "quantity": 2, "canDecrease": true]
+    /// ```
+    public var mustacheValue: MustacheValue {
+        withUnsafePointer(to: self) { Self.mustacheFields.erased.value(of: UnsafeRawPointer($0)) }
+    }
+}
+
+/// The fields of a ``MustacheView``, written as a dictionary literal of ``MustacheField``s.
+///
+/// ```swift
+/// static let mustacheFields: MustacheFields<Row> = ["name": .text(\.name)]
+/// ```
+public struct MustacheFields<View>: Sendable, ExpressibleByDictionaryLiteral {
+    let erased: ViewFields
+
+    /// Creates the field list. A repeated name keeps its last field.
+    ///
+    /// - Parameter elements: Names and fields.
+    public init(dictionaryLiteral elements: (String, MustacheField<View>)...) {
+        var fields: [(name: String, field: ErasedField)] = []
+        for (name, field) in elements {
+            fields.removeAll { $0.name == name }
+            fields.append((name, field.erased))
+        }
+        erased = ViewFields(typeName: String(describing: View.self), fields: fields)
+    }
+}
+
+/// How a template reads one field of a view, and what the template may do with it.
+///
+/// | field | `{{name}}` prints | `{{#name}}` renders | `{{^name}}` renders |
+/// | --- | --- | --- | --- |
+/// | ``text(_:)-swift.type.method`` | the text, escaped unless `{{{name}}}` | — | — |
+/// | ``int(_:)-swift.type.method`` | the number | — | — |
+/// | ``custom(_:)`` | what it writes | — | — |
+/// | ``bool(_:)`` | `true` or `false` | when true | when false |
+/// | optional text or int | the value, or nothing | when present | when absent |
+/// | ``view(_:)`` | — | once, inside it | never |
+/// | ``optional(_:)`` | — | once inside it, when present | when absent |
+/// | ``list(_:)`` | — | once inside each element | when empty |
+///
+/// Everything else (a section over text, printing a list) is an error when the template is
+/// compiled. Inside a section, names are looked up in the innermost view first, then outwards.
+public struct MustacheField<View>: Sendable {
+    let erased: ErasedField
+
+    private init(_ erased: ErasedField) {
+        self.erased = erased
+    }
+
+    /// Text: `{{name}}` escapes it, `{{{name}}}` prints it as is.
+    ///
+    /// ```swift
+    /// "name": .text(\.name)
+    /// ```
+    public static func text(_ get: @escaping @Sendable (View) -> String) -> Self {
+        Self(ErasedField(
+            typeName: "String",
+            writeEscaped: { view, buffer in HTMLEscape.append(get(view.assumingMemoryBound(to: View.self).pointee), to: &buffer) },
+            writeRaw: { view, buffer in buffer.append(contentsOf: get(view.assumingMemoryBound(to: View.self).pointee).utf8) },
+            value: { view in .string(get(view.assumingMemoryBound(to: View.self).pointee)) }
+        ))
+    }
+
+    /// Text that may be absent: printed when present; a section renders when it is.
+    ///
+    /// ```swift
+    /// "note": .text(\.note)     // note: String?
+    /// ```
+    public static func text(_ get: @escaping @Sendable (View) -> String?) -> Self {
+        Self(ErasedField(
+            typeName: "String?",
+            writeEscaped: { view, buffer in
+                if let text = get(view.assumingMemoryBound(to: View.self).pointee) { HTMLEscape.append(text, to: &buffer) }
+            },
+            writeRaw: { view, buffer in
+                if let text = get(view.assumingMemoryBound(to: View.self).pointee) { buffer.append(contentsOf: text.utf8) }
+            },
+            test: { view in get(view.assumingMemoryBound(to: View.self).pointee) != nil },
+            value: { view in get(view.assumingMemoryBound(to: View.self).pointee).map(MustacheValue.string) ?? .null }
+        ))
+    }
+
+    /// A whole number, written in decimal without an intermediate string.
+    ///
+    /// ```swift
+    /// "quantity": .int(\.quantity)
+    /// ```
+    public static func int(_ get: @escaping @Sendable (View) -> Int) -> Self {
+        let write: RawWriter = { view, buffer in appendDecimal(get(view.assumingMemoryBound(to: View.self).pointee), to: &buffer) }
+        return Self(ErasedField(typeName: "Int", writeEscaped: write, writeRaw: write, value: { view in .int(get(view.assumingMemoryBound(to: View.self).pointee)) }))
+    }
+
+    /// A whole number that may be absent: printed when present; a section renders when it is.
+    ///
+    /// ```swift
+    /// "inCart": .int(\.inCart)   // inCart: Int?, nil when none are in the cart
+    /// ```
+    public static func int(_ get: @escaping @Sendable (View) -> Int?) -> Self {
+        let write: RawWriter = { view, buffer in
+            if let number = get(view.assumingMemoryBound(to: View.self).pointee) { appendDecimal(number, to: &buffer) }
+        }
+        return Self(ErasedField(
+            typeName: "Int?", writeEscaped: write, writeRaw: write,
+            test: { view in get(view.assumingMemoryBound(to: View.self).pointee) != nil },
+            value: { view in get(view.assumingMemoryBound(to: View.self).pointee).map(MustacheValue.int) ?? .null }
+        ))
+    }
+
+    /// A flag for `{{#name}}` and `{{^name}}`; printed as `true` or `false`.
+    ///
+    /// ```swift
+    /// "canDecrease": .bool(\.canDecrease)
+    /// ```
+    public static func bool(_ get: @escaping @Sendable (View) -> Bool) -> Self {
+        let write: RawWriter = { view, buffer in
+            buffer.append(contentsOf: get(view.assumingMemoryBound(to: View.self).pointee) ? "true".utf8 : "false".utf8)
+        }
+        return Self(ErasedField(
+            typeName: "Bool", writeEscaped: write, writeRaw: write,
+            test: { view in get(view.assumingMemoryBound(to: View.self).pointee) },
+            value: { view in .bool(get(view.assumingMemoryBound(to: View.self).pointee)) }
+        ))
+    }
+
+    /// Text the view writes itself, straight into the output: for values formatted without
+    /// an intermediate string (prices, counts with words). What it writes is not escaped, so
+    /// it must not contain `&`, `<`, `>`, `"` or `'` from outside.
+    ///
+    /// ```swift
+    /// "subtotal": .custom { view, buffer in view.subtotal.write(to: &buffer) }
+    /// ```
+    public static func custom(_ write: @escaping @Sendable (View, inout [UInt8]) -> Void) -> Self {
+        let raw: RawWriter = { view, buffer in write(view.assumingMemoryBound(to: View.self).pointee, &buffer) }
+        return Self(ErasedField(
+            typeName: "custom text", writeEscaped: raw, writeRaw: raw,
+            value: { view in
+                var bytes: [UInt8] = []
+                write(view.assumingMemoryBound(to: View.self).pointee, &bytes)
+                return .string(String(decoding: bytes, as: UTF8.self))
+            }
+        ))
+    }
+
+    /// A nested view: `{{#name}}…{{/name}}` renders once inside it, and `{{name.field}}`
+    /// reads one of its fields.
+    ///
+    /// ```swift
+    /// "assets": .view(\.assets)    // {{assets.css}}
+    /// ```
+    public static func view<Element: MustacheView>(_ get: @escaping @Sendable (View) -> Element) -> Self {
+        Self(ErasedField(
+            typeName: String(describing: Element.self),
+            test: { _ in true },
+            each: { view, body in
+                withUnsafePointer(to: get(view.assumingMemoryBound(to: View.self).pointee)) { body(UnsafeRawPointer($0)) }
+            },
+            elementFields: { Element.mustacheFields.erased },
+            value: { view in get(view.assumingMemoryBound(to: View.self).pointee).mustacheValue }
+        ))
+    }
+
+    /// A view that may be absent: a section renders once inside it when present, an
+    /// inverted section when absent.
+    ///
+    /// ```swift
+    /// "confirmation": .optional(\.confirmation)
+    /// ```
+    public static func optional<Element: MustacheView>(_ get: @escaping @Sendable (View) -> Element?) -> Self {
+        Self(ErasedField(
+            typeName: "\(Element.self)?",
+            test: { view in get(view.assumingMemoryBound(to: View.self).pointee) != nil },
+            each: { view, body in
+                guard let element = get(view.assumingMemoryBound(to: View.self).pointee) else { return }
+                withUnsafePointer(to: element) { body(UnsafeRawPointer($0)) }
+            },
+            elementFields: { Element.mustacheFields.erased },
+            value: { view in get(view.assumingMemoryBound(to: View.self).pointee)?.mustacheValue ?? .null }
+        ))
+    }
+
+    /// A list of views: a section renders once inside each element, an inverted section
+    /// when the list is empty.
+    ///
+    /// ```swift
+    /// "items": .list(\.items)
+    /// ```
+    public static func list<Element: MustacheView>(_ get: @escaping @Sendable (View) -> [Element]) -> Self {
+        Self(ErasedField(
+            typeName: "[\(Element.self)]",
+            test: { view in !get(view.assumingMemoryBound(to: View.self).pointee).isEmpty },
+            each: { view, body in
+                get(view.assumingMemoryBound(to: View.self).pointee).withUnsafeBufferPointer { elements in
+                    guard let base = elements.baseAddress else { return }
+                    for index in 0..<elements.count { body(UnsafeRawPointer(base + index)) }
+                }
+            },
+            isList: true,
+            elementFields: { Element.mustacheFields.erased },
+            value: { view in .array(get(view.assumingMemoryBound(to: View.self).pointee).map(\.mustacheValue)) }
+        ))
+    }
+}
+
+// MARK: - The erased form the compiler works with
+
+/// Appends a field's text for the view at a raw address.
+typealias RawWriter = @Sendable (UnsafeRawPointer, inout [UInt8]) -> Void
+/// Whether a section over the field renders.
+typealias RawTest = @Sendable (UnsafeRawPointer) -> Bool
+/// Calls the body with the address of each element the field holds (a list's elements, an
+/// optional's value, a nested view), valid only during that call.
+typealias RawEach = @Sendable (UnsafeRawPointer, (UnsafeRawPointer) -> Void) -> Void
+
+/// A field with its view's type forgotten: closures over the view's address. The compiler
+/// checks names and uses against these, and compiled templates call them.
+struct ErasedField: Sendable {
+    /// The field's type as error messages name it.
+    var typeName: String
+    var writeEscaped: RawWriter?
+    var writeRaw: RawWriter?
+    var test: RawTest?
+    var each: RawEach?
+    var isList = false
+    /// The fields of the element type, for views, optionals and lists; a closure, so a view
+    /// type may contain itself.
+    var elementFields: (@Sendable () -> ViewFields)?
+    /// The dynamic form, for ``MustacheView/mustacheValue``.
+    var value: @Sendable (UnsafeRawPointer) -> MustacheValue
+}
+
+/// A view type's fields, erased.
+struct ViewFields: Sendable {
+    let typeName: String
+    let fields: [(name: String, field: ErasedField)]
+
+    func field(named name: String) -> ErasedField? {
+        fields.first { $0.name == name }?.field
+    }
+
+    func value(of view: UnsafeRawPointer) -> MustacheValue {
+        var object = MustacheObject()
+        for (name, field) in fields { object[name] = field.value(view) }
+        return .object(object)
+    }
+}

@@ -1,0 +1,226 @@
+/// A template compiled against view types: runs of static bytes and slots bound to fields.
+///
+/// Rendering keeps one address per view in scope (`frames`): the views given to `render`,
+/// then one per open section. Each slot was resolved at compile time to a frame and a
+/// field of that frame's type, so rendering never looks a name up, copies a value into a
+/// dynamic form, or allocates per tag.
+struct ViewProgram: Sendable {
+    /// One instruction.
+    enum Step: Sendable {
+        /// Static bytes: a range of ``ViewProgram/text``.
+        case text(Range<Int>)
+        /// A field of the view in frame `frame`, printed.
+        case write(frame: Int, RawWriter)
+        /// `children` when the field's test gives `expected` (a flag, an optional, a list's
+        /// emptiness); the scope is unchanged.
+        case when(frame: Int, RawTest, expected: Bool, [Step])
+        /// `children` once per element of the field, each element in frame `into`.
+        case each(frame: Int, RawEach, into: Int, [Step])
+    }
+
+    let steps: [Step]
+    /// Every static byte, partials and their indentation included.
+    let text: [UInt8]
+    /// How many frames rendering needs: the views in scope at the deepest section.
+    let frameCount: Int
+
+    /// Renders with `roots` as the outermost frames, in order.
+    func render(_ roots: UnsafeRawPointer..., into buffer: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: frameCount) { frames in
+            for (index, root) in roots.enumerated() { frames.initializeElement(at: index, to: root) }
+            text.withUnsafeBufferPointer { text in
+                Self.run(steps, text: text, frames: frames.baseAddress!, into: &buffer)
+            }
+        }
+    }
+
+    private static func run(
+        _ steps: [Step], text: UnsafeBufferPointer<UInt8>, frames: UnsafeMutablePointer<UnsafeRawPointer>, into buffer: inout [UInt8]
+    ) {
+        for step in steps {
+            switch step {
+            case .text(let range):
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: text[range]))
+            case .write(let frame, let write):
+                write(frames[frame], &buffer)
+            case .when(let frame, let test, let expected, let children):
+                if test(frames[frame]) == expected { run(children, text: text, frames: frames, into: &buffer) }
+            case .each(let frame, let each, let into, let children):
+                each(frames[frame]) { element in
+                    frames[into] = element
+                    run(children, text: text, frames: frames, into: &buffer)
+                }
+            }
+        }
+    }
+}
+
+/// Binds a parsed template (and the partials it includes, inlined) to a stack of view types.
+struct ViewCompiler {
+    private let library: MustacheLibrary
+    private var text: [UInt8] = []
+    private var frameCount = 0
+
+    /// Compiles the template `name` of `library` with `scope` as the views around it,
+    /// outermost first.
+    static func compile(_ name: String, in library: MustacheLibrary, scope: [ViewFields]) throws(MustacheBindingError) -> ViewProgram {
+        guard let template = library[name] else {
+            throw MustacheBindingError(
+                message: "no template named '\(name)' for \(scope.last?.typeName ?? "the view")", templateName: name, line: 0, column: 0, name: name
+            )
+        }
+        var compiler = ViewCompiler(library: library)
+        compiler.frameCount = scope.count
+        var steps: [ViewProgram.Step] = []
+        try compiler.compile(template.nodes, of: template, scope: scope, indent: [], depth: 0, into: &steps)
+        return ViewProgram(steps: steps, text: compiler.text, frameCount: compiler.frameCount)
+    }
+
+    private init(library: MustacheLibrary) {
+        self.library = library
+    }
+
+    /// Appends the steps of `nodes` to `steps`; a partial's go into the same list, so static
+    /// bytes on either side of its tag merge into one run.
+    private mutating func compile(
+        _ nodes: [Node], of template: MustacheTemplate, scope: [ViewFields], indent: [UInt8], depth: Int, into steps: inout [ViewProgram.Step]
+    ) throws(MustacheBindingError) {
+        for node in nodes {
+            switch node {
+            case .text(let range):
+                appendText(template.text[range], indent: indent, to: &steps)
+
+            case .lineStart:
+                appendText(indent[...], indent: [], to: &steps)
+
+            case .variable(let path, let escaped):
+                let (frame, field) = try resolve(path, in: scope, template: template)
+                guard let write = escaped ? field.writeEscaped : field.writeRaw else {
+                    throw error("'\(path.name)' is \(field.typeName), which cannot be printed; use a section to go inside it", path, template)
+                }
+                steps.append(.write(frame: frame, write))
+
+            case .section(let path, let children):
+                let (frame, field) = try resolve(path, in: scope, template: template)
+                if let each = field.each, let elementFields = field.elementFields {
+                    let inner = scope + [elementFields()]
+                    frameCount = max(frameCount, inner.count)
+                    var body: [ViewProgram.Step] = []
+                    try compile(children, of: template, scope: inner, indent: indent, depth: depth, into: &body)
+                    steps.append(.each(frame: frame, each, into: scope.count, body))
+                } else if let test = field.test {
+                    var body: [ViewProgram.Step] = []
+                    try compile(children, of: template, scope: scope, indent: indent, depth: depth, into: &body)
+                    steps.append(.when(frame: frame, test, expected: true, body))
+                } else {
+                    throw error(
+                        "section '\(path.name)' is over \(field.typeName); a section needs a list, a Bool, an optional or a view", path, template
+                    )
+                }
+
+            case .invertedSection(let path, let children):
+                let (frame, field) = try resolve(path, in: scope, template: template)
+                guard let test = field.test else {
+                    throw error(
+                        "inverted section '\(path.name)' is over \(field.typeName), which is never empty; it needs a list, a Bool or an optional",
+                        path, template
+                    )
+                }
+                var body: [ViewProgram.Step] = []
+                try compile(children, of: template, scope: scope, indent: indent, depth: depth, into: &body)
+                steps.append(.when(frame: frame, test, expected: false, body))
+
+            case .partial(let name, let partialIndent, let location):
+                guard let partial = library[name] else {
+                    throw MustacheBindingError(
+                        message: "no partial named '\(name)'", templateName: template.name, line: location.line, column: location.column, name: name
+                    )
+                }
+                // Partials are inlined, so one that includes itself would never end.
+                guard depth < MustacheTemplate.maximumPartialDepth else {
+                    throw MustacheBindingError(
+                        message: "partials nest deeper than \(MustacheTemplate.maximumPartialDepth) (does '\(name)' include itself?)",
+                        templateName: template.name, line: location.line, column: location.column, name: name
+                    )
+                }
+                try compile(partial.nodes, of: partial, scope: scope, indent: indent + partialIndent, depth: depth + 1, into: &steps)
+            }
+        }
+    }
+
+    /// Spec name resolution, done once: the first part from the innermost view outwards, the
+    /// remaining parts inside what it found.
+    private func resolve(_ path: Node.Path, in scope: [ViewFields], template: MustacheTemplate) throws(MustacheBindingError) -> (Int, ErasedField) {
+        guard let first = path.components.first else {
+            throw error("the implicit iterator '{{.}}' has no type to print; name a field", path, template)
+        }
+        guard let frame = scope.indices.last(where: { scope[$0].field(named: first.text) != nil }),
+              var field = scope[frame].field(named: first.text) else {
+            let types = scope.reversed().map(\.typeName).joined(separator: " or ")
+            throw error("no field '\(first.text)' in \(types)", path, template)
+        }
+        for component in path.components.dropFirst() {
+            guard !field.isList, let through = field.each, let fields = field.elementFields?() else {
+                throw error("'\(path.name)': cannot look inside \(field.typeName) for '\(component.text)'", path, template)
+            }
+            guard let inner = fields.field(named: component.text) else {
+                throw error("'\(path.name)': no field '\(component.text)' in \(fields.typeName)", path, template)
+            }
+            field = Self.field(inner, through: through)
+        }
+        return (frame, field)
+    }
+
+    /// `inner`, read inside the view (or optional view) that `through` yields.
+    private static func field(_ inner: ErasedField, through: @escaping RawEach) -> ErasedField {
+        var field = inner
+        if let write = inner.writeEscaped { field.writeEscaped = writer(write, through: through) }
+        if let write = inner.writeRaw { field.writeRaw = writer(write, through: through) }
+        if let test = inner.test {
+            field.test = { @Sendable (view: UnsafeRawPointer) -> Bool in
+                var result = false
+                through(view) { result = test($0) }
+                return result
+            }
+        }
+        if let each = inner.each {
+            field.each = { @Sendable (view: UnsafeRawPointer, body: (UnsafeRawPointer) -> Void) in
+                through(view) { each($0, body) }
+            }
+        }
+        return field
+    }
+
+    private static func writer(_ write: @escaping RawWriter, through: @escaping RawEach) -> RawWriter {
+        { @Sendable (view: UnsafeRawPointer, buffer: inout [UInt8]) in
+            through(view) { write($0, &buffer) }
+        }
+    }
+
+    /// Appends static bytes, with `indent` after each line break followed by more of them,
+    /// merged into the previous step when that is static bytes too.
+    private mutating func appendText(_ bytes: ArraySlice<UInt8>, indent: [UInt8], to steps: inout [ViewProgram.Step]) {
+        guard !bytes.isEmpty else { return }
+        let start = text.count
+        if indent.isEmpty {
+            text.append(contentsOf: bytes)
+        } else {
+            for index in bytes.indices {
+                text.append(bytes[index])
+                if bytes[index] == UInt8(ascii: "\n"), index + 1 < bytes.endIndex { text.append(contentsOf: indent) }
+            }
+        }
+        if case .text(let previous) = steps.last, previous.upperBound == start {
+            steps[steps.count - 1] = .text(previous.lowerBound..<text.count)
+        } else {
+            steps.append(.text(start..<text.count))
+        }
+    }
+
+    private func error(_ message: String, _ path: Node.Path, _ template: MustacheTemplate) -> MustacheBindingError {
+        MustacheBindingError(
+            message: message, templateName: template.name, line: path.location.line, column: path.location.column,
+            name: path.name
+        )
+    }
+}
