@@ -21,7 +21,7 @@
 ///
 /// Every view is also ``MustacheConvertible``: the same fields as a ``MustacheValue``, so the
 /// dynamic renderer can render it too (a cross-check of the compiled form).
-public protocol MustacheView: MustacheConvertible {
+public protocol MustacheView: MustacheConvertible, SendableMetatype {
     /// The fields templates may name, by name. Read when a template is compiled, not per render.
     static var mustacheFields: MustacheFields<Self> { get }
 }
@@ -43,7 +43,7 @@ extension MustacheView {
 /// static let mustacheFields: MustacheFields<Row> = ["name": .text(\.name)]
 /// ```
 public struct MustacheFields<View>: Sendable, ExpressibleByDictionaryLiteral {
-    let erased: ViewFields
+    @usableFromInline let erased: ViewFields
 
     /// Creates the field list. A repeated name keeps its last field.
     ///
@@ -74,9 +74,10 @@ public struct MustacheFields<View>: Sendable, ExpressibleByDictionaryLiteral {
 /// Everything else (a section over text, printing a list) is an error when the template is
 /// compiled. Inside a section, names are looked up in the innermost view first, then outwards.
 public struct MustacheField<View>: Sendable {
-    let erased: ErasedField
+    @usableFromInline let erased: ErasedField
 
-    private init(_ erased: ErasedField) {
+    @usableFromInline
+    init(_ erased: ErasedField) {
         self.erased = erased
     }
 
@@ -85,11 +86,12 @@ public struct MustacheField<View>: Sendable {
     /// ```swift
     /// "name": .text(\.name)
     /// ```
+    @inlinable
     public static func text(_ get: @escaping @Sendable (View) -> String) -> Self {
         Self(ErasedField(
             typeName: "String",
-            writeEscaped: { view, buffer in HTMLEscape.append(get(view.assumingMemoryBound(to: View.self).pointee), to: &buffer) },
-            writeRaw: { view, buffer in buffer.append(contentsOf: get(view.assumingMemoryBound(to: View.self).pointee).utf8) },
+            writeEscaped: { view, buffer in buffer.append(escaping: get(view.assumingMemoryBound(to: View.self).pointee)) },
+            writeRaw: { view, buffer in buffer.append(get(view.assumingMemoryBound(to: View.self).pointee)) },
             value: { view in .string(get(view.assumingMemoryBound(to: View.self).pointee)) }
         ))
     }
@@ -99,14 +101,15 @@ public struct MustacheField<View>: Sendable {
     /// ```swift
     /// "note": .text(\.note)     // note: String?
     /// ```
+    @inlinable
     public static func text(_ get: @escaping @Sendable (View) -> String?) -> Self {
         Self(ErasedField(
             typeName: "String?",
             writeEscaped: { view, buffer in
-                if let text = get(view.assumingMemoryBound(to: View.self).pointee) { HTMLEscape.append(text, to: &buffer) }
+                if let text = get(view.assumingMemoryBound(to: View.self).pointee) { buffer.append(escaping: text) }
             },
             writeRaw: { view, buffer in
-                if let text = get(view.assumingMemoryBound(to: View.self).pointee) { buffer.append(contentsOf: text.utf8) }
+                if let text = get(view.assumingMemoryBound(to: View.self).pointee) { buffer.append(text) }
             },
             test: { view in get(view.assumingMemoryBound(to: View.self).pointee) != nil },
             value: { view in get(view.assumingMemoryBound(to: View.self).pointee).map(MustacheValue.string) ?? .null }
@@ -118,8 +121,9 @@ public struct MustacheField<View>: Sendable {
     /// ```swift
     /// "quantity": .int(\.quantity)
     /// ```
+    @inlinable
     public static func int(_ get: @escaping @Sendable (View) -> Int) -> Self {
-        let write: RawWriter = { view, buffer in appendDecimal(get(view.assumingMemoryBound(to: View.self).pointee), to: &buffer) }
+        let write: RawWriter = { view, buffer in buffer.append(decimal: get(view.assumingMemoryBound(to: View.self).pointee)) }
         return Self(ErasedField(typeName: "Int", writeEscaped: write, writeRaw: write, value: { view in .int(get(view.assumingMemoryBound(to: View.self).pointee)) }))
     }
 
@@ -128,9 +132,10 @@ public struct MustacheField<View>: Sendable {
     /// ```swift
     /// "inCart": .int(\.inCart)   // inCart: Int?, nil when none are in the cart
     /// ```
+    @inlinable
     public static func int(_ get: @escaping @Sendable (View) -> Int?) -> Self {
         let write: RawWriter = { view, buffer in
-            if let number = get(view.assumingMemoryBound(to: View.self).pointee) { appendDecimal(number, to: &buffer) }
+            if let number = get(view.assumingMemoryBound(to: View.self).pointee) { buffer.append(decimal: number) }
         }
         return Self(ErasedField(
             typeName: "Int?", writeEscaped: write, writeRaw: write,
@@ -144,9 +149,11 @@ public struct MustacheField<View>: Sendable {
     /// ```swift
     /// "canDecrease": .bool(\.canDecrease)
     /// ```
+    @inlinable
     public static func bool(_ get: @escaping @Sendable (View) -> Bool) -> Self {
         let write: RawWriter = { view, buffer in
-            buffer.append(contentsOf: get(view.assumingMemoryBound(to: View.self).pointee) ? "true".utf8 : "false".utf8)
+            let text: StaticString = get(view.assumingMemoryBound(to: View.self).pointee) ? "true" : "false"
+            buffer.append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
         }
         return Self(ErasedField(
             typeName: "Bool", writeEscaped: write, writeRaw: write,
@@ -156,20 +163,22 @@ public struct MustacheField<View>: Sendable {
     }
 
     /// Text the view writes itself, straight into the output: for values formatted without
-    /// an intermediate string (prices, counts with words). What it writes is not escaped, so
-    /// it must not contain `&`, `<`, `>`, `"` or `'` from outside.
+    /// an intermediate string (prices, counts with words). Both `{{name}}` and `{{{name}}}`
+    /// print what it writes, so text from outside must go through
+    /// ``MustacheOutput/append(escaping:)``.
     ///
     /// ```swift
-    /// "subtotal": .custom { view, buffer in view.subtotal.write(to: &buffer) }
+    /// "subtotal": .custom { view, output in view.subtotal.write(to: &output) }
     /// ```
-    public static func custom(_ write: @escaping @Sendable (View, inout [UInt8]) -> Void) -> Self {
+    @inlinable
+    public static func custom(_ write: @escaping @Sendable (View, inout MustacheOutput) -> Void) -> Self {
         let raw: RawWriter = { view, buffer in write(view.assumingMemoryBound(to: View.self).pointee, &buffer) }
         return Self(ErasedField(
             typeName: "custom text", writeEscaped: raw, writeRaw: raw,
             value: { view in
-                var bytes: [UInt8] = []
-                write(view.assumingMemoryBound(to: View.self).pointee, &bytes)
-                return .string(String(decoding: bytes, as: UTF8.self))
+                var output = MustacheOutput(capacity: 64)
+                write(view.assumingMemoryBound(to: View.self).pointee, &output)
+                return .string(String(decoding: output.finish(), as: UTF8.self))
             }
         ))
     }
@@ -180,6 +189,7 @@ public struct MustacheField<View>: Sendable {
     /// ```swift
     /// "assets": .view(\.assets)    // {{assets.css}}
     /// ```
+    @inlinable
     public static func view<Element: MustacheView>(_ get: @escaping @Sendable (View) -> Element) -> Self {
         Self(ErasedField(
             typeName: String(describing: Element.self),
@@ -198,6 +208,7 @@ public struct MustacheField<View>: Sendable {
     /// ```swift
     /// "confirmation": .optional(\.confirmation)
     /// ```
+    @inlinable
     public static func optional<Element: MustacheView>(_ get: @escaping @Sendable (View) -> Element?) -> Self {
         Self(ErasedField(
             typeName: "\(Element.self)?",
@@ -217,6 +228,7 @@ public struct MustacheField<View>: Sendable {
     /// ```swift
     /// "items": .list(\.items)
     /// ```
+    @inlinable
     public static func list<Element: MustacheView>(_ get: @escaping @Sendable (View) -> [Element]) -> Self {
         Self(ErasedField(
             typeName: "[\(Element.self)]",
@@ -237,15 +249,16 @@ public struct MustacheField<View>: Sendable {
 // MARK: - The erased form the compiler works with
 
 /// Appends a field's text for the view at a raw address.
-typealias RawWriter = @Sendable (UnsafeRawPointer, inout [UInt8]) -> Void
+@usableFromInline typealias RawWriter = @Sendable (UnsafeRawPointer, inout MustacheOutput) -> Void
 /// Whether a section over the field renders.
-typealias RawTest = @Sendable (UnsafeRawPointer) -> Bool
+@usableFromInline typealias RawTest = @Sendable (UnsafeRawPointer) -> Bool
 /// Calls the body with the address of each element the field holds (a list's elements, an
 /// optional's value, a nested view), valid only during that call.
-typealias RawEach = @Sendable (UnsafeRawPointer, (UnsafeRawPointer) -> Void) -> Void
+@usableFromInline typealias RawEach = @Sendable (UnsafeRawPointer, (UnsafeRawPointer) -> Void) -> Void
 
 /// A field with its view's type forgotten: closures over the view's address. The compiler
 /// checks names and uses against these, and compiled templates call them.
+@usableFromInline
 struct ErasedField: Sendable {
     /// The field's type as error messages name it.
     var typeName: String
@@ -259,9 +272,25 @@ struct ErasedField: Sendable {
     var elementFields: (@Sendable () -> ViewFields)?
     /// The dynamic form, for ``MustacheView/mustacheValue``.
     var value: @Sendable (UnsafeRawPointer) -> MustacheValue
+
+    @usableFromInline
+    init(
+        typeName: String, writeEscaped: RawWriter? = nil, writeRaw: RawWriter? = nil, test: RawTest? = nil, each: RawEach? = nil,
+        isList: Bool = false, elementFields: (@Sendable () -> ViewFields)? = nil, value: @escaping @Sendable (UnsafeRawPointer) -> MustacheValue
+    ) {
+        self.typeName = typeName
+        self.writeEscaped = writeEscaped
+        self.writeRaw = writeRaw
+        self.test = test
+        self.each = each
+        self.isList = isList
+        self.elementFields = elementFields
+        self.value = value
+    }
 }
 
 /// A view type's fields, erased.
+@usableFromInline
 struct ViewFields: Sendable {
     let typeName: String
     let fields: [(name: String, field: ErasedField)]

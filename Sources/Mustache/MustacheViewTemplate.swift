@@ -9,8 +9,8 @@
 ///
 /// ```swift
 /// let rows = try MustacheViewTemplate<Row>(named: "row", in: library)
-/// var body: [UInt8] = []
-/// rows.render(Row(name: "Tea", quantity: 2), into: &body)
+/// var output = MustacheOutput()
+/// rows.render(Row(name: "Tea", quantity: 2), into: &output)
 /// ```
 public struct MustacheViewTemplate<View: MustacheView>: Sendable {
     private let program: ViewProgram
@@ -29,19 +29,18 @@ public struct MustacheViewTemplate<View: MustacheView>: Sendable {
         program = try ViewCompiler.compile(name, in: library, scope: [View.mustacheFields.erased])
     }
 
-    /// Renders `view` as UTF-8, appending to `buffer`.
+    /// Renders `view` as UTF-8, appending to `output`.
     ///
     /// ```swift
-    /// var body: [UInt8] = []
-    /// body.reserveCapacity(lastSize)
-    /// page.render(view, into: &body)
+    /// var output = MustacheOutput(capacity: lastSize)
+    /// page.render(view, into: &output)
     /// ```
     ///
     /// - Parameters:
     ///   - view: The data.
-    ///   - buffer: Receives the output after whatever it already holds.
-    public func render(_ view: View, into buffer: inout [UInt8]) {
-        withUnsafePointer(to: view) { program.render(UnsafeRawPointer($0), into: &buffer) }
+    ///   - output: Receives the text after whatever it already holds.
+    public func render(_ view: View, into output: inout MustacheOutput) {
+        withUnsafePointer(to: view) { program.render(UnsafeRawPointer($0), into: &output) }
     }
 
     /// Renders `view` to a string.
@@ -53,9 +52,9 @@ public struct MustacheViewTemplate<View: MustacheView>: Sendable {
     /// - Parameter view: The data.
     /// - Returns: The rendered text.
     public func render(_ view: View) -> String {
-        var buffer: [UInt8] = []
-        render(view, into: &buffer)
-        return String(decoding: buffer, as: UTF8.self)
+        var output = MustacheOutput()
+        render(view, into: &output)
+        return String(decoding: output.finish(), as: UTF8.self)
     }
 }
 
@@ -65,7 +64,7 @@ public struct MustacheViewTemplate<View: MustacheView>: Sendable {
 ///
 /// ```swift
 /// let content = try MustacheEnclosedViewTemplate<Layout, CartPage>(named: "cart", in: library)
-/// content.render(cartPage, in: layout, into: &body)   // {{csrf}} comes from the layout
+/// content.render(cartPage, in: layout, into: &output)   // {{csrf}} comes from the layout
 /// ```
 public struct MustacheEnclosedViewTemplate<Outer: MustacheView, View: MustacheView>: Sendable {
     private let program: ViewProgram
@@ -85,20 +84,20 @@ public struct MustacheEnclosedViewTemplate<Outer: MustacheView, View: MustacheVi
         program = try ViewCompiler.compile(name, in: library, scope: [Outer.mustacheFields.erased, View.mustacheFields.erased])
     }
 
-    /// Renders `view` inside `outer` as UTF-8, appending to `buffer`.
+    /// Renders `view` inside `outer` as UTF-8, appending to `output`.
     ///
     /// ```swift
-    /// content.render(cartPage, in: layout, into: &body)
+    /// content.render(cartPage, in: layout, into: &output)
     /// ```
     ///
     /// - Parameters:
     ///   - view: The data.
     ///   - outer: The enclosing data, for names `view` does not have.
-    ///   - buffer: Receives the output after whatever it already holds.
-    public func render(_ view: View, in outer: Outer, into buffer: inout [UInt8]) {
+    ///   - output: Receives the text after whatever it already holds.
+    public func render(_ view: View, in outer: Outer, into output: inout MustacheOutput) {
         withUnsafePointer(to: outer) { outer in
             withUnsafePointer(to: view) { view in
-                program.render(UnsafeRawPointer(outer), UnsafeRawPointer(view), into: &buffer)
+                program.render(UnsafeRawPointer(outer), UnsafeRawPointer(view), into: &output)
             }
         }
     }

@@ -5,50 +5,100 @@
 /// field of that frame's type, so rendering never looks a name up, copies a value into a
 /// dynamic form, or allocates per tag.
 struct ViewProgram: Sendable {
-    /// One instruction.
-    enum Step: Sendable {
-        /// Static bytes: a range of ``ViewProgram/text``.
-        case text(Range<Int>)
-        /// A field of the view in frame `frame`, printed.
-        case write(frame: Int, RawWriter)
-        /// `children` when the field's test gives `expected` (a flag, an optional, a list's
-        /// emptiness); the scope is unchanged.
-        case when(frame: Int, RawTest, expected: Bool, [Step])
-        /// `children` once per element of the field, each element in frame `into`.
-        case each(frame: Int, RawEach, into: Int, [Step])
+    /// One instruction. A struct with a part for each kind rather than an enum with
+    /// payloads: the runner reads the parts in place, where binding an enum's payload would
+    /// copy (and retain) each closure on every render.
+    struct Step: Sendable {
+        enum Kind: Sendable {
+            /// Static bytes: `text`, a range of ``ViewProgram/text``.
+            case text
+            /// `write` prints a field of the view in `frame`.
+            case write
+            /// The body when `test` of the view in `frame` gives `expected` (a flag, an
+            /// optional, a list's emptiness); the scope is unchanged.
+            case when
+            /// The body once per element `each` yields for the view in `frame`, each
+            /// element in frame `into`.
+            case each
+        }
+
+        var kind: Kind
+        var frame = 0
+        var text: Range<Int> = 0..<0
+        // Not optionals: calling a closure stored in an optional costs a thunk allocation.
+        var write: RawWriter = { _, _ in }
+        var test: RawTest = { _ in false }
+        var expected = true
+        var each: RawEach = { _, _ in }
+        var into = 0
+        /// A section's steps while compiling; ``ViewProgram/init(steps:text:frameCount:)``
+        /// moves them into `body`.
+        var children: [Step] = []
+        /// A section's steps: a range of ``ViewProgram/steps``.
+        var body: Range<Int> = 0..<0
     }
 
+    /// Every step in one array, each section's body a contiguous range of it, so running
+    /// a section passes two integers rather than retaining an array.
     let steps: [Step]
+    /// The top level's steps.
+    let top: Range<Int>
     /// Every static byte, partials and their indentation included.
     let text: [UInt8]
     /// How many frames rendering needs: the views in scope at the deepest section.
     let frameCount: Int
 
-    /// Renders with `roots` as the outermost frames, in order.
-    func render(_ roots: UnsafeRawPointer..., into buffer: inout [UInt8]) {
+    init(steps tree: [Step], text: [UInt8], frameCount: Int) {
+        var steps: [Step] = []
+        top = Self.flatten(tree, into: &steps)
+        self.steps = steps
+        self.text = text
+        self.frameCount = frameCount
+    }
+
+    private static func flatten(_ tree: [Step], into steps: inout [Step]) -> Range<Int> {
+        let range = steps.count..<(steps.count + tree.count)
+        steps += tree
+        for (offset, step) in tree.enumerated() where !step.children.isEmpty {
+            steps[range.lowerBound + offset].body = flatten(step.children, into: &steps)
+            steps[range.lowerBound + offset].children = []
+        }
+        return range
+    }
+
+    /// Renders with `root` in the first frame, and `inner` (when given) in the second.
+    func render(_ root: UnsafeRawPointer, _ inner: UnsafeRawPointer? = nil, into output: inout MustacheOutput) {
         withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: frameCount) { frames in
-            for (index, root) in roots.enumerated() { frames.initializeElement(at: index, to: root) }
+            frames.initializeElement(at: 0, to: root)
+            if let inner { frames.initializeElement(at: 1, to: inner) }
             text.withUnsafeBufferPointer { text in
-                Self.run(steps, text: text, frames: frames.baseAddress!, into: &buffer)
+                steps.withUnsafeBufferPointer { steps in
+                    Self.run(top, of: steps, text: text, frames: frames.baseAddress!, into: &output)
+                }
             }
         }
     }
 
     private static func run(
-        _ steps: [Step], text: UnsafeBufferPointer<UInt8>, frames: UnsafeMutablePointer<UnsafeRawPointer>, into buffer: inout [UInt8]
+        _ range: Range<Int>, of steps: UnsafeBufferPointer<Step>, text: UnsafeBufferPointer<UInt8>,
+        frames: UnsafeMutablePointer<UnsafeRawPointer>, into output: inout MustacheOutput
     ) {
-        for step in steps {
-            switch step {
-            case .text(let range):
-                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: text[range]))
-            case .write(let frame, let write):
-                write(frames[frame], &buffer)
-            case .when(let frame, let test, let expected, let children):
-                if test(frames[frame]) == expected { run(children, text: text, frames: frames, into: &buffer) }
-            case .each(let frame, let each, let into, let children):
-                each(frames[frame]) { element in
+        for index in range {
+            switch steps[index].kind {
+            case .text:
+                output.append(UnsafeBufferPointer(rebasing: text[steps[index].text]))
+            case .write:
+                steps[index].write(frames[steps[index].frame], &output)
+            case .when:
+                if steps[index].test(frames[steps[index].frame]) == steps[index].expected {
+                    run(steps[index].body, of: steps, text: text, frames: frames, into: &output)
+                }
+            case .each:
+                let into = steps[index].into
+                let body = steps[index].body
+                steps[index].each(frames[steps[index].frame]) { element in
                     frames[into] = element
-                    run(children, text: text, frames: frames, into: &buffer)
+                    run(body, of: steps, text: text, frames: frames, into: &output)
                 }
             }
         }
@@ -98,7 +148,7 @@ struct ViewCompiler {
                 guard let write = escaped ? field.writeEscaped : field.writeRaw else {
                     throw error("'\(path.name)' is \(field.typeName), which cannot be printed; use a section to go inside it", path, template)
                 }
-                steps.append(.write(frame: frame, write))
+                steps.append(.init(kind: .write, frame: frame, write: write))
 
             case .section(let path, let children):
                 let (frame, field) = try resolve(path, in: scope, template: template)
@@ -107,11 +157,11 @@ struct ViewCompiler {
                     frameCount = max(frameCount, inner.count)
                     var body: [ViewProgram.Step] = []
                     try compile(children, of: template, scope: inner, indent: indent, depth: depth, into: &body)
-                    steps.append(.each(frame: frame, each, into: scope.count, body))
+                    steps.append(.init(kind: .each, frame: frame, each: each, into: scope.count, children: body))
                 } else if let test = field.test {
                     var body: [ViewProgram.Step] = []
                     try compile(children, of: template, scope: scope, indent: indent, depth: depth, into: &body)
-                    steps.append(.when(frame: frame, test, expected: true, body))
+                    steps.append(.init(kind: .when, frame: frame, test: test, expected: true, children: body))
                 } else {
                     throw error(
                         "section '\(path.name)' is over \(field.typeName); a section needs a list, a Bool, an optional or a view", path, template
@@ -128,7 +178,7 @@ struct ViewCompiler {
                 }
                 var body: [ViewProgram.Step] = []
                 try compile(children, of: template, scope: scope, indent: indent, depth: depth, into: &body)
-                steps.append(.when(frame: frame, test, expected: false, body))
+                steps.append(.init(kind: .when, frame: frame, test: test, expected: false, children: body))
 
             case .partial(let name, let partialIndent, let location):
                 guard let partial = library[name] else {
@@ -192,7 +242,7 @@ struct ViewCompiler {
     }
 
     private static func writer(_ write: @escaping RawWriter, through: @escaping RawEach) -> RawWriter {
-        { @Sendable (view: UnsafeRawPointer, buffer: inout [UInt8]) in
+        { @Sendable (view: UnsafeRawPointer, buffer: inout MustacheOutput) in
             through(view) { write($0, &buffer) }
         }
     }
@@ -210,10 +260,10 @@ struct ViewCompiler {
                 if bytes[index] == UInt8(ascii: "\n"), index + 1 < bytes.endIndex { text.append(contentsOf: indent) }
             }
         }
-        if case .text(let previous) = steps.last, previous.upperBound == start {
-            steps[steps.count - 1] = .text(previous.lowerBound..<text.count)
+        if let last = steps.last, last.kind == .text, last.text.upperBound == start {
+            steps[steps.count - 1].text = last.text.lowerBound..<text.count
         } else {
-            steps.append(.text(start..<text.count))
+            steps.append(.init(kind: .text, text: start..<text.count))
         }
     }
 

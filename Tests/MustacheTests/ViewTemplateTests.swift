@@ -36,7 +36,12 @@ struct ViewTemplateTests {
             "lines": .list(\.lines),
             "links": .view(\.links),
             "banner": .optional(\.banner),
-            "total": .custom { page, buffer in buffer.append(contentsOf: "$\(page.cents / 100).\(page.cents % 100)".utf8) },
+            "total": .custom { page, output in
+                output.append(UInt8(ascii: "$"))
+                output.append(decimal: page.cents / 100)
+                output.append(".")
+                output.append(decimal: page.cents % 100)
+            },
         ]
     }
 
@@ -94,21 +99,41 @@ struct ViewTemplateTests {
         #expect(template.render(withBanner).contains("<p>banner.css Cart"))
     }
 
-    @Test func appendsToTheBuffer() throws {
+    @Test func appendsToTheOutputGrowingIt() throws {
         let library = try MustacheLibrary(templates: ["t": "{{title}}!"])
         let template = try MustacheViewTemplate<Layout>(named: "t", in: library)
-        var buffer = Array("<<".utf8)
-        template.render(Layout(csrf: "", title: "a&b"), into: &buffer)
-        #expect(String(decoding: buffer, as: UTF8.self) == "<<a&amp;b!")
+        var output = MustacheOutput(capacity: 1)
+        output.append("<<")
+        let long = String(repeating: "a&b ", count: 100)
+        template.render(Layout(csrf: "", title: long), into: &output)
+        output.append(decimal: -1234567)
+        output.append(decimal: 0)
+        output.append(decimal: Int.min)
+        #expect(String(decoding: output.finish(), as: UTF8.self) == "<<" + String(repeating: "a&amp;b ", count: 100) + "!-12345670-9223372036854775808")
+    }
+
+    @Test func escapesAsTheDynamicRendererDoesAtEveryPosition() throws {
+        let library = try MustacheLibrary(templates: ["t": "{{title}}|{{{title}}}"])
+        let template = try MustacheViewTemplate<Layout>(named: "t", in: library)
+        for special in ["&", "<", ">", "\"", "'", "é", "“"] {
+            for length in 0..<20 {
+                for position in 0...length {
+                    var characters = Array(repeating: "a", count: length)
+                    characters.insert(special, at: position)
+                    let layout = Layout(csrf: "", title: characters.joined() + "0123456789=;:")
+                    #expect(template.render(layout) == library.render("t", with: layout))
+                }
+            }
+        }
     }
 
     @Test func enclosedViewLooksOutwardsForNamesItLacks() throws {
         let library = try MustacheLibrary(templates: Self.templates)
         let template = try MustacheEnclosedViewTemplate<Layout, Page>(named: "content", in: library)
-        var buffer: [UInt8] = []
-        template.render(Self.page, in: Layout(csrf: "tok", title: "outer"), into: &buffer)
+        var output = MustacheOutput()
+        template.render(Self.page, in: Layout(csrf: "tok", title: "outer"), into: &output)
         // The page's own title wins over the layout's, as the innermost context does.
-        #expect(String(decoding: buffer, as: UTF8.self) == "<form>tok|Cart &lt;&amp;&gt; &quot;x&quot; &#39;y&#39;|Tea &amp; &lt;cake&gt;:tok;Café “crème”:tok;</form>")
+        #expect(String(decoding: output.finish(), as: UTF8.self) == "<form>tok|Cart &lt;&amp;&gt; &quot;x&quot; &#39;y&#39;|Tea &amp; &lt;cake&gt;:tok;Café “crème”:tok;</form>")
     }
 
     struct Broken: Sendable, CustomTestStringConvertible {
