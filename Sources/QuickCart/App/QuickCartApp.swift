@@ -28,7 +28,8 @@ public final class QuickCartApp: Sendable {
 
     /// Opens (and migrates) the database, loads templates, icons and static files, and builds
     /// the routes. Nothing listens until ``start()``.
-    /// - Throws: When the database cannot be opened or migrated, or `Views/`/`Public/` are missing.
+    /// - Throws: When the database cannot be opened or migrated, `Views/`/`Public/` are missing,
+    ///   or a template does not fit its view (naming the file, line and field).
     public init(configuration: Configuration) throws {
         self.configuration = configuration
         let resources = try Resources.locate(configured: configuration.resourcesPath)
@@ -59,13 +60,9 @@ public final class QuickCartApp: Sendable {
         let staticFiles = try StaticFiles(directory: resources.public, headers: securityHeaders.fields)
         let icons = try IconSet(directory: resources.public + "/icons")
         let pages = PageRenderer(
-            templates: try MustacheLibrary(directory: resources.views),
+            templates: try PageTemplates(directory: resources.views),
             icons: icons,
-            tabBar: TabBar.standard.withIcons(from: icons),
-            assets: .object([
-                "css": .string(Self.versionedURL("css/app.css", in: staticFiles)),
-                "js": .string(Self.versionedURL("js/app.js", in: staticFiles)),
-            ])
+            assets: AssetsView(css: Self.versionedURL("css/app.css", in: staticFiles), js: Self.versionedURL("js/app.js", in: staticFiles))
         )
         let cards = ProductCards(catalog: catalog, icons: icons)
         let categoryLinks = SearchController.categoryLinks(in: catalog)
@@ -78,7 +75,7 @@ public final class QuickCartApp: Sendable {
             search: SearchController(
                 catalog: catalog, carts: carts, sessions: sessionStore, pages: pages, cards: cards, categoryLinks: categoryLinks
             ),
-            cart: CartController(catalog: catalog, carts: carts, hub: hub, pages: pages, icons: icons),
+            cart: CartController(catalog: catalog, carts: carts, hub: hub, pages: pages, cards: cards),
             profile: ProfileController(carts: carts, sessions: sessionStore, pages: pages),
             preferences: PreferencesController(sessions: sessionStore, tabBar: pages.tabBar),
             events: EventsController(carts: carts, hub: hub),
