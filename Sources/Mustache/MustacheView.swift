@@ -62,14 +62,14 @@ public struct MustacheFields<View>: Sendable, ExpressibleByDictionaryLiteral {
 ///
 /// | field | `{{name}}` prints | `{{#name}}` renders | `{{^name}}` renders |
 /// | --- | --- | --- | --- |
-/// | ``text(_:)-swift.type.method`` | the text, escaped unless `{{{name}}}` | — | — |
-/// | ``int(_:)-swift.type.method`` | the number | — | — |
-/// | ``custom(_:)`` | what it writes | — | — |
-/// | ``bool(_:)`` | `true` or `false` | when true | when false |
-/// | optional text or int | the value, or nothing | when present | when absent |
-/// | ``view(_:)`` | — | once, inside it | never |
-/// | ``optional(_:)`` | — | once inside it, when present | when absent |
-/// | ``list(_:)`` | — | once inside each element | when empty |
+/// | `.text` (a `String` or ``MustacheText``) | the text, escaped unless `{{{name}}}` | — | — |
+/// | `.int` | the number | — | — |
+/// | `.custom` | what it writes | — | — |
+/// | `.bool` | `true` or `false` | when true | when false |
+/// | `.text`, `.int` of an optional | the value, or nothing | when present | when absent |
+/// | `.view` | — | once, inside it | never |
+/// | `.optional` | — | once inside it, when present | when absent |
+/// | `.list` | — | once inside each element | when empty |
 ///
 /// Everything else (a section over text, printing a list) is an error when the template is
 /// compiled. Inside a section, names are looked up in the innermost view first, then outwards.
@@ -93,6 +93,26 @@ public struct MustacheField<View>: Sendable {
             writeEscaped: { view, buffer in buffer.append(escaping: get(view.assumingMemoryBound(to: View.self).pointee)) },
             writeRaw: { view, buffer in buffer.append(get(view.assumingMemoryBound(to: View.self).pointee)) },
             value: { view in .string(get(view.assumingMemoryBound(to: View.self).pointee)) }
+        ))
+    }
+
+    /// Text made once (``MustacheText``): printed as the string would be, by copying bytes
+    /// escaped (or not) in advance.
+    ///
+    /// ```swift
+    /// "name": .text(\.card.name)     // name: MustacheText
+    /// ```
+    @inlinable
+    public static func text(_ get: @escaping @Sendable (View) -> MustacheText) -> Self {
+        Self(ErasedField(
+            typeName: "String",
+            writeEscaped: { view, buffer in
+                get(view.assumingMemoryBound(to: View.self).pointee).escaped.withUnsafeBufferPointer { buffer.append($0) }
+            },
+            writeRaw: { view, buffer in
+                get(view.assumingMemoryBound(to: View.self).pointee).raw.withUnsafeBufferPointer { buffer.append($0) }
+            },
+            value: { view in .string(get(view.assumingMemoryBound(to: View.self).pointee).string) }
         ))
     }
 

@@ -127,6 +127,22 @@ struct ViewTemplateTests {
         }
     }
 
+    struct Card: MustacheView {
+        let name: MustacheText
+        static let mustacheFields: MustacheFields<Card> = ["name": .text(\.name)]
+    }
+
+    @Test func textMadeOncePrintsAsItsString() throws {
+        let library = try MustacheLibrary(templates: ["card": "{{name}}|{{{name}}}|{{#name}}x{{/name}}"])
+        let error = try #require(throws: MustacheBindingError.self) { try MustacheViewTemplate<Card>(named: "card", in: library) }
+        #expect(error.message == "section 'name' is over String; a section needs a list, a Bool, an optional or a view")
+        let printing = try MustacheLibrary(templates: ["card": "{{name}}|{{{name}}}"])
+        let card = Card(name: MustacheText("Tea & <cake> “x”"))
+        let typed = try MustacheViewTemplate<Card>(named: "card", in: printing).render(card)
+        #expect(typed == "Tea &amp; &lt;cake&gt; “x”|Tea & <cake> “x”")
+        #expect(typed == printing.render("card", with: card))
+    }
+
     @Test func enclosedViewLooksOutwardsForNamesItLacks() throws {
         let library = try MustacheLibrary(templates: Self.templates)
         let template = try MustacheEnclosedViewTemplate<Layout, Page>(named: "content", in: library)

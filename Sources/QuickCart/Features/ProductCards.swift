@@ -29,23 +29,23 @@ struct ProductCards: Sendable {
     }
 }
 
-/// What never changes about a product on a page. A class, so a page's cards and rows share it
-/// rather than copying its strings.
+/// What never changes about a product on a page, with the bytes pages print for it made (and
+/// escaped) once. A class, so a page's cards and rows share it rather than copying its text.
 final class ProductCard: Sendable {
     let id: Int
-    let name: String
-    let description: String
+    let name: MustacheText
+    let description: MustacheText
     /// The price, formatted once.
-    let price: String
+    let price: MustacheText
     /// The icon's SVG markup.
-    let icon: String
+    let icon: MustacheText
 
     init(_ product: Product, icons: IconSet) {
         id = Int(product.id)
-        name = product.name
-        description = product.summary
-        price = product.price.formatted
-        icon = icons[product.icon]
+        name = MustacheText(product.name)
+        description = MustacheText(product.summary)
+        price = MustacheText(product.price.formatted)
+        icon = MustacheText(icons[product.icon])
     }
 }
 

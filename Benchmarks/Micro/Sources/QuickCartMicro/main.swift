@@ -212,19 +212,32 @@ func renderCartPage() -> Int {
 // MARK: - Templates, typed: the same page through views compiled against the templates, as
 // QuickCart renders it (layout-start and layout-end with the layout, the content inside it).
 
+/// What the shop makes once per product (its `ProductCard`): name, icon and price, with their
+/// escaped bytes.
+final class ProductCard: Sendable {
+    let id: Int
+    let name: MustacheText
+    let icon: MustacheText
+    let price: MustacheText
+
+    init(id: Int, name: String, icon: String, price: String) {
+        self.id = id
+        self.name = MustacheText(name)
+        self.icon = MustacheText(icon)
+        self.price = MustacheText(price)
+    }
+}
+
 struct CartRowView: MustacheView {
-    var id: Int
-    var name: String
-    var icon: String
-    var unitPrice: String
+    var card: ProductCard
     var lineTotal: String
     var quantity: Int
 
     static let mustacheFields: MustacheFields<CartRowView> = [
-        "id": .int(\.id),
-        "name": .text(\.name),
-        "icon": .text(\.icon),
-        "unitPrice": .text(\.unitPrice),
+        "id": .int(\.card.id),
+        "name": .text(\.card.name),
+        "icon": .text(\.card.icon),
+        "unitPrice": .text(\.card.price),
         "lineTotal": .text(\.lineTotal),
         "quantity": .int(\.quantity),
         "decrement": .int { $0.quantity - 1 },
@@ -306,10 +319,8 @@ struct LayoutView: MustacheView {
 let typedRows: [CartRowView] = (1...20).map { id in
     let quantity = id % 10 + 1
     let price = 1_299 + id * 1_150
-    return CartRowView(
-        id: id, name: "Trail product & co. “\(id)” <limited>", icon: icons[id % icons.count],
-        unitPrice: dollars(price), lineTotal: dollars(price * quantity), quantity: quantity
-    )
+    let card = ProductCard(id: id, name: "Trail product & co. “\(id)” <limited>", icon: icons[id % icons.count], price: dollars(price))
+    return CartRowView(card: card, lineTotal: dollars(price * quantity), quantity: quantity)
 }
 let typedCart = CartView(items: typedRows, count: 130, countText: "130 items", subtotal: "$2,345.67")
 let typedLayout = LayoutView(
