@@ -1,8 +1,8 @@
 /// Text made once and shown on many pages (a product's name, an icon's markup), kept with its
 /// UTF-8 and its HTML-escaped UTF-8, so a page copies bytes rather than escaping them again.
 ///
-/// A field of this type (``MustacheField/text(_:)-(View->MustacheText)``) prints the escaped
-/// bytes for `{{name}}` and the plain ones for `{{{name}}}`, exactly as it would the string.
+/// A `.text` field of this type prints the escaped bytes for `{{name}}` and the plain ones
+/// for `{{{name}}}`, exactly as it would the string.
 ///
 /// ```swift
 /// let name = MustacheText("Tea & cake")
