@@ -136,6 +136,23 @@ import Testing
         }
     }
 
+    @Test("On every page of the running shop the outline starts at h1 and never skips a level")
+    func outlineOfEveryPage() throws {
+        let shop = try TestShop()
+        let browser = shop.browser()
+        _ = try browser.search("tent")
+        let checkout = try browser.click("Checkout", on: try browser.get("/cart"))
+        let orderPage = try #require(checkout.location).prefix { $0 != "#" }
+        for path in ["/", "/search", "/search?q=tent", "/search?q=nothing-like-it", "/cart", "/profile", String(orderPage), "/nowhere"] {
+            let html = try browser.get(path).html
+            let levels = html.elements { ["h1", "h2", "h3", "h4", "h5", "h6"].contains($0.name) }.map { Int($0.name.dropFirst())! }
+            #expect(levels.first == 1, "\(path) should start with an h1: \(levels)")
+            for (previous, next) in zip(levels, levels.dropFirst()) {
+                #expect(next <= previous + 1, "\(path): a heading skips from h\(previous) to h\(next) in \(levels)")
+            }
+        }
+    }
+
     /// A copy of `Views/` with one change, and `Public/` beside it, as `--resources` expects.
     private func brokenResources(_ file: String, _ change: (String) -> String?) throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory()
