@@ -188,7 +188,7 @@ public struct MustacheField<View>: Sendable {
     /// ``MustacheOutput/append(escaping:)``.
     ///
     /// ```swift
-    /// "subtotal": .custom { view, output in view.subtotal.write(to: &output) }
+    /// "count": .custom { view, output in output.append(decimal: view.count); output.append(" items") }
     /// ```
     @inlinable
     public static func custom(_ write: @escaping @Sendable (View, inout MustacheOutput) -> Void) -> Self {

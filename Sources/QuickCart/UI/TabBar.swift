@@ -99,7 +99,12 @@ struct TabView: MustacheView {
         "prominent": .bool { $0.tab.role == .prominent },
         "badgeText": .text { Badge.text(for: $0.cartCount) },
         "badgeVisible": .bool { $0.cartCount > 0 },
-        "accessibleName": .text { "\($0.tab.title), \(Badge.itemCountText($0.cartCount))" },
+        // "Cart, 3 items", written in parts rather than interpolated into a new string.
+        "accessibleName": .custom { view, output in
+            output.append(escaping: view.tab.title)
+            output.append(", ")
+            output.append(escaping: Badge.itemCountText(view.cartCount))
+        },
     ]
 }
 
