@@ -33,7 +33,7 @@ extension MustacheValue {
 }
 
 /// Writes decimal digits in place, avoiding a temporary String per number.
-func appendDecimal(_ value: Int, to buffer: inout [UInt8]) {
+private func appendDecimal(_ value: Int, to buffer: inout [UInt8]) {
     if value < 0 { buffer.append(UInt8(ascii: "-")) }
     let start = buffer.count
     var magnitude = value.magnitude
