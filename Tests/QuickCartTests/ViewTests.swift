@@ -38,7 +38,7 @@ import Testing
             preferences.tabOrder = ["profile", "home", "search"]
             return LayoutView(
                 title: "Title <&>", tab: tab, preferences: preferences, assets: pages.assets,
-                tabs: pages.tabBar.views(current: tab, cartCount: 120, order: preferences.tabOrder, places: [.search: "/search?q=a&b"]),
+                tabs: pages.tabBar.views(current: tab, order: preferences.tabOrder, places: [.search: "/search?q=a&b"]), cartCount: 120,
                 layoutToggle: session ? (sidebar ? pages.layoutToggles.sidebar : pages.layoutToggles.bar) : nil,
                 csrf: session ? "0123abcd" : "", returnTo: "/search?q=%3C"
             )

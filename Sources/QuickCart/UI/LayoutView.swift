@@ -1,7 +1,7 @@
 import Mustache
 
 /// What every page shows around its content (`layout-start`, `layout-end`): the document
-/// title, the theme and layout settings, the tab bar with its badge, the layout toggle, and
+/// title, the theme and layout settings, the tab bar and its badge, the layout toggle, and
 /// the two values every form needs, the session's CSRF token and the address to return to.
 /// Page templates are compiled inside it, so a page's forms read `csrf` and `returnTo` here.
 struct LayoutView: MustacheView {
@@ -12,6 +12,8 @@ struct LayoutView: MustacheView {
     var preferences: Preferences
     var assets: AssetsView
     var tabs: [TabView]
+    /// The cart's item count, which the badge shows.
+    var cartCount: Int
     /// The sidebar/tab bar switch; only for a session, as it is a form.
     var layoutToggle: LayoutToggleView?
     /// The session's CSRF token; empty without a session (such pages have no forms).
@@ -27,6 +29,9 @@ struct LayoutView: MustacheView {
         "notifications": .text { $0.preferences.notifications ? "on" : "off" },
         "assets": .view(\.assets),
         "tabs": .list(\.tabs),
+        "badgeText": .text { Badge.text(for: $0.cartCount) },
+        "badgeVisible": .bool { $0.cartCount > 0 },
+        "itemCountText": .text { Badge.itemCountText($0.cartCount) },
         "layoutToggle": .optional(\.layoutToggle),
         "csrf": .text(\.csrf),
         "returnTo": .text(\.returnTo),

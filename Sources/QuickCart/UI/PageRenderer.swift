@@ -39,7 +39,8 @@ struct PageRenderer: Sendable {
             tab: page.tab,
             preferences: preferences,
             assets: assets,
-            tabs: tabBar.views(current: page.tab, cartCount: page.cartCount, order: preferences.tabOrder, places: places),
+            tabs: tabBar.views(current: page.tab, order: preferences.tabOrder, places: places),
+            cartCount: page.cartCount,
             layoutToggle: session.map { _ in preferences.usesSidebar ? layoutToggles.sidebar : layoutToggles.bar },
             csrf: session?.csrfToken ?? "",
             returnTo: page.returnTo

@@ -71,24 +71,24 @@ public struct TabBar: Sendable {
         tabs.filter { $0.role != .prominent }.map(\.id.rawValue)
     }
 
-    /// The tabs as the tab bar shows them, with `current` marked and the badge showing
-    /// `cartCount`. `places` maps a tab to the address it was last left at, which its link
-    /// returns to; the current tab's link always leads to the tab's root, as on iOS.
-    func views(current: TabID?, cartCount: Int, order: [String], places: [TabID: String]) -> [TabView] {
+    /// The tabs as the tab bar shows them, with `current` marked. `places` maps a tab to the
+    /// address it was last left at, which its link returns to; the current tab's link always
+    /// leads to the tab's root, as on iOS.
+    func views(current: TabID?, order: [String], places: [TabID: String]) -> [TabView] {
         arranged(by: order).map { tab in
             let isCurrent = tab.id == current
-            return TabView(tab: tab, isCurrent: isCurrent, path: isCurrent ? tab.path : places[tab.id] ?? tab.path, cartCount: cartCount)
+            return TabView(tab: tab, isCurrent: isCurrent, path: isCurrent ? tab.path : places[tab.id] ?? tab.path)
         }
     }
 }
 
 /// One tab of the bar on a page: the tab (made once, icon included) and what this page adds.
+/// The badge it carries is the layout's (``LayoutView``).
 struct TabView: MustacheView {
     let tab: TabBar.Tab
     let isCurrent: Bool
     /// Where the link leads: the tab's root, or where the tab was last left.
     let path: String
-    let cartCount: Int
 
     static let mustacheFields: MustacheFields<TabView> = [
         "id": .text(\.tab.id.rawValue),
@@ -97,14 +97,6 @@ struct TabView: MustacheView {
         "icon": .text(\.tab.iconMarkup),
         "current": .bool(\.isCurrent),
         "prominent": .bool { $0.tab.role == .prominent },
-        "badgeText": .text { Badge.text(for: $0.cartCount) },
-        "badgeVisible": .bool { $0.cartCount > 0 },
-        // "Cart, 3 items", written in parts rather than interpolated into a new string.
-        "accessibleName": .custom { view, output in
-            output.append(escaping: view.tab.title)
-            output.append(", ")
-            output.append(escaping: Badge.itemCountText(view.cartCount))
-        },
     ]
 }
 

@@ -161,7 +161,6 @@ let tabs: MustacheValue = .array([("home", "Home", "/"), ("search", "Search", "/
     if tab.0 == "cart" {
         value["badgeText"] = "99+"
         value["badgeVisible"] = true
-        value["accessibleName"] = "Cart, 130 items"
     }
     return .object(value)
 })
@@ -182,7 +181,7 @@ guard library["cart"] != nil, splitLayout || library["layout"] != nil else {
 }
 
 let layoutValues: MustacheObject = [
-    "title": "Cart", "page": "cart", "theme": "system", "layout": "bar", "notifications": "on",
+    "title": "Cart", "page": "cart", "theme": "system", "layout": "bar", "notifications": "on", "itemCountText": "130 items",
     "assets": .object(["css": "/static/css/app.css?v=0123456789abcdef", "js": "/static/js/app.js?v=0123456789abcdef"]),
     "tabs": tabs,
     "layoutToggle": .object([
@@ -276,14 +275,10 @@ struct TabView: MustacheView {
     var icon: String
     var current: Bool
     var prominent: Bool
-    var badgeText: String
-    var badgeVisible: Bool
-    var accessibleName: String
 
     static let mustacheFields: MustacheFields<TabView> = [
         "id": .text(\.id), "title": .text(\.title), "path": .text(\.path), "icon": .text(\.icon),
-        "current": .bool(\.current), "prominent": .bool(\.prominent), "badgeText": .text(\.badgeText),
-        "badgeVisible": .bool(\.badgeVisible), "accessibleName": .text(\.accessibleName),
+        "current": .bool(\.current), "prominent": .bool(\.prominent),
     ]
 }
 
@@ -305,6 +300,7 @@ struct LayoutView: MustacheView {
     var notifications: String
     var assets: AssetsView
     var tabs: [TabView]
+    var cartCount: Int
     var layoutToggle: LayoutToggleView?
     var csrf: String
     var returnTo: String
@@ -312,6 +308,8 @@ struct LayoutView: MustacheView {
     static let mustacheFields: MustacheFields<LayoutView> = [
         "title": .text(\.title), "page": .text(\.page), "theme": .text(\.theme), "layout": .text(\.layout),
         "notifications": .text(\.notifications), "assets": .view(\.assets), "tabs": .list(\.tabs),
+        "badgeText": .text { $0.cartCount > 99 ? "99+" : String($0.cartCount) }, "badgeVisible": .bool { $0.cartCount > 0 },
+        "itemCountText": .text { "\($0.cartCount) items" },
         "layoutToggle": .optional(\.layoutToggle), "csrf": .text(\.csrf), "returnTo": .text(\.returnTo),
     ]
 }
@@ -328,11 +326,9 @@ let typedLayout = LayoutView(
     assets: AssetsView(css: "/static/css/app.css?v=0123456789abcdef", js: "/static/js/app.js?v=0123456789abcdef"),
     tabs: [("home", "Home", "/"), ("search", "Search", "/search"), ("cart", "Cart", "/cart"), ("profile", "Profile", "/profile")]
         .enumerated().map { index, tab in
-            TabView(
-                id: tab.0, title: tab.1, path: tab.2, icon: icons[index % icons.count], current: tab.0 == "cart",
-                prominent: tab.0 == "cart", badgeText: "99+", badgeVisible: true, accessibleName: "Cart, 130 items"
-            )
+            TabView(id: tab.0, title: tab.1, path: tab.2, icon: icons[index % icons.count], current: tab.0 == "cart", prominent: tab.0 == "cart")
         },
+    cartCount: 130,
     layoutToggle: LayoutToggleView(value: "sidebar", label: "Show sidebar", pressed: false, icon: icons[0]),
     csrf: "0123456789abcdef0123456789abcdef", returnTo: "/cart"
 )
