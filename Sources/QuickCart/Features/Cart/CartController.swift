@@ -8,13 +8,12 @@ struct CartController: Sendable {
     let carts: any CartStore
     let publisher: any BadgePublisher
     let pages: PageRenderer
-    let icons: IconSet
+    let cards: ProductCards
 
     func show(_ request: ShopRequest) throws -> Response {
         let cart = request.cart
-        let content = CartViewModel(cart: cart, csrfToken: request.session.csrfToken, icons: icons)
         return pages.render(
-            .init(template: "cart", title: "Cart", tab: .cart, cartCount: cart.itemCount, content: content.mustacheValue, returnTo: "/cart"),
+            CartView(cart: cart, cards: cards), .init(title: "Cart", tab: .cart, cartCount: cart.itemCount, returnTo: "/cart"),
             session: request.session, places: request.places
         )
     }

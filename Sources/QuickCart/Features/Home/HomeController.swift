@@ -1,5 +1,4 @@
 import MicroHTTP
-import Mustache
 
 /// The Home tab: featured products to add, and the categories to browse.
 struct HomeController: Sendable {
@@ -7,18 +6,13 @@ struct HomeController: Sendable {
     let pages: PageRenderer
     let cards: ProductCards
     /// The category links, built once (``SearchController/categoryLinks(in:)``).
-    let categoryLinks: MustacheValue
+    let categoryLinks: [CategoryLinkView]
 
     func show(_ request: ShopRequest) throws -> Response {
         let cart = request.cart
-        let content: MustacheValue = .object([
-            "featured": cards.list(catalog.featured, cart: cart),
-            "categories": categoryLinks,
-            "csrf": .string(request.session.csrfToken),
-            "returnTo": "/",
-        ])
+        let content = HomeView(featured: cards.views(catalog.featured, cart: cart, under: HomeView.titleLevel), categories: categoryLinks)
         return pages.render(
-            .init(template: "home", title: "Home", tab: .home, cartCount: cart.itemCount, content: content, returnTo: "/"),
+            content, .init(title: "Home", tab: .home, cartCount: cart.itemCount, returnTo: "/"),
             session: request.session, places: request.places
         )
     }
