@@ -122,7 +122,7 @@ private func cost(of nodes: [Node], partial: (String) -> Int) -> Int {
         case .variable: step = 64
         case .section(_, let children): step = saturatingMultiply(widestList, cost(of: children, partial: partial)) &+ 1
         case .invertedSection(_, let children): step = cost(of: children, partial: partial) &+ 1
-        case .partial(let name, let indent): step = saturatingMultiply(indent.count + 1, partial(name)) &+ 1
+        case .partial(let name, let indent, _): step = saturatingMultiply(indent.count + 1, partial(name)) &+ 1
         }
         total = min(total &+ step, 1 << 40)
     }

@@ -21,11 +21,21 @@ enum Node: Sendable {
 
     /// `{{>name}}`. `indent` is the whitespace before a standalone partial
     /// tag, prepended to every line the partial renders.
-    case partial(String, indent: [UInt8])
+    case partial(String, indent: [UInt8], at: Location)
 
     /// A tag name split at its dots once, at parse time.
     struct Path: Sendable {
         /// The dot-separated parts; empty for the implicit iterator `.`.
         let components: [MustacheObject.Name]
+        /// The name as written, e.g. `assets.css`.
+        let name: String
+        /// Where the tag starts, for errors found after parsing (see ``MustacheViewTemplate``).
+        let location: Location
+    }
+
+    /// A 1-based line and character column in a template's source.
+    struct Location: Sendable, Equatable {
+        let line: Int
+        let column: Int
     }
 }

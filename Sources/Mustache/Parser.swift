@@ -13,6 +13,8 @@ struct Parser {
     private var openSections: [OpenSection] = []
     /// Whether the next node starts a source line, so it needs a `.lineStart` marker.
     private var atLineStart = true
+    /// The last tag located: its offset, line, and where that line starts.
+    private var lineCursor = (offset: 0, line: 1, lineStart: 0)
 
     private struct OpenSection {
         let name: String
@@ -161,9 +163,9 @@ struct Parser {
             let name = string(trimmed(tag.content))
             guard !name.isEmpty else { throw error("partial tag has no name", at: tag.start) }
             if let standalone {
-                nodes.append(.partial(name, indent: Array(bytes[standalone.indentStart..<tag.start])))
+                nodes.append(.partial(name, indent: Array(bytes[standalone.indentStart..<tag.start]), at: location(of: tag.start)))
             } else {
-                nodes.append(.partial(name, indent: []))
+                nodes.append(.partial(name, indent: [], at: location(of: tag.start)))
             }
 
         case .delimiters:
@@ -196,7 +198,7 @@ struct Parser {
     }
 
     /// Validates a tag's name: non-empty, no inner whitespace, `.` or dot-separated non-empty parts.
-    private func name(of tag: Tag) throws(MustacheParseError) -> (String, Node.Path) {
+    private mutating func name(of tag: Tag) throws(MustacheParseError) -> (String, Node.Path) {
         let range = trimmed(tag.content)
         guard !range.isEmpty else { throw error("empty tag", at: tag.start) }
         let name = string(bytes[range])
@@ -206,12 +208,13 @@ struct Parser {
         if bytes[range].contains(where: isWhitespace) {
             throw error("invalid tag name '\(name)': names cannot contain whitespace", at: tag.start)
         }
-        if name == "." { return (name, Node.Path(components: [])) }
+        if name == "." { return (name, Node.Path(components: [], name: name, location: location(of: tag.start))) }
         let components = name.split(separator: ".", omittingEmptySubsequences: false)
         guard !components.contains(where: \.isEmpty) else {
             throw error("invalid tag name '\(name)': empty part between dots", at: tag.start)
         }
-        return (name, Node.Path(components: components.map { MustacheObject.Name(String($0)) }))
+        let path = Node.Path(components: components.map { MustacheObject.Name(String($0)) }, name: name, location: location(of: tag.start))
+        return (name, path)
     }
 
     // MARK: - Text and lines
@@ -301,6 +304,19 @@ struct Parser {
     private func error(_ message: String, at offset: Int) -> MustacheParseError {
         let (line, column) = position(of: offset)
         return MustacheParseError(message: message, templateName: templateName, line: line, column: column)
+    }
+
+    /// The location of a tag, counted on from the previous tag's (tags come in source order),
+    /// so locating every tag stays linear in the template's size.
+    private mutating func location(of offset: Int) -> Node.Location {
+        if offset < lineCursor.offset { lineCursor = (0, 1, 0) }
+        var (line, lineStart) = (lineCursor.line, lineCursor.lineStart)
+        for index in lineCursor.offset..<offset where bytes[index] == UInt8(ascii: "\n") {
+            line += 1
+            lineStart = index + 1
+        }
+        lineCursor = (offset, line, lineStart)
+        return Node.Location(line: line, column: string(bytes[lineStart..<offset]).count + 1)
     }
 
     /// 1-based line and character column of a byte offset; only computed for errors.

@@ -56,7 +56,7 @@ struct Renderer {
                     render(children, text: text, indent: indent, depth: depth, into: &buffer)
                 }
 
-            case .partial(let name, let partialIndent):
+            case .partial(let name, let partialIndent, _):
                 // A missing partial renders as nothing (spec); so does one nested
                 // too deep, which stops recursion that data never ends.
                 guard depth < MustacheTemplate.maximumPartialDepth, let template = partials?[name] else { continue }

@@ -49,7 +49,9 @@ extension ShopTests {
             let html = page.html
             let names = page.productNames
             #expect(names.contains(Products.shoes) && names.contains(Products.bottle), "featured products: \(names)")
-            for heading in html.elements("h3", where: { $0["class"] == "product__name" }) {
+            let headings = html.elements { $0["class"] == "product__name" }
+            #expect(!headings.isEmpty, "no product names on Home")
+            for heading in headings {
                 let name = html.text(of: heading)
                 let card = try #require(html.enclosing("li", of: heading))
                 let buttons = html.elements("button", in: card).map { html.accessibleName(of: $0) }

@@ -11,14 +11,14 @@ struct ErrorPages: Sendable {
         let resolution = try? sessions.resolve(request, at: Clock.nowMilliseconds() / 1000)
         let session = resolution?.session
         let count = resolution?.cart.itemCount ?? 0
-        let content: MustacheValue = .object([
-            "title": .string(Self.title(for: error.status)),
-            "message": .string(error.message),
-            "backHref": error.status == .notFound ? "/" : "/cart",
-            "backLabel": error.status == .notFound ? "Go to Home" : "Back to your cart",
-        ])
+        let content = ErrorView(
+            title: Self.title(for: error.status),
+            message: error.message,
+            backHref: error.status == .notFound ? "/" : "/cart",
+            backLabel: error.status == .notFound ? "Go to Home" : "Back to your cart"
+        )
         var response = pages.render(
-            .init(template: "error", title: Self.title(for: error.status), tab: nil, cartCount: count, content: content, returnTo: "/", status: error.status),
+            content, .init(title: content.title, tab: nil, cartCount: count, returnTo: "/", status: error.status),
             session: session
         )
         for field in error.headers { response.headers[field.name] = field.value }
@@ -36,4 +36,21 @@ struct ErrorPages: Sendable {
         default: "Something went wrong"
         }
     }
+}
+
+/// An error page (`error.mustache`): what went wrong, in words, and a way on.
+struct ErrorView: PageView {
+    let title: String
+    let message: String
+    let backHref: String
+    let backLabel: String
+
+    static let templateName = "error"
+    static let template = \PageTemplates.error
+    static let mustacheFields: MustacheFields<ErrorView> = [
+        "title": .text(\.title),
+        "message": .text(\.message),
+        "backHref": .text(\.backHref),
+        "backLabel": .text(\.backLabel),
+    ]
 }

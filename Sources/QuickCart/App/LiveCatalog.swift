@@ -1,4 +1,3 @@
-import Mustache
 import Synchronization
 
 /// The catalog being sold with what pages build from it (product cards, category links),
@@ -10,7 +9,7 @@ final class LiveCatalog: Sendable {
         let version: Int64
         let cards: ProductCards
         /// The category links (``SearchController/categoryLinks(in:)``).
-        let categoryLinks: MustacheValue
+        let categoryLinks: [CategoryLinkView]
     }
 
     private let source: CatalogSource

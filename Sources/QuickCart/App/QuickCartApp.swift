@@ -26,7 +26,8 @@ public final class QuickCartApp: Sendable {
 
     /// Opens (and migrates) the database, loads templates, icons and static files, and builds
     /// the routes. Nothing listens until ``start()``.
-    /// - Throws: When the database cannot be opened or migrated, or `Views/`/`Public/` are missing.
+    /// - Throws: When the database cannot be opened or migrated, `Views/`/`Public/` are missing,
+    ///   or a template does not fit its view (naming the file, line and field).
     public init(configuration: Configuration) throws {
         self.configuration = configuration
         let resources = try Resources.locate(configured: configuration.resourcesPath)
@@ -44,13 +45,9 @@ public final class QuickCartApp: Sendable {
         let staticFiles = try StaticFiles(directory: resources.public, headers: securityHeaders.fields)
         let icons = try IconSet(directory: resources.public + "/icons")
         let pages = PageRenderer(
-            templates: try MustacheLibrary(directory: resources.views),
+            templates: try PageTemplates(directory: resources.views),
             icons: icons,
-            tabBar: TabBar.standard.withIcons(from: icons),
-            assets: .object([
-                "css": .string(Self.versionedURL("css/app.css", in: staticFiles)),
-                "js": .string(Self.versionedURL("js/app.js", in: staticFiles)),
-            ])
+            assets: AssetsView(css: Self.versionedURL("css/app.css", in: staticFiles), js: Self.versionedURL("js/app.js", in: staticFiles))
         )
         let shelf = LiveCatalog(source: storage.catalog, icons: icons)
         let accessLogOutput = configuration.accessLog ? BufferedLog() : nil
@@ -60,9 +57,7 @@ public final class QuickCartApp: Sendable {
             sessions: sessions,
             home: HomeController(shelf: shelf, pages: pages),
             search: SearchController(shelf: shelf, searches: storage.searches, pages: pages),
-            cart: CartController(
-                catalog: storage.catalog, carts: storage.carts, publisher: storage.badgePublisher(deliveringTo: hub), pages: pages, icons: icons
-            ),
+            cart: CartController(shelf: shelf, carts: storage.carts, publisher: storage.badgePublisher(deliveringTo: hub), pages: pages),
             profile: ProfileController(orders: storage.orders, sessions: storage.sessions, sessionManager: sessions, pages: pages),
             preferences: PreferencesController(sessions: storage.sessions, tabBar: pages.tabBar),
             events: EventsController(hub: hub),

@@ -1,31 +1,83 @@
 import Mustache
 
-/// Product cards as Home and Search show them: name, description, price and icon,
-/// built once per catalog (``LiveCatalog`` rebuilds them when an import lands), so a page
-/// only adds how many of each are in the cart.
+/// Product cards as Home and Search show them, and the cart's rows reuse: name, description,
+/// price and icon, made once per catalog (``LiveCatalog`` makes them again when an import
+/// lands), so a page only adds how many of each are in the cart.
 struct ProductCards: Sendable {
-    private let cards: [Int64: MustacheObject]
+    private let cards: [Int64: ProductCard]
+    private let icons: IconSet
 
     init(catalog: Catalog, icons: IconSet) {
-        cards = Dictionary(uniqueKeysWithValues: catalog.products.map { product in
-            let card: MustacheObject = [
-                "id": .string(String(product.id)),
-                "name": .string(product.name),
-                "description": .string(product.summary),
-                "price": .string(product.price.formatted),
-                "icon": .string(icons[product.icon]),
-            ]
-            return (product.id, card)
-        })
+        // Inactive products too: carts may still hold them.
+        cards = Dictionary(uniqueKeysWithValues: catalog.allProducts.map { ($0.id, ProductCard($0, icons: icons)) })
+        self.icons = icons
     }
 
-    /// The cards of `products`, in order, each with `inCart` when `cart` holds some of it.
-    func list(_ products: [Product], cart: Cart) -> MustacheValue {
-        .array(products.compactMap { product in
-            guard var card = cards[product.id] else { return nil }
-            let quantity = cart.quantity(of: product.id)
-            if quantity > 0 { card["inCart"] = .int(quantity) }
-            return .object(card)
-        })
+    /// The card of `product`: the one made at start, or (for a product the catalog did not
+    /// hold then) a new one.
+    func card(for product: Product) -> ProductCard {
+        cards[product.id] ?? ProductCard(product, icons: icons)
     }
+
+    /// The cards of `products`, in order, each saying how many `cart` holds. Their names are
+    /// headings one level below `parentLevel`, the heading of the section that lists them, so
+    /// the outline never skips a level.
+    func views(_ products: [Product], cart: Cart, under parentLevel: Int) -> [ProductCardView] {
+        products.map { product in
+            let quantity = cart.quantity(of: product.id)
+            return ProductCardView(card: card(for: product), inCart: quantity > 0 ? quantity : nil, headingLevel: parentLevel + 1)
+        }
+    }
+}
+
+/// What never changes about a product on a page, with the bytes pages print for it made (and
+/// escaped) once. A class, so a page's cards and rows share it rather than copying its text.
+final class ProductCard: Sendable {
+    let id: Int
+    let name: MustacheText
+    let description: MustacheText
+    /// The price, formatted once.
+    let price: MustacheText
+    /// The icon's SVG markup.
+    let icon: MustacheText
+
+    init(_ product: Product, icons: IconSet) {
+        id = Int(product.id)
+        name = MustacheText(product.name)
+        description = MustacheText(product.summary)
+        price = MustacheText(product.price.formatted)
+        icon = MustacheText(icons[product.icon])
+    }
+}
+
+/// A product card on a page (`partials/product`).
+struct ProductCardView: MustacheView {
+    let card: ProductCard
+    /// How many are in the cart; `nil` for none.
+    let inCart: Int?
+    /// The level of the `h` element holding the product's name.
+    let headingLevel: Int
+
+    static let mustacheFields: MustacheFields<ProductCardView> = [
+        "id": .int(\.card.id),
+        "name": .text(\.card.name),
+        "description": .text(\.card.description),
+        "price": .text(\.card.price),
+        "icon": .text(\.card.icon),
+        "inCart": .int(\.inCart),
+        "headingLevel": .int(\.headingLevel),
+    ]
+}
+
+/// A link to a category's search, with its product count (Home, Search). Made once.
+struct CategoryLinkView: MustacheView {
+    let name: String
+    let href: String
+    let count: Int
+
+    static let mustacheFields: MustacheFields<CategoryLinkView> = [
+        "name": .text(\.name),
+        "href": .text(\.href),
+        "count": .int(\.count),
+    ]
 }

@@ -1,61 +1,57 @@
 import MicroHTTP
 import Mustache
 
-/// Renders a feature's template inside the shared layout: head, tab bar, live region.
+/// Renders a page's content view inside the shared layout (head, tab bar, live region), all
+/// into one buffer that becomes the response body.
 struct PageRenderer: Sendable {
-    /// One page to render.
+    /// What a page tells the layout about itself.
     struct Page {
-        /// The template's name in `Views/`, e.g. `cart`.
-        var template: String
         /// The document title, before " · QuickCart".
         var title: String
         /// The tab the page belongs to, marked current in the bar.
         var tab: TabBar.TabID?
         /// The count the badge shows.
         var cartCount: Int
-        /// The template's view model.
-        var content: MustacheValue
         /// The address forms on this page return to (this page, with its query).
         var returnTo: String
         var status: HTTPStatus = .ok
     }
 
-    let templates: MustacheLibrary
-    let icons: IconSet
+    let templates: PageTemplates
     let tabBar: TabBar
-    /// Versioned URLs of the stylesheet and script, so browsers may cache them for long.
-    let assets: MustacheValue
+    let assets: AssetsView
+    /// The layout toggle as a page with the sidebar shows it, and as one with the tab bar does.
+    let layoutToggles: (sidebar: LayoutToggleView, bar: LayoutToggleView)
 
-    /// Renders `page` for `session`: its theme, layout and tab order apply; `places` are the
-    /// addresses where tabs were last left.
-    func render(_ page: Page, session: Session?, places: [TabBar.TabID: String] = [:]) -> Response {
+    init(templates: PageTemplates, icons: IconSet, assets: AssetsView) {
+        self.templates = templates
+        tabBar = TabBar.standard.withIcons(from: icons)
+        self.assets = assets
+        layoutToggles = LayoutToggleView.pair(icon: icons["sidebar"])
+    }
+
+    /// Renders `content` for `session` in the layout: its theme, layout and tab order apply;
+    /// `places` are the addresses where tabs were last left.
+    func render<Content: PageView>(_ content: Content, _ page: Page, session: Session?, places: [TabBar.TabID: String] = [:]) -> Response {
         let preferences = session?.preferences ?? .standard
-        let layout: MustacheValue = .object([
-            "title": .string(page.title),
-            "page": .string(page.tab?.rawValue ?? "other"),
-            "theme": .string(preferences.theme.rawValue),
-            "layout": .string(preferences.usesSidebar ? "sidebar" : "bar"),
-            "notifications": .string(preferences.notifications ? "on" : "off"),
-            "assets": assets,
-            "tabs": tabBar.viewModel(current: page.tab, cartCount: page.cartCount, order: preferences.tabOrder, places: places),
-            "layoutToggle": session.map { session in
-                .object([
-                    "csrf": .string(session.csrfToken),
-                    "returnTo": .string(page.returnTo),
-                    "value": .string(preferences.usesSidebar ? "bar" : "sidebar"),
-                    "label": .string(preferences.usesSidebar ? "Show tab bar" : "Show sidebar"),
-                    "pressed": .string(preferences.usesSidebar ? "true" : "false"),
-                    "icon": .string(icons["sidebar"]),
-                ])
-            } ?? .null,
-        ])
-        // One buffer for the whole page: the layout's start, the feature's content, its end.
-        var body: [UInt8] = []
-        body.reserveCapacity(16 * 1024)
-        _ = templates.render("layout-start", with: layout, into: &body)
-        _ = templates.render(page.template, with: page.content, into: &body)
-        _ = templates.render("layout-end", with: layout, into: &body)
-        var response = Response.html(bytes: body, status: page.status)
+        let layout = LayoutView(
+            title: page.title,
+            tab: page.tab,
+            preferences: preferences,
+            assets: assets,
+            tabs: tabBar.views(current: page.tab, order: preferences.tabOrder, places: places),
+            cartCount: page.cartCount,
+            layoutToggle: session.map { _ in preferences.usesSidebar ? layoutToggles.sidebar : layoutToggles.bar },
+            csrf: session?.csrfToken ?? "",
+            returnTo: page.returnTo
+        )
+        let template = templates[keyPath: Content.template]
+        var output = MustacheOutput(capacity: template.lastSize.estimate)
+        templates.layoutStart.render(layout, into: &output)
+        template.content.render(content, in: layout, into: &output)
+        templates.layoutEnd.render(layout, into: &output)
+        template.lastSize.record(output.byteCount)
+        var response = Response.html(bytes: output.finish(), status: page.status)
         // Pages carry the session's cart: never reuse one from a cache (Back shows it fresh).
         response.headers["Cache-Control"] = "no-store"
         return response

@@ -71,28 +71,33 @@ public struct TabBar: Sendable {
         tabs.filter { $0.role != .prominent }.map(\.id.rawValue)
     }
 
-    /// The bar as the template sees it, with `current` marked and the badge showing
-    /// `cartCount`. `places` maps a tab to the address it was last left at, which its link
-    /// returns to; the current tab's link always leads to the tab's root, as on iOS.
-    func viewModel(current: TabID?, cartCount: Int, order: [String], places: [TabID: String]) -> MustacheValue {
-        .array(arranged(by: order).map { tab in
+    /// The tabs as the tab bar shows them, with `current` marked. `places` maps a tab to the
+    /// address it was last left at, which its link returns to; the current tab's link always
+    /// leads to the tab's root, as on iOS.
+    func views(current: TabID?, order: [String], places: [TabID: String]) -> [TabView] {
+        arranged(by: order).map { tab in
             let isCurrent = tab.id == current
-            var value: MustacheObject = [
-                "id": .string(tab.id.rawValue),
-                "title": .string(tab.title),
-                "path": .string(isCurrent ? tab.path : places[tab.id] ?? tab.path),
-                "icon": .string(tab.iconMarkup),
-                "current": .bool(isCurrent),
-                "prominent": .bool(tab.role == .prominent),
-            ]
-            if tab.role == .prominent {
-                value["badgeText"] = .string(Badge.text(for: cartCount))
-                value["badgeVisible"] = .bool(cartCount > 0)
-                value["accessibleName"] = .string("\(tab.title), \(Badge.itemCountText(cartCount))")
-            }
-            return .object(value)
-        })
+            return TabView(tab: tab, isCurrent: isCurrent, path: isCurrent ? tab.path : places[tab.id] ?? tab.path)
+        }
     }
+}
+
+/// One tab of the bar on a page: the tab (made once, icon included) and what this page adds.
+/// The badge it carries is the layout's (``LayoutView``).
+struct TabView: MustacheView {
+    let tab: TabBar.Tab
+    let isCurrent: Bool
+    /// Where the link leads: the tab's root, or where the tab was last left.
+    let path: String
+
+    static let mustacheFields: MustacheFields<TabView> = [
+        "id": .text(\.tab.id.rawValue),
+        "title": .text(\.tab.title),
+        "path": .text(\.path),
+        "icon": .text(\.tab.iconMarkup),
+        "current": .bool(\.isCurrent),
+        "prominent": .bool { $0.tab.role == .prominent },
+    ]
 }
 
 /// How counts read on the badge and to screen readers.

@@ -289,9 +289,9 @@ struct Page {
         return badge.isHidden ? "hidden" : badge.text
     }
 
-    /// The names of product cards (Home, Search).
+    /// The names of product cards (Home, Search), whatever their heading level.
     var productNames: [String] {
-        html.elements("h3") { $0["class"] == "product__name" }.map { html.text(of: $0) }
+        html.elements { $0["class"] == "product__name" }.map { html.text(of: $0) }
     }
 
     /// The cart page as values.
@@ -350,7 +350,7 @@ extension TestShop {
     func productID(named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         let page = try browser().search(name)
         let html = page.html
-        let heading = try #require(html.first("h3") { $0["class"] == "product__name" && html.text(of: $0) == name },
+        let heading = try #require(html.first { $0["class"] == "product__name" && html.text(of: $0) == name },
                                    "no product named \(name) on \(page.summary)", sourceLocation: sourceLocation)
         let card = try #require(html.enclosing("li", of: heading), sourceLocation: sourceLocation)
         let field = try #require(html.first("input", in: card) { $0["name"] == "product" }, sourceLocation: sourceLocation)

@@ -33,8 +33,13 @@ public struct Money: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The amount as shoppers read it: `$1,234.50`, `-$3.05`. Written by hand because
     /// Foundation's currency style depends on the machine's locale ("US$" on many).
     public var formatted: String {
-        // Written backwards into a stack buffer: pages format many prices, and this keeps
-        // each one free of intermediate strings ("-$", 20 digits, 6 commas and ".cc" fit).
+        withFormattedUTF8 { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with ``formatted``'s UTF-8, written backwards into a stack buffer: pages
+    /// show many prices, and this keeps each one free of intermediate strings ("-$", 20 digits,
+    /// 6 commas and ".cc" fit).
+    public func withFormattedUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { buffer in
             var start = buffer.count
             func put(_ byte: UInt8) {
@@ -55,7 +60,7 @@ public struct Money: Hashable, Comparable, Sendable, CustomStringConvertible {
             } while dollars > 0
             put(UInt8(ascii: "$"))
             if cents < 0 { put(UInt8(ascii: "-")) }
-            return String(decoding: UnsafeMutableBufferPointer(rebasing: buffer[start...]), as: UTF8.self)
+            return body(UnsafeBufferPointer(rebasing: buffer[start...]))
         }
     }
 

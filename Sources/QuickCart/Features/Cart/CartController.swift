@@ -4,17 +4,15 @@ import MicroHTTP
 /// checkout. Each change commits, tells the session's open tabs the new count, then answers
 /// 303 back to the page the form came from.
 struct CartController: Sendable {
-    let catalog: CatalogSource
+    let shelf: LiveCatalog
     let carts: any CartStore
     let publisher: any BadgePublisher
     let pages: PageRenderer
-    let icons: IconSet
 
     func show(_ request: ShopRequest) throws -> Response {
         let cart = request.cart
-        let content = CartViewModel(cart: cart, csrfToken: request.session.csrfToken, icons: icons)
         return pages.render(
-            .init(template: "cart", title: "Cart", tab: .cart, cartCount: cart.itemCount, content: content.mustacheValue, returnTo: "/cart"),
+            CartView(cart: cart, cards: shelf.current.cards), .init(title: "Cart", tab: .cart, cartCount: cart.itemCount, returnTo: "/cart"),
             session: request.session, places: request.places
         )
     }
@@ -22,7 +20,7 @@ struct CartController: Sendable {
     /// `POST /cart/items` with `product`: one more of it, up to the maximum.
     func add(_ request: ShopRequest) throws -> Response {
         let id = try request.integer("product", named: "product")
-        guard let product = catalog.current.catalog.product(id: Int64(clamping: id)) else {
+        guard let product = shelf.current.catalog.product(id: Int64(clamping: id)) else {
             throw HTTPError(.notFound, "That product is not in our catalog.")
         }
         guard product.isActive else {
@@ -39,7 +37,7 @@ struct CartController: Sendable {
         let productID = try request.productID()
         let quantity = try request.integer("quantity", named: "quantity")
         let shown = try request.optionalInteger("shown", named: "quantity shown")
-        if let product = catalog.current.catalog.product(id: productID), !product.isActive,
+        if let product = shelf.current.catalog.product(id: productID), !product.isActive,
            quantity > (shown ?? request.cart.quantity(of: productID)) {
             throw HTTPError(.badRequest, "\(product.name) is no longer available, so you cannot add more of it.")
         }

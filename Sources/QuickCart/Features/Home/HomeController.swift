@@ -1,5 +1,4 @@
 import MicroHTTP
-import Mustache
 
 /// The Home tab: featured products to add, and the categories to browse.
 struct HomeController: Sendable {
@@ -9,14 +8,11 @@ struct HomeController: Sendable {
     func show(_ request: ShopRequest) throws -> Response {
         let cart = request.cart
         let shelf = shelf.current
-        let content: MustacheValue = .object([
-            "featured": shelf.cards.list(shelf.catalog.featured, cart: cart),
-            "categories": shelf.categoryLinks,
-            "csrf": .string(request.session.csrfToken),
-            "returnTo": "/",
-        ])
+        let content = HomeView(
+            featured: shelf.cards.views(shelf.catalog.featured, cart: cart, under: HomeView.titleLevel), categories: shelf.categoryLinks
+        )
         return pages.render(
-            .init(template: "home", title: "Home", tab: .home, cartCount: cart.itemCount, content: content, returnTo: "/"),
+            content, .init(title: "Home", tab: .home, cartCount: cart.itemCount, returnTo: "/"),
             session: request.session, places: request.places
         )
     }

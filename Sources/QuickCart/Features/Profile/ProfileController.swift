@@ -1,6 +1,5 @@
 import Foundation
 import MicroHTTP
-import Mustache
 
 /// The Profile tab: account details, a display name to change, and past orders.
 struct ProfileController: Sendable {
@@ -18,34 +17,19 @@ struct ProfileController: Sendable {
         let orders = try orders.orders(for: session)
         let count = request.cart.itemCount
         let confirmed = request.http.query["order"].flatMap(Int64.init).flatMap { id in orders.first { $0.id == id } }
-        var content: MustacheObject = [
-            "displayName": .string(session.displayName),
-            "memberSince": .string(Self.date(session.createdAt)),
-            "memberSinceISO": .string(Self.isoDate(session.createdAt)),
-            "orders": .array(orders.map(Self.viewModel)),
-            "hasOrders": .bool(!orders.isEmpty),
-            "csrf": .string(session.csrfToken),
-            "themes": .array(Preferences.Theme.allCases.map { theme in
-                .object([
-                    "value": .string(theme.rawValue),
-                    "label": .string(theme.rawValue.capitalizedFirst),
-                    "selected": .bool(session.preferences.theme == theme),
-                ])
-            }),
-            "tabOrder": tabOrderViewModel(session.preferences.tabOrder),
-            "isCustomOrder": .bool(!session.preferences.tabOrder.isEmpty),
-            "notificationsOn": .string(session.preferences.notifications ? "true" : "false"),
-            "nextNotifications": .string(session.preferences.notifications ? "off" : "on"),
-        ]
-        if let confirmed {
-            content["confirmation"] = .object([
-                "number": .string(confirmed.number),
-                "total": .string(confirmed.total.formatted),
-                "itemCountText": .string(Badge.itemCountText(confirmed.itemCount)),
-            ])
-        }
+        let content = ProfileView(
+            displayName: session.displayName,
+            memberSince: Self.date(session.createdAt),
+            memberSinceISO: Self.isoDate(session.createdAt),
+            orders: orders.map { OrderView(order: $0, placedAt: Self.date($0.placedAt), placedAtISO: Self.isoDate($0.placedAt)) },
+            themes: Preferences.Theme.allCases.map { ThemeChoiceView(theme: $0, selected: session.preferences.theme == $0) },
+            tabOrder: tabOrder(session.preferences.tabOrder),
+            isCustomOrder: !session.preferences.tabOrder.isEmpty,
+            notificationsOn: session.preferences.notifications,
+            confirmation: confirmed.map(OrderConfirmationView.init)
+        )
         return pages.render(
-            .init(template: "profile", title: "Profile", tab: .profile, cartCount: count, content: .object(content), returnTo: "/profile"),
+            content, .init(title: "Profile", tab: .profile, cartCount: count, returnTo: "/profile"),
             session: session, places: request.places
         )
     }
@@ -74,37 +58,13 @@ struct ProfileController: Sendable {
         return response
     }
 
-    /// The tabs in the session's order, each movable one with what its Move buttons may do.
-    private func tabOrderViewModel(_ order: [String]) -> MustacheValue {
+    /// The tabs in the session's order, each movable one with its place among the movable ones.
+    private func tabOrder(_ order: [String]) -> [TabOrderItemView] {
         let tabs = pages.tabBar.arranged(by: order)
         let movable = tabs.filter { $0.role != .prominent }
-        return .array(tabs.map { tab in
-            let position = movable.firstIndex { $0.id == tab.id }
-            return .object([
-                "id": .string(tab.id.rawValue),
-                "title": .string(tab.title),
-                "icon": .string(tab.iconMarkup),
-                "pinned": .bool(position == nil),
-                "canMoveUp": .bool((position ?? 0) > 0),
-                "canMoveDown": .bool(position.map { $0 < movable.count - 1 } ?? false),
-            ])
-        })
-    }
-
-    private static func viewModel(_ order: Order) -> MustacheValue {
-        .object([
-            "number": .string(order.number),
-            "placedAt": .string(date(order.placedAt)),
-            "placedAtISO": .string(isoDate(order.placedAt)),
-            "total": .string(order.total.formatted),
-            "lines": .array(order.lines.map { line in
-                .object([
-                    "name": .string(line.name),
-                    "quantity": .int(line.quantity),
-                    "lineTotal": .string(line.lineTotal.formatted),
-                ])
-            }),
-        ])
+        return tabs.map { tab in
+            TabOrderItemView(tab: tab, position: movable.firstIndex { $0.id == tab.id }, movableCount: movable.count)
+        }
     }
 
     /// "30 Nov 2026", in UTC: the server does not know the shopper's zone.
@@ -118,8 +78,4 @@ struct ProfileController: Sendable {
     private static func isoDate(_ seconds: Int64) -> String {
         Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(.iso8601)
     }
-}
-
-private extension String {
-    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import MicroHTTP
-import Mustache
 
 /// The Search tab: a search form, matching products with add buttons, and the session's
 /// recent searches.
@@ -32,34 +31,25 @@ struct SearchController: Sendable {
         let recent = try searches.recentSearches(for: session)
         var returnTo = "/search"
         if !query.isEmpty { returnTo = Self.href(for: query) }
-        let content: MustacheValue = .object([
-            "query": .string(query),
-            "hasQuery": .bool(!query.isEmpty),
-            "results": shelf.cards.list(results, cart: cart),
-            "hasResults": .bool(!results.isEmpty),
-            "resultSummary": .string(Self.summary(count: results.count, query: query)),
-            "recent": .array(recent.map { .object(["text": .string($0), "href": .string(Self.href(for: $0))]) }),
-            "hasRecent": .bool(!recent.isEmpty),
-            "categories": shelf.categoryLinks,
-            "csrf": .string(session.csrfToken),
-            "returnTo": .string(returnTo),
-        ])
+        let content = SearchView(
+            query: query,
+            results: shelf.cards.views(results, cart: cart, under: SearchView.resultsLevel),
+            resultSummary: Self.summary(count: results.count, query: query),
+            recent: recent.map { RecentSearchView(text: $0, href: Self.href(for: $0)) },
+            categories: shelf.categoryLinks
+        )
         let title = query.isEmpty ? "Search" : "“\(query)” – Search"
         return pages.render(
-            .init(template: "search", title: title, tab: .search, cartCount: cart.itemCount, content: content, returnTo: returnTo),
+            content, .init(title: title, tab: .search, cartCount: cart.itemCount, returnTo: returnTo),
             session: session, places: request.places
         )
     }
 
     /// A link to each category's search, with its product count, for Home and Search.
-    static func categoryLinks(in catalog: Catalog) -> MustacheValue {
-        .array(catalog.categories.map { category in
-            .object([
-                "name": .string(category.name),
-                "href": .string(href(for: category.name)),
-                "count": .int(category.products.count),
-            ])
-        })
+    static func categoryLinks(in catalog: Catalog) -> [CategoryLinkView] {
+        catalog.categories.map { category in
+            CategoryLinkView(name: category.name, href: href(for: category.name), count: category.products.count)
+        }
     }
 
     /// The address of a search for `query`.

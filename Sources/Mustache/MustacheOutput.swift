@@ -1,0 +1,202 @@
+/// The growing byte buffer compiled templates render into: one per answer, written to by
+/// every template and field of a page, then handed over as the body's bytes.
+///
+/// Appending is a bounds check and a copy (no uniqueness check, no per-append call into the
+/// array's generic code), which is what a page of a few hundred small writes needs. Fields
+/// declared with ``MustacheField/custom(_:)`` write here directly, so numbers and prices need
+/// no intermediate string.
+///
+/// ```swift
+/// var output = MustacheOutput(capacity: lastPageSize)
+/// page.render(view, into: &output)
+/// let body: [UInt8] = output.finish()
+/// ```
+public struct MustacheOutput: ~Copyable {
+    @usableFromInline var start: UnsafeMutablePointer<UInt8>
+    @usableFromInline var count = 0
+    @usableFromInline var capacity: Int
+
+    /// Creates an empty buffer with room for `capacity` bytes before it first grows.
+    ///
+    /// ```swift
+    /// var output = MustacheOutput(capacity: 16 * 1024)
+    /// ```
+    ///
+    /// - Parameter capacity: The bytes to reserve; a page's last size is a good guess.
+    public init(capacity: Int = 4096) {
+        self.capacity = max(64, capacity)
+        start = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        start.deallocate()
+    }
+
+    /// The number of bytes written so far.
+    ///
+    /// ```swift
+    /// output.byteCount   // 41_230
+    /// ```
+    public var byteCount: Int { count }
+
+    /// The bytes written, as an array; the buffer is used up.
+    ///
+    /// ```swift
+    /// let body = output.finish()
+    /// ```
+    ///
+    /// - Returns: Everything appended, in order.
+    public consuming func finish() -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { bytes, initialized in
+            bytes.baseAddress?.initialize(from: start, count: count)
+            initialized = count
+        }
+    }
+
+    /// Appends one byte.
+    ///
+    /// ```swift
+    /// output.append(UInt8(ascii: "$"))
+    /// ```
+    @inlinable
+    public mutating func append(_ byte: UInt8) {
+        if count == capacity { grow(toFit: 1) }
+        start[count] = byte
+        count += 1
+    }
+
+    /// Appends bytes as they are.
+    ///
+    /// ```swift
+    /// bytes.withUnsafeBufferPointer { output.append($0) }
+    /// ```
+    @inlinable
+    public mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        if capacity - count < bytes.count { grow(toFit: bytes.count) }
+        (start + count).initialize(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    /// Appends text as UTF-8, not escaped.
+    ///
+    /// ```swift
+    /// output.append("<svg…/>")
+    /// ```
+    @inlinable
+    public mutating func append(_ text: String) {
+        // Native strings are contiguous UTF-8, read in place; others are copied first.
+        if text.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
+            var text = text
+            text.withUTF8 { append($0) }
+        }
+    }
+
+    /// Appends text as UTF-8 with `&`, `<`, `>`, `"` and `'` replaced by entities.
+    ///
+    /// ```swift
+    /// output.append(escaping: "Tea & cake")   // Tea &amp; cake
+    /// ```
+    @inlinable
+    public mutating func append(escaping text: String) {
+        // Native strings are contiguous UTF-8, read in place; others are copied first.
+        if text.utf8.withContiguousStorageIfAvailable({ appendEscaped($0) }) == nil {
+            var text = text
+            text.withUTF8 { appendEscaped($0) }
+        }
+    }
+
+    /// Appends a whole number in decimal.
+    ///
+    /// ```swift
+    /// output.append(decimal: -42)   // -42
+    /// ```
+    @inlinable
+    public mutating func append(decimal value: Int) {
+        if value >= 0, value < 10 {
+            append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
+        // Backwards into room reserved for the longest number: 19 digits and a sign.
+        if capacity - count < 20 { grow(toFit: 20) }
+        var digits = 0
+        var magnitude = value.magnitude
+        repeat {
+            digits += 1
+            magnitude /= 10
+        } while magnitude > 0
+        var position = count + digits + (value < 0 ? 1 : 0)
+        let end = position
+        magnitude = value.magnitude
+        repeat {
+            position -= 1
+            start[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        if value < 0 { start[count] = UInt8(ascii: "-") }
+        count = end
+    }
+
+    @usableFromInline
+    mutating func appendEscaped(_ source: UnsafeBufferPointer<UInt8>) {
+        guard let base = source.baseAddress else { return }
+        var runStart = 0
+        while true {
+            // Copy the run up to the next character to escape in one go: most text has none.
+            let next = Self.firstToEscape(in: base, count: source.count, from: runStart)
+            append(UnsafeBufferPointer(start: base + runStart, count: next - runStart))
+            guard next < source.count else { return }
+            let entity: StaticString
+            switch base[next] {
+            case UInt8(ascii: "&"): entity = "&amp;"
+            case UInt8(ascii: "<"): entity = "&lt;"
+            case UInt8(ascii: ">"): entity = "&gt;"
+            case UInt8(ascii: "\""): entity = "&quot;"
+            default: entity = "&#39;"
+            }
+            append(UnsafeBufferPointer(start: entity.utf8Start, count: entity.utf8CodeUnitCount))
+            runStart = next + 1
+        }
+    }
+
+    /// The index of the first `&`, `<`, `>`, `"` or `'` at or after `start`, or `count`.
+    /// Eight bytes at a time while none of them is one (SWAR: a byte equal to `c` is a zero
+    /// byte of `word ^ c…c`, and `(v - 0x01…01) & ~v & 0x80…80` is non-zero when `v` has one).
+    @inline(__always)
+    private static func firstToEscape(in bytes: UnsafePointer<UInt8>, count: Int, from start: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        var index = start
+        while index + 8 <= count {
+            let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)
+            var found: UInt64 = 0
+            for character in [UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'")] {
+                let v = word ^ (ones &* UInt64(character))
+                found |= (v &- ones) & ~v
+            }
+            if found & (ones << 7) != 0 { break }
+            index += 8
+        }
+        while index < count, !needsEscaping(bytes[index]) { index += 1 }
+        return index
+    }
+
+    /// Whether `byte` is one of `&`, `<`, `>`, `"` and `'`: all below 64, so one bit each
+    /// in a mask, and one test lets letters, digits and all multi-byte UTF-8 through.
+    @inline(__always)
+    private static func needsEscaping(_ byte: UInt8) -> Bool {
+        let mask: UInt64 = 1 << UInt64(UInt8(ascii: "&")) | 1 << UInt64(UInt8(ascii: "<")) | 1 << UInt64(UInt8(ascii: ">"))
+            | 1 << UInt64(UInt8(ascii: "\"")) | 1 << UInt64(UInt8(ascii: "'"))
+        return byte < 64 && mask & (1 << UInt64(byte)) != 0
+    }
+
+    /// Makes room for `extra` more bytes, at least doubling, so appends stay amortised O(1).
+    @usableFromInline
+    mutating func grow(toFit extra: Int) {
+        let newCapacity = max(capacity * 2, count + extra)
+        let newStart = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newStart.initialize(from: start, count: count)
+        start.deallocate()
+        start = newStart
+        capacity = newCapacity
+    }
+}

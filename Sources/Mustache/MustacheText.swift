@@ -1,0 +1,27 @@
+/// Text made once and shown on many pages (a product's name, an icon's markup), kept with its
+/// UTF-8 and its HTML-escaped UTF-8, so a page copies bytes rather than escaping them again.
+///
+/// A `.text` field of this type prints the escaped bytes for `{{name}}` and the plain ones
+/// for `{{{name}}}`, exactly as it would the string.
+///
+/// ```swift
+/// let name = MustacheText("Tea & cake")
+/// name.string   // "Tea & cake"
+/// ```
+public final class MustacheText: Sendable {
+    /// The text.
+    public let string: String
+    @usableFromInline let raw: [UInt8]
+    @usableFromInline let escaped: [UInt8]
+
+    /// Keeps `string` with its UTF-8, plain and escaped.
+    ///
+    /// - Parameter string: The text, as a template would print it from a string.
+    public init(_ string: String) {
+        self.string = string
+        raw = Array(string.utf8)
+        var output = MustacheOutput(capacity: raw.count)
+        output.append(escaping: string)
+        escaped = output.finish()
+    }
+}

@@ -1,0 +1,97 @@
+import Mustache
+
+/// Profile (`profile.mustache`): account, appearance, tab order, settings and past orders.
+struct ProfileView: PageView {
+    let displayName: String
+    let memberSince: String
+    let memberSinceISO: String
+    let orders: [OrderView]
+    let themes: [ThemeChoiceView]
+    let tabOrder: [TabOrderItemView]
+    let isCustomOrder: Bool
+    let notificationsOn: Bool
+    /// The order just placed, shown once after checkout.
+    let confirmation: OrderConfirmationView?
+
+    static let templateName = "profile"
+    static let template = \PageTemplates.profile
+    static let mustacheFields: MustacheFields<ProfileView> = [
+        "displayName": .text(\.displayName),
+        "memberSince": .text(\.memberSince),
+        "memberSinceISO": .text(\.memberSinceISO),
+        "orders": .list(\.orders),
+        "hasOrders": .bool { !$0.orders.isEmpty },
+        "themes": .list(\.themes),
+        "tabOrder": .list(\.tabOrder),
+        "isCustomOrder": .bool(\.isCustomOrder),
+        "notificationsOn": .bool(\.notificationsOn),
+        "nextNotifications": .text { $0.notificationsOn ? "off" : "on" },
+        "confirmation": .optional(\.confirmation),
+    ]
+}
+
+/// A past order with its lines.
+struct OrderView: MustacheView {
+    let order: Order
+    let placedAt: String
+    let placedAtISO: String
+
+    static let mustacheFields: MustacheFields<OrderView> = [
+        "number": .text { $0.order.number },
+        "placedAt": .text(\.placedAt),
+        "placedAtISO": .text(\.placedAtISO),
+        "total": .money(\.order.total),
+        "lines": .list { $0.order.lines.map(OrderLineView.init) },
+    ]
+}
+
+/// One line of a past order.
+struct OrderLineView: MustacheView {
+    let line: Order.Line
+
+    static let mustacheFields: MustacheFields<OrderLineView> = [
+        "name": .text(\.line.name),
+        "quantity": .int(\.line.quantity),
+        "lineTotal": .money(\.line.lineTotal),
+    ]
+}
+
+/// The notice after checkout: which order, how many items, what total.
+struct OrderConfirmationView: MustacheView {
+    let order: Order
+
+    static let mustacheFields: MustacheFields<OrderConfirmationView> = [
+        "number": .text { $0.order.number },
+        "total": .money(\.order.total),
+        "itemCountText": .text { Badge.itemCountText($0.order.itemCount) },
+    ]
+}
+
+/// One choice of the theme picker.
+struct ThemeChoiceView: MustacheView {
+    let theme: Preferences.Theme
+    let selected: Bool
+
+    static let mustacheFields: MustacheFields<ThemeChoiceView> = [
+        "value": .text(\.theme.rawValue),
+        "label": .text { $0.theme.rawValue.prefix(1).uppercased() + $0.theme.rawValue.dropFirst() },
+        "selected": .bool(\.selected),
+    ]
+}
+
+/// A tab in the tab-order editor, with what its Move buttons may do.
+struct TabOrderItemView: MustacheView {
+    let tab: TabBar.Tab
+    /// Its place among the movable tabs; `nil` for the pinned one.
+    let position: Int?
+    let movableCount: Int
+
+    static let mustacheFields: MustacheFields<TabOrderItemView> = [
+        "id": .text(\.tab.id.rawValue),
+        "title": .text(\.tab.title),
+        "icon": .text(\.tab.iconMarkup),
+        "pinned": .bool { $0.position == nil },
+        "canMoveUp": .bool { ($0.position ?? 0) > 0 },
+        "canMoveDown": .bool { item in item.position.map { $0 < item.movableCount - 1 } ?? false },
+    ]
+}

@@ -1,0 +1,36 @@
+import Mustache
+
+/// Search (`search.mustache`): the field, recent searches, and the results under a heading
+/// that counts them, or the categories to browse before anything is searched.
+struct SearchView: PageView {
+    /// The level of the heading that counts the results ("3 results for …"), which the
+    /// product cards sit under.
+    static let resultsLevel = 2
+
+    let query: String
+    let results: [ProductCardView]
+    let resultSummary: String
+    let recent: [RecentSearchView]
+    let categories: [CategoryLinkView]
+
+    static let templateName = "search"
+    static let template = \PageTemplates.search
+    static let mustacheFields: MustacheFields<SearchView> = [
+        "query": .text(\.query),
+        "hasQuery": .bool { !$0.query.isEmpty },
+        "results": .list(\.results),
+        "hasResults": .bool { !$0.results.isEmpty },
+        "resultSummary": .text(\.resultSummary),
+        "recent": .list(\.recent),
+        "hasRecent": .bool { !$0.recent.isEmpty },
+        "categories": .list(\.categories),
+    ]
+}
+
+/// One of the session's recent searches, as a link that runs it again.
+struct RecentSearchView: MustacheView {
+    let text: String
+    let href: String
+
+    static let mustacheFields: MustacheFields<RecentSearchView> = ["text": .text(\.text), "href": .text(\.href)]
+}

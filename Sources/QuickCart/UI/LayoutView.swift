@@ -1,0 +1,73 @@
+import Mustache
+
+/// What every page shows around its content (`layout-start`, `layout-end`): the document
+/// title, the theme and layout settings, the tab bar and its badge, the layout toggle, and
+/// the two values every form needs, the session's CSRF token and the address to return to.
+/// Page templates are compiled inside it, so a page's forms read `csrf` and `returnTo` here.
+struct LayoutView: MustacheView {
+    /// The document title, before " · QuickCart".
+    var title: String
+    /// The tab the page belongs to (`data-page`), or `nil` for pages of no tab.
+    var tab: TabBar.TabID?
+    var preferences: Preferences
+    var assets: AssetsView
+    var tabs: [TabView]
+    /// The cart's item count, which the badge shows.
+    var cartCount: Int
+    /// The sidebar/tab bar switch; only for a session, as it is a form.
+    var layoutToggle: LayoutToggleView?
+    /// The session's CSRF token; empty without a session (such pages have no forms).
+    var csrf: String
+    /// The address forms on this page return to: this page, with its query.
+    var returnTo: String
+
+    static let mustacheFields: MustacheFields<LayoutView> = [
+        "title": .text(\.title),
+        "page": .text { $0.tab?.rawValue ?? "other" },
+        "theme": .text(\.preferences.theme.rawValue),
+        "layout": .text { $0.preferences.usesSidebar ? "sidebar" : "bar" },
+        "notifications": .text { $0.preferences.notifications ? "on" : "off" },
+        "assets": .view(\.assets),
+        "tabs": .list(\.tabs),
+        "badgeText": .text { Badge.text(for: $0.cartCount) },
+        "badgeVisible": .bool { $0.cartCount > 0 },
+        "itemCountText": .text { Badge.itemCountText($0.cartCount) },
+        "layoutToggle": .optional(\.layoutToggle),
+        "csrf": .text(\.csrf),
+        "returnTo": .text(\.returnTo),
+    ]
+}
+
+/// Versioned URLs of the stylesheet and script, so browsers may cache them for long. Made once.
+struct AssetsView: MustacheView {
+    let css: String
+    let js: String
+
+    static let mustacheFields: MustacheFields<AssetsView> = ["css": .text(\.css), "js": .text(\.js)]
+}
+
+/// The button beside the tab bar that switches between sidebar and tab bar on wide screens.
+/// There are two, made once; the form's token and return address come from the layout.
+struct LayoutToggleView: MustacheView {
+    /// What pressing it switches to.
+    let value: String
+    let label: String
+    /// Whether the sidebar is on.
+    let pressed: Bool
+    let icon: String
+
+    static let mustacheFields: MustacheFields<LayoutToggleView> = [
+        "value": .text(\.value),
+        "label": .text(\.label),
+        "pressed": .bool(\.pressed),
+        "icon": .text(\.icon),
+    ]
+
+    /// The toggle for a page showing the sidebar (`usesSidebar`) or the tab bar.
+    static func pair(icon: String) -> (sidebar: LayoutToggleView, bar: LayoutToggleView) {
+        (
+            LayoutToggleView(value: "bar", label: "Show tab bar", pressed: true, icon: icon),
+            LayoutToggleView(value: "sidebar", label: "Show sidebar", pressed: false, icon: icon)
+        )
+    }
+}

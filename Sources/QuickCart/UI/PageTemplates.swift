@@ -1,0 +1,78 @@
+// Foundation only to find the folder's path for error messages.
+import Foundation
+import Mustache
+
+/// A page's content view: a typed view with the template in `Views/` that shows it inside the
+/// layout, and where ``PageTemplates`` keeps that template compiled.
+protocol PageView: MustacheView {
+    /// The template's name in `Views/`, e.g. `cart` for `Views/cart.mustache`.
+    static var templateName: String { get }
+    /// This view's compiled template among ``PageTemplates``.
+    static var template: any KeyPath<PageTemplates, PageTemplate<Self>> & Sendable { get }
+}
+
+/// A page's template compiled against its view inside the ``LayoutView``: names the page's
+/// view does not have (`csrf`, `returnTo`) come from the layout.
+struct PageTemplate<Content: PageView>: Sendable {
+    let content: MustacheEnclosedViewTemplate<LayoutView, Content>
+    /// The size of the last page rendered with it: the next page's buffer starts that big, so
+    /// it rarely grows while rendering.
+    let lastSize = PageSize()
+
+    init(in library: MustacheLibrary) throws(MustacheBindingError) {
+        content = try MustacheEnclosedViewTemplate(named: Content.templateName, in: library)
+    }
+}
+
+/// Every template of `Views/`, compiled at start against the view it shows. A template that
+/// names a field its view lacks, a section over something that is not a list, flag, optional
+/// or view, a missing partial, or a view whose template is missing stops the start with the
+/// file, line and field.
+struct PageTemplates: Sendable {
+    /// What every page starts and ends with: head, header, tab bar, live region.
+    let layoutStart: MustacheViewTemplate<LayoutView>
+    let layoutEnd: MustacheViewTemplate<LayoutView>
+    let home: PageTemplate<HomeView>
+    let search: PageTemplate<SearchView>
+    let cart: PageTemplate<CartView>
+    let profile: PageTemplate<ProfileView>
+    let error: PageTemplate<ErrorView>
+
+    /// Loads and compiles `Views/`.
+    /// - Throws: ``TemplateError`` naming the file, line and column of the first problem.
+    init(directory: String) throws(TemplateError) {
+        let library: MustacheLibrary
+        do {
+            library = try MustacheLibrary(directory: directory)
+        } catch let error as MustacheParseError {
+            throw TemplateError(directory: directory, template: error.templateName, line: error.line, column: error.column, message: error.message)
+        } catch {
+            throw TemplateError(description: "cannot read the templates in \(directory): \(error)")
+        }
+        do {
+            layoutStart = try MustacheViewTemplate(named: "layout-start", in: library)
+            layoutEnd = try MustacheViewTemplate(named: "layout-end", in: library)
+            home = try PageTemplate(in: library)
+            search = try PageTemplate(in: library)
+            cart = try PageTemplate(in: library)
+            profile = try PageTemplate(in: library)
+            error = try PageTemplate(in: library)
+        } catch {
+            throw TemplateError(directory: directory, template: error.templateName, line: error.line, column: error.column, message: error.message)
+        }
+    }
+}
+
+/// A template in `Views/` that cannot be used, with the file and place: `Views/cart.mustache:12:5: …`.
+struct TemplateError: Error, CustomStringConvertible {
+    let description: String
+
+    init(description: String) {
+        self.description = description
+    }
+
+    init(directory: String, template: String, line: Int, column: Int, message: String) {
+        let file = URL(fileURLWithPath: directory).appendingPathComponent(template + ".mustache").path
+        description = line > 0 ? "\(file):\(line):\(column): \(message)" : "\(file): \(message)"
+    }
+}

@@ -1,0 +1,222 @@
+import Mustache
+import Testing
+
+/// Typed views on compiled templates: rendering must equal the dynamic renderer's, and a
+/// template that does not fit its view must fail to compile, saying where.
+struct ViewTemplateTests {
+    struct Line: MustacheView {
+        var name: String
+        var quantity: Int
+        var note: String?
+        var inCart: Int?
+
+        static let mustacheFields: MustacheFields<Line> = [
+            "name": .text(\.name),
+            "quantity": .int(\.quantity),
+            "canDecrease": .bool { $0.quantity > 1 },
+            "note": .text(\.note),
+            "inCart": .int(\.inCart),
+        ]
+    }
+
+    struct Links: MustacheView {
+        var css: String
+        static let mustacheFields: MustacheFields<Links> = ["css": .text(\.css)]
+    }
+
+    struct Page: MustacheView {
+        var title: String
+        var lines: [Line]
+        var links: Links
+        var banner: Links?
+        var cents: Int
+
+        static let mustacheFields: MustacheFields<Page> = [
+            "title": .text(\.title),
+            "lines": .list(\.lines),
+            "links": .view(\.links),
+            "banner": .optional(\.banner),
+            "total": .custom { page, output in
+                output.append(UInt8(ascii: "$"))
+                output.append(decimal: page.cents / 100)
+                output.append(".")
+                output.append(decimal: page.cents % 100)
+            },
+        ]
+    }
+
+    struct Layout: MustacheView {
+        var csrf: String
+        var title: String
+        static let mustacheFields: MustacheFields<Layout> = ["csrf": .text(\.csrf), "title": .text(\.title)]
+    }
+
+    static let page = Page(
+        title: "Cart <&> \"x\" 'y'",
+        lines: [
+            Line(name: "Tea & <cake>", quantity: 1, note: nil, inCart: 3),
+            Line(name: "Café “crème”", quantity: 4, note: "<b>hot</b>", inCart: nil),
+        ],
+        links: Links(css: "/a.css?v=1&b=2"),
+        banner: nil,
+        cents: 12345
+    )
+
+    static let templates = [
+        "page": """
+            <h1>{{title}}</h1><link href="{{links.css}}">{{{title}}}{{&title}}
+            <ul>
+            {{#lines}}
+              {{>line}}
+            {{/lines}}
+            </ul>
+            {{^lines}}empty{{/lines}}
+            {{#banner}}<p>{{css}} {{title}}</p>{{/banner}}{{^banner}}no banner{{/banner}}
+            {{#links}}{{css}}/{{title}}{{/links}} {{total}} {{! a comment }}
+            {{=<% %>=}}<%title%><%={{ }}=%>
+            """,
+        "line": """
+            <li>{{name}} ×{{quantity}}{{^canDecrease}} min{{/canDecrease}} {{canDecrease}}
+            {{#note}}[{{{note}}}|{{note}}]{{/note}}{{#inCart}}({{inCart}} in cart){{/inCart}}{{^inCart}}-{{/inCart}} {{title}}</li>
+
+            """,
+        "content": "<form>{{csrf}}|{{title}}|{{#lines}}{{name}}:{{csrf}};{{/lines}}</form>",
+    ]
+
+    @Test func rendersAsTheDynamicRendererDoes() throws {
+        let library = try MustacheLibrary(templates: Self.templates)
+        let template = try MustacheViewTemplate<Page>(named: "page", in: library)
+        let typed = template.render(Self.page)
+        #expect(typed == library.render("page", with: Self.page))
+        #expect(typed.contains("<li>Tea &amp; &lt;cake&gt; ×1 min false\n  (3 in cart) Cart &lt;&amp;&gt; &quot;x&quot; &#39;y&#39;</li>"))
+        #expect(typed.contains("[<b>hot</b>|&lt;b&gt;hot&lt;/b&gt;]"))
+        #expect(typed.contains("$123.45"))
+
+        var withBanner = Self.page
+        withBanner.banner = Links(css: "banner.css")
+        withBanner.lines = []
+        #expect(template.render(withBanner) == library.render("page", with: withBanner))
+        #expect(template.render(withBanner).contains("<p>banner.css Cart"))
+    }
+
+    @Test func appendsToTheOutputGrowingIt() throws {
+        let library = try MustacheLibrary(templates: ["t": "{{title}}!"])
+        let template = try MustacheViewTemplate<Layout>(named: "t", in: library)
+        var output = MustacheOutput(capacity: 1)
+        output.append("<<")
+        let long = String(repeating: "a&b ", count: 100)
+        template.render(Layout(csrf: "", title: long), into: &output)
+        output.append(decimal: -1234567)
+        output.append(decimal: 0)
+        output.append(decimal: Int.min)
+        #expect(String(decoding: output.finish(), as: UTF8.self) == "<<" + String(repeating: "a&amp;b ", count: 100) + "!-12345670-9223372036854775808")
+    }
+
+    @Test func escapesAsTheDynamicRendererDoesAtEveryPosition() throws {
+        let library = try MustacheLibrary(templates: ["t": "{{title}}|{{{title}}}"])
+        let template = try MustacheViewTemplate<Layout>(named: "t", in: library)
+        for special in ["&", "<", ">", "\"", "'", "é", "“"] {
+            for length in 0..<20 {
+                for position in 0...length {
+                    var characters = Array(repeating: "a", count: length)
+                    characters.insert(special, at: position)
+                    let layout = Layout(csrf: "", title: characters.joined() + "0123456789=;:")
+                    #expect(template.render(layout) == library.render("t", with: layout))
+                }
+            }
+        }
+    }
+
+    struct Card: MustacheView {
+        let name: MustacheText
+        static let mustacheFields: MustacheFields<Card> = ["name": .text(\.name)]
+    }
+
+    @Test func textMadeOncePrintsAsItsString() throws {
+        let library = try MustacheLibrary(templates: ["card": "{{name}}|{{{name}}}|{{#name}}x{{/name}}"])
+        let error = try #require(throws: MustacheBindingError.self) { try MustacheViewTemplate<Card>(named: "card", in: library) }
+        #expect(error.message == "section 'name' is over String; a section needs a list, a Bool, an optional or a view")
+        let printing = try MustacheLibrary(templates: ["card": "{{name}}|{{{name}}}"])
+        let card = Card(name: MustacheText("Tea & <cake> “x”"))
+        let typed = try MustacheViewTemplate<Card>(named: "card", in: printing).render(card)
+        #expect(typed == "Tea &amp; &lt;cake&gt; “x”|Tea & <cake> “x”")
+        #expect(typed == printing.render("card", with: card))
+    }
+
+    @Test func enclosedViewLooksOutwardsForNamesItLacks() throws {
+        let library = try MustacheLibrary(templates: Self.templates)
+        let template = try MustacheEnclosedViewTemplate<Layout, Page>(named: "content", in: library)
+        var output = MustacheOutput()
+        template.render(Self.page, in: Layout(csrf: "tok", title: "outer"), into: &output)
+        // The page's own title wins over the layout's, as the innermost context does.
+        #expect(String(decoding: output.finish(), as: UTF8.self) == "<form>tok|Cart &lt;&amp;&gt; &quot;x&quot; &#39;y&#39;|Tea &amp; &lt;cake&gt;:tok;Café “crème”:tok;</form>")
+    }
+
+    struct Broken: Sendable, CustomTestStringConvertible {
+        let source: String
+        let message: String
+        let line: Int
+        let column: Int
+        let name: String
+        var testDescription: String { String(reflecting: source) }
+    }
+
+    static let broken: [Broken] = [
+        Broken(source: "<h1>{{title}}</h1>\n<p>{{nmae}}</p>", message: "no field 'nmae' in Page", line: 2, column: 4, name: "nmae"),
+        Broken(
+            source: "{{#lines}}\n  {{quantty}}\n{{/lines}}", message: "no field 'quantty' in Line or Page", line: 2, column: 3, name: "quantty"
+        ),
+        Broken(
+            source: "x\n{{#title}}!{{/title}}",
+            message: "section 'title' is over String; a section needs a list, a Bool, an optional or a view",
+            line: 2, column: 1, name: "title"
+        ),
+        Broken(
+            source: "{{^total}}!{{/total}}",
+            message: "inverted section 'total' is over custom text, which is never empty; it needs a list, a Bool or an optional",
+            line: 1, column: 1, name: "total"
+        ),
+        Broken(
+            source: "{{lines}}", message: "'lines' is [Line], which cannot be printed; use a section to go inside it", line: 1, column: 1, name: "lines"
+        ),
+        Broken(source: "{{links.js}}", message: "'links.js': no field 'js' in Links", line: 1, column: 1, name: "links.js"),
+        Broken(source: "{{title.size}}", message: "'title.size': cannot look inside String for 'size'", line: 1, column: 1, name: "title.size"),
+        Broken(source: "{{#lines}}{{.}}{{/lines}}", message: "the implicit iterator '{{.}}' has no type to print; name a field", line: 1, column: 11, name: "."),
+        Broken(source: "a\n\n    {{> partials/missing}}\n", message: "no partial named 'partials/missing'", line: 3, column: 5, name: "partials/missing"),
+    ]
+
+    @Test("A template that does not fit its view fails to compile, naming line, column and field", arguments: broken)
+    func brokenTemplate(_ broken: Broken) throws {
+        let library = try MustacheLibrary(templates: ["broken": broken.source])
+        let error = try #require(throws: MustacheBindingError.self) { try MustacheViewTemplate<Page>(named: "broken", in: library) }
+        #expect(error.message == broken.message)
+        #expect(error.templateName == "broken")
+        #expect(error.line == broken.line)
+        #expect(error.column == broken.column)
+        #expect(error.name == broken.name)
+        #expect(error.description == "broken:\(broken.line):\(broken.column): \(broken.message)")
+    }
+
+    @Test func errorInAPartialNamesThePartial() throws {
+        let library = try MustacheLibrary(templates: ["page": "{{#lines}}\n{{>row}}\n{{/lines}}", "row": "<li>\n{{price}}</li>"])
+        let error = try #require(throws: MustacheBindingError.self) { try MustacheViewTemplate<Page>(named: "page", in: library) }
+        #expect(error.description == "row:2:1: no field 'price' in Line or Page")
+    }
+
+    @Test func missingTemplateFails() throws {
+        let library = try MustacheLibrary(templates: ["page": "{{title}}"])
+        let error = try #require(throws: MustacheBindingError.self) { try MustacheViewTemplate<Page>(named: "pgae", in: library) }
+        #expect(error.description == "pgae: no template named 'pgae' for Page")
+    }
+
+    @Test func partialThatIncludesItselfFails() throws {
+        let library = try MustacheLibrary(templates: ["loop": "x{{>loop}}"])
+        let error = try #require(throws: MustacheBindingError.self) { try MustacheViewTemplate<Page>(named: "loop", in: library) }
+        #expect(error.message.hasPrefix("partials nest deeper than 64"))
+    }
+
+    @Test func viewIsAlsoDynamicData() {
+        let line = Line(name: "Tea", quantity: 2, note: nil, inCart: 1)
+        #expect(line.mustacheValue == ["name": "Tea", "quantity": 2, "canDecrease": true, "note": nil, "inCart": 1])
+    }
+}

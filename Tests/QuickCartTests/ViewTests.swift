@@ -1,0 +1,205 @@
+import Foundation
+import Mustache
+@testable import QuickCart
+import Testing
+
+/// The page layer: each page's typed view, compiled against the real `Views/`, renders what
+/// the dynamic Mustache renderer renders from the same data; a broken template stops the start.
+@Suite("Typed views") struct ViewTests {
+    static let views = TestShop.repositoryRoot + "/Views"
+
+    /// A catalog whose names and summaries need escaping, with a price past a thousand dollars.
+    static let catalog = Catalog(products: [
+        Product(id: 1, slug: "tent", name: "Tent <2p> & “fly”", summary: "Sleeps 'two'", category: "Camping",
+                price: Money(cents: 123_456), icon: "tent", isFeatured: true),
+        Product(id: 2, slug: "cap", name: "Cap", summary: "Shade", category: "Running", price: Money(cents: 1_999), icon: "cap", isFeatured: true),
+        Product(id: 3, slug: "map", name: "Map", summary: "Paper", category: "Camping", price: Money(cents: 5), icon: "nowhere", isFeatured: false),
+    ])
+
+    struct Fixture {
+        let library: MustacheLibrary
+        let pages: PageRenderer
+        let cards: ProductCards
+
+        init() throws {
+            library = try MustacheLibrary(directory: ViewTests.views)
+            let icons = try IconSet(directory: TestShop.repositoryRoot + "/Public/icons")
+            pages = PageRenderer(
+                templates: try PageTemplates(directory: ViewTests.views), icons: icons,
+                assets: AssetsView(css: "/static/css/app.css?v=1&x", js: "/static/js/app.js?v=2")
+            )
+            cards = ProductCards(catalog: ViewTests.catalog, icons: icons)
+        }
+
+        func layout(_ tab: TabBar.TabID?, sidebar: Bool = false, session: Bool = true) -> LayoutView {
+            var preferences = Preferences.standard
+            preferences.usesSidebar = sidebar
+            preferences.theme = .dark
+            preferences.tabOrder = ["profile", "home", "search"]
+            return LayoutView(
+                title: "Title <&>", tab: tab, preferences: preferences, assets: pages.assets,
+                tabs: pages.tabBar.views(current: tab, order: preferences.tabOrder, places: [.search: "/search?q=a&b"]), cartCount: 120,
+                layoutToggle: session ? (sidebar ? pages.layoutToggles.sidebar : pages.layoutToggles.bar) : nil,
+                csrf: session ? "0123abcd" : "", returnTo: "/search?q=%3C"
+            )
+        }
+
+        /// The page as the app renders it, and as the dynamic renderer renders the same views.
+        func render<Content: PageView>(_ content: Content, in layout: LayoutView) -> (typed: String, dynamic: String) {
+            var output = MustacheOutput()
+            pages.templates.layoutStart.render(layout, into: &output)
+            pages.templates[keyPath: Content.template].content.render(content, in: layout, into: &output)
+            pages.templates.layoutEnd.render(layout, into: &output)
+            // The content's names shadow the layout's, as the compiled template's scopes do.
+            guard case .object(var merged) = layout.mustacheValue, case .object(let own) = content.mustacheValue else { return ("", "not objects") }
+            for (name, value) in own { merged[name] = value }
+            let dynamic = (library.render("layout-start", with: layout) ?? "")
+                + (library.render(Content.templateName, with: MustacheValue.object(merged)) ?? "")
+                + (library.render("layout-end", with: layout) ?? "")
+            return (String(decoding: output.finish(), as: UTF8.self), dynamic)
+        }
+    }
+
+    @Test("Home, Search, Cart, Profile and error pages render as the dynamic renderer renders the same views")
+    func typedEqualsDynamic() throws {
+        let fixture = try Fixture()
+        let cart = Cart(items: [
+            Cart.Item(product: Self.catalog.products[0], quantity: 10),
+            Cart.Item(product: Self.catalog.products[2], quantity: 1),
+        ])
+        let links = SearchController.categoryLinks(in: Self.catalog)
+        let order = Order(id: 7, placedAt: 1_700_000_000, lines: [Order.Line(name: "Cap <x>", unitPrice: Money(cents: 1_999), quantity: 3)])
+        var checked: [String] = []
+        func check<Content: PageView>(_ content: Content, _ layout: LayoutView, sourceLocation: SourceLocation = #_sourceLocation) {
+            let (typed, dynamic) = fixture.render(content, in: layout)
+            #expect(typed == dynamic, "\(Content.templateName): typed and dynamic renderings differ", sourceLocation: sourceLocation)
+            #expect(typed.contains("</html>"), sourceLocation: sourceLocation)
+            checked.append(typed)
+        }
+
+        check(HomeView(featured: fixture.cards.views(Self.catalog.featured, cart: cart, under: HomeView.titleLevel), categories: links), fixture.layout(.home))
+        check(
+            SearchView(
+                query: "t <", results: fixture.cards.views(Self.catalog.products, cart: cart, under: SearchView.resultsLevel),
+                resultSummary: "3 results for “t <”", recent: [RecentSearchView(text: "a&b", href: "/search?q=a%26b")], categories: links
+            ),
+            fixture.layout(.search, sidebar: true)
+        )
+        check(SearchView(query: "", results: [], resultSummary: "", recent: [], categories: links), fixture.layout(.search))
+        check(SearchView(query: "zz", results: [], resultSummary: "No results", recent: [], categories: links), fixture.layout(.search))
+        check(CartView(cart: cart, cards: fixture.cards), fixture.layout(.cart))
+        check(CartView(cart: Cart(), cards: fixture.cards), fixture.layout(.cart))
+        let tabs = fixture.pages.tabBar.tabs
+        check(
+            ProfileView(
+                displayName: "Ann <b>", memberSince: "1 Dec 2026", memberSinceISO: "2026-12-01T00:00:00Z",
+                orders: [OrderView(order: order, placedAt: "14 Nov 2023", placedAtISO: "2023-11-14T22:13:20Z")],
+                themes: Preferences.Theme.allCases.map { ThemeChoiceView(theme: $0, selected: $0 == .light) },
+                tabOrder: tabs.enumerated().map { TabOrderItemView(tab: $1, position: $1.role == .prominent ? nil : $0, movableCount: 3) },
+                isCustomOrder: true, notificationsOn: false, confirmation: OrderConfirmationView(order: order)
+            ),
+            fixture.layout(.profile)
+        )
+        check(
+            ProfileView(
+                displayName: "Guest", memberSince: "", memberSinceISO: "", orders: [], themes: [], tabOrder: [],
+                isCustomOrder: false, notificationsOn: true, confirmation: nil
+            ),
+            fixture.layout(.profile)
+        )
+        check(ErrorView(title: "Page not found", message: "No <such> page", backHref: "/", backLabel: "Go to Home"), fixture.layout(nil, session: false))
+
+        // The data reached the page: escaped text, prices, counts, the layout's token in forms.
+        #expect(checked[0].contains(#"<h2 class="product__name">Tent &lt;2p&gt; &amp; “fly”</h2>"#))
+        #expect(checked[1].contains(#"<h3 class="product__name">Map</h3>"#))
+        #expect(checked[4].contains("$12,345.60") && checked[4].contains("$12,345.65") && checked[4].contains("11 items"))
+        #expect(checked[4].contains(#"<input type="hidden" name="csrf" value="0123abcd">"#))
+        #expect(checked[6].contains("Order #7 is placed.</strong> 3 items for $59.97."))
+    }
+
+    @Test("Home's product names are one level below its title; Search's one below the results' heading")
+    func headingsNeverSkipALevel() throws {
+        let fixture = try Fixture()
+        let home = fixture.render(HomeView(featured: fixture.cards.views(Self.catalog.featured, cart: Cart(), under: HomeView.titleLevel), categories: []), in: fixture.layout(.home)).typed
+        let search = fixture.render(
+            SearchView(query: "a", results: fixture.cards.views(Self.catalog.products, cart: Cart(), under: SearchView.resultsLevel),
+                       resultSummary: "3 results", recent: [], categories: []),
+            in: fixture.layout(.search)
+        ).typed
+        for (page, expected) in [(home, [1, 2, 2, 2]), (search, [1, 2, 3, 3, 3])] {
+            let html = HTMLDocument(page)
+            let levels = html.elements { ["h1", "h2", "h3", "h4"].contains($0.name) }.map { Int($0.name.dropFirst())! }
+            #expect(Array(levels.prefix(expected.count)) == expected, "heading levels: \(levels)")
+            for (previous, next) in zip(levels, levels.dropFirst()) {
+                #expect(next <= previous + 1, "a heading skips from h\(previous) to h\(next): \(levels)")
+            }
+        }
+    }
+
+    @Test("On every page of the running shop the outline starts at h1 and never skips a level")
+    func outlineOfEveryPage() throws {
+        let shop = try TestShop()
+        let browser = shop.browser()
+        _ = try browser.search("tent")
+        let checkout = try browser.click("Checkout", on: try browser.get("/cart"))
+        let orderPage = try #require(checkout.location).prefix { $0 != "#" }
+        for path in ["/", "/search", "/search?q=tent", "/search?q=nothing-like-it", "/cart", "/profile", String(orderPage), "/nowhere"] {
+            let html = try browser.get(path).html
+            let levels = html.elements { ["h1", "h2", "h3", "h4", "h5", "h6"].contains($0.name) }.map { Int($0.name.dropFirst())! }
+            #expect(levels.first == 1, "\(path) should start with an h1: \(levels)")
+            for (previous, next) in zip(levels, levels.dropFirst()) {
+                #expect(next <= previous + 1, "\(path): a heading skips from h\(previous) to h\(next) in \(levels)")
+            }
+        }
+    }
+
+    /// A copy of `Views/` with one change, and `Public/` beside it, as `--resources` expects.
+    private func brokenResources(_ file: String, _ change: (String) -> String?) throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory()
+        let fileManager = FileManager.default
+        try fileManager.copyItem(atPath: Self.views, toPath: directory.path + "/Views")
+        try fileManager.createSymbolicLink(atPath: directory.path + "/Public", withDestinationPath: TestShop.repositoryRoot + "/Public")
+        let path = directory.path + "/Views/" + file
+        if let text = change(try String(contentsOfFile: path, encoding: .utf8)) {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        } else {
+            try fileManager.removeItem(atPath: path)
+        }
+        return directory
+    }
+
+    @Test("QuickCart refuses to start when a template names a field its view lacks, naming file, line and field")
+    func appRefusesBrokenViews() throws {
+        let resources = try brokenResources("partials/product.mustache") { $0.replacingOccurrences(of: "{{description}}", with: "{{descripton}}") }
+        let database = try TemporaryDirectory()
+        var configuration = QuickCart.Configuration()
+        configuration.port = 0
+        configuration.resourcesPath = resources.path
+        configuration.databasePath = database.path + "/quickcart.sqlite"
+        let error = try #require(throws: (any Error).self) { try QuickCartApp(configuration: configuration) }
+        let file = URL(fileURLWithPath: resources.path + "/Views/partials/product.mustache").path
+        #expect("\(error)" == "\(file):5:33: no field 'descripton' in ProductCardView or HomeView or LayoutView")
+    }
+
+    @Test("A broken Views/ fails to compile with the file and line", arguments: [
+        ("search.mustache", "", "{{#query}}x{{/query}}", "search.mustache:1:1: section 'query' is over String; a section needs a list, a Bool, an optional or a view"),
+        ("cart.mustache", "{{> partials/cart-contents}}", "{{> partials/cart-content}}", "cart.mustache:2:1: no partial named 'partials/cart-content'"),
+        ("layout-end.mustache", "</main>", "</main>{{theme}}{{csrf}}{{tilte}}", "layout-end.mustache:2:25: no field 'tilte' in LayoutView"),
+        ("profile.mustache", "", "{{#orders}}{{number.x}}{{/orders}}", "profile.mustache:1:12: 'number.x': cannot look inside String for 'x'"),
+    ])
+    func brokenTemplates(file: String, old: String, new: String, expected: String) throws {
+        let resources = try brokenResources(file) { text in
+            // An empty `old` puts `new` on a line of its own at the top.
+            old.isEmpty ? new + "\n" + text : text.replacingOccurrences(of: old, with: new)
+        }
+        let error = try #require(throws: TemplateError.self) { try PageTemplates(directory: resources.path + "/Views") }
+        #expect(error.description.hasSuffix("/Views/" + expected), "\(error)")
+    }
+
+    @Test("A view whose template is missing stops the start")
+    func missingTemplate() throws {
+        let resources = try brokenResources("error.mustache") { _ in nil }
+        let error = try #require(throws: TemplateError.self) { try PageTemplates(directory: resources.path + "/Views") }
+        #expect(error.description.hasSuffix("/Views/error.mustache: no template named 'error' for ErrorView"), "\(error)")
+    }
+}
