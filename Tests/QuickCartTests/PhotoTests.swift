@@ -152,4 +152,51 @@ struct PhotoTests {
             #expect(try client.get(missing).status == 404, "\(missing)")
         }
     }
+
+    @Test("Cards and cart rows show the photo with width, height, srcset and alt, lazy below the first four; the icon without one")
+    func markup() throws {
+        let workspace = try CatalogImportTests.Workspace()
+        var lines = ["slug,name,category,price,image,featured"]
+        for index in 1...6 {
+            try Self.write(try ImageProcessor.solidImage(width: 400, height: 300, format: .jpeg, red: Double(index * 30)), to: workspace.media + "/p\(index).jpg")
+            lines.append("thing-\(index),Thing \(index),Things,\(index).00,p\(index).jpg,true")
+        }
+        lines.append("plain,Plain Thing,Things,7.00,,true")
+        let shop = try TestShop { $0.mediaPath = workspace.media }
+        let run = OperatorRun(
+            ["catalog", "import", try workspace.file("things.csv", lines.joined(separator: "\n"))],
+            database: shop.directory.path + "/quickcart.sqlite", media: workspace.media
+        )
+        #expect(run.status == 0, "\(run.report)")
+        let browser = shop.browser()
+        let home = try ShopTests.LiveCatalogTests.eventually(browser, "/") { $0.productNames.count == 7 }
+        let html = home.html
+        let images = html.elements("img") { $0["class"] == "product__photo" }
+        #expect(images.map { $0["alt"] } == (1...6).map { "Thing \($0)" })
+        #expect(images.map { $0.has("loading") } == [false, false, false, false, true, true])
+        #expect(images.allSatisfy { $0["loading"] == nil || $0["loading"] == "lazy" })
+        let first = try #require(images.first)
+        #expect(first["width"] == "160" && first["height"] == "120", "\(first)")
+        #expect(first["sizes"] == "64px")
+        let srcset = try #require(first["srcset"])
+        let candidates = srcset.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(candidates.count == 2 && candidates[0].hasSuffix("-160.webp 160w") && candidates[1].hasSuffix("-320.webp 320w"), "\(srcset)")
+        let src = try #require(first["src"])
+        #expect(candidates[0].hasPrefix(src))
+        let picture = try browser.get(src)
+        #expect(picture.status == 200 && picture.header("Content-Type") == "image/webp")
+        let plain = try #require(html.first("h2") { html.text(of: $0) == "Plain Thing" }.flatMap { html.enclosing("li", of: $0) })
+        #expect(html.first("img", in: plain) == nil, "no photo, no img")
+        #expect(html.first("span", in: plain) { $0["class"] == "product__icon" } != nil, "the category's line icon instead")
+
+        for index in 1...6 {
+            let id = try shop.productID(named: "Thing \(index)")
+            #expect(try browser.post("/cart/items", form: [("product", id)]).status == 303)
+        }
+        let cart = try browser.get("/cart")
+        let rows = cart.html.elements("img") { $0["class"] == "cart-item__photo" }
+        #expect(rows.count == 6, "\(cart.summary)")
+        #expect(rows.map { $0.has("loading") } == [false, false, false, false, true, true])
+        #expect(rows.first?["alt"] == "Thing 1" && rows.first?["width"] == "160" && rows.first?["height"] == "120")
+    }
 }

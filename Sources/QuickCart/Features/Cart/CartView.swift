@@ -10,8 +10,12 @@ struct CartView: PageView {
     let canCheckout: Bool
 
     init(cart: Cart, cards: ProductCards) {
-        items = cart.items.map { item in
-            CartRowView(card: cards.card(for: item.product), quantity: item.quantity, lineTotal: item.lineTotal, isAvailable: item.isAvailable)
+        items = cart.items.enumerated().map { position, item in
+            let card = cards.card(for: item.product)
+            return CartRowView(
+                card: card, quantity: item.quantity, lineTotal: item.lineTotal, isAvailable: item.isAvailable,
+                photo: ProductPhotoView(card.photo, position: position)
+            )
         }
         count = cart.itemCount
         subtotal = cart.subtotal
@@ -39,6 +43,8 @@ struct CartRowView: MustacheView {
     let lineTotal: Money
     /// False once an import took the product off sale: the row says so and cannot be increased.
     let isAvailable: Bool
+    /// Its photo; the icon shows when it has none.
+    let photo: ProductPhotoView?
 
     static let mustacheFields: MustacheFields<CartRowView> = [
         "id": .int(\.card.id),
@@ -52,5 +58,6 @@ struct CartRowView: MustacheView {
         "canDecrease": .bool { $0.quantity > Cart.quantityRange.lowerBound },
         "canIncrease": .bool { $0.isAvailable && $0.quantity < Cart.quantityRange.upperBound },
         "unavailable": .bool { !$0.isAvailable },
+        "photo": .optional(\.photo),
     ]
 }
