@@ -27,8 +27,9 @@ struct PageRenderer: Sendable {
     let assets: MustacheValue
 
     /// Renders `page` for `session`: its theme, layout and tab order apply; `places` are the
-    /// addresses where tabs were last left.
-    func render(_ page: Page, session: Session?, places: [TabBar.TabID: String] = [:]) -> Response {
+    /// addresses where tabs were last left. A `notice` shows at the top of the content, and the
+    /// answer clears its cookie, so it shows once (see ``Notice``).
+    func render(_ page: Page, session: Session?, places: [TabBar.TabID: String] = [:], notice: String? = nil) -> Response {
         let preferences = session?.preferences ?? .standard
         let layout: MustacheValue = .object([
             "title": .string(page.title),
@@ -37,6 +38,7 @@ struct PageRenderer: Sendable {
             "layout": .string(preferences.usesSidebar ? "sidebar" : "bar"),
             "notifications": .string(preferences.notifications ? "on" : "off"),
             "assets": assets,
+            "notice": notice.map { .string($0) } ?? .null,
             "tabs": tabBar.viewModel(current: page.tab, cartCount: page.cartCount, order: preferences.tabOrder, places: places),
             "layoutToggle": session.map { session in
                 .object([
@@ -58,6 +60,7 @@ struct PageRenderer: Sendable {
         var response = Response.html(bytes: body, status: page.status)
         // Pages carry the session's cart: never reuse one from a cache (Back shows it fresh).
         response.headers["Cache-Control"] = "no-store"
+        if notice != nil { response.setCookie(Notice.clearingCookie) }
         return response
     }
 }

@@ -20,7 +20,7 @@ struct HomeController: Sendable {
         ])
         return pages.render(
             .init(template: "home", title: "Home", tab: .home, cartCount: cart.itemCount, content: content, returnTo: "/"),
-            session: request.session, places: request.places
+            session: request.session, places: request.places, notice: request.notice
         )
     }
 }

@@ -43,7 +43,7 @@ struct ProfileController: Sendable {
         }
         return pages.render(
             .init(template: "profile", title: "Profile", tab: .profile, cartCount: count, content: .object(content), returnTo: "/profile"),
-            session: session, places: request.places
+            session: session, places: request.places, notice: request.notice
         )
     }
 

@@ -35,6 +35,7 @@ struct SearchController: Sendable {
         if !query.isEmpty { returnTo = Self.href(for: query) }
         let content: MustacheValue = .object([
             "query": .string(query),
+            "maximumQueryLength": .int(Self.maximumQueryLength),
             "hasQuery": .bool(!query.isEmpty),
             "results": cards.list(results, cart: cart),
             "hasResults": .bool(!results.isEmpty),
@@ -48,7 +49,7 @@ struct SearchController: Sendable {
         let title = query.isEmpty ? "Search" : "“\(query)” – Search"
         var response = pages.render(
             .init(template: "search", title: title, tab: .search, cartCount: cart.itemCount, content: content, returnTo: returnTo),
-            session: session, places: request.places
+            session: session, places: request.places, notice: request.notice
         )
         // The Search tab returns here from the other tabs (see ShopRequest.places).
         response.setCookie(Cookie(name: ShopRequest.searchPlaceCookie, value: returnTo, path: "/", maxAge: query.isEmpty ? 0 : nil))
