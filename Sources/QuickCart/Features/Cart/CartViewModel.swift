@@ -23,6 +23,7 @@ struct CartViewModel: MustacheConvertible {
                 ])
             }),
             "hasItems": .bool(!cart.isEmpty),
+            "maximum": .int(Cart.quantityRange.upperBound),
             "count": .int(cart.itemCount),
             "countText": .string(Badge.itemCountText(cart.itemCount)),
             "subtotal": .string(cart.subtotal.formatted),
