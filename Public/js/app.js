@@ -446,7 +446,9 @@
     function takeNotice(doc) {
       const notice = doc.querySelector('main [data-notice]');
       if (!notice) return '';
+      const parent = notice.parentNode;
       notice.remove();
+      parent.normalize(); // the line breaks around it become one text node, as without it
       return notice.textContent.trim();
     }
 
@@ -570,11 +572,12 @@
       return null;
     }
 
-    // The enabled control nearest `index` in `controls`, looking after it first.
+    // The enabled control nearest `index` in `controls`, looking before it first: "+" at
+    // the limit hands focus to "−" beside it, "−" at 1 to "+".
     function nearestUsable(controls, index) {
       for (let d = 0; d < controls.length; d += 1) {
-        if (usable(controls[index + d])) return controls[index + d];
         if (usable(controls[index - d])) return controls[index - d];
+        if (usable(controls[index + d])) return controls[index + d];
       }
       return null;
     }
@@ -688,7 +691,8 @@
         if (key) keyed.set(key, child);
       }
       let cursor = from.firstChild;
-      for (const fresh of Array.from(to.childNodes)) {
+      const freshNodes = Array.from(to.childNodes);
+      freshNodes.forEach((fresh, at) => {
         cursor = skipClientNodes(cursor);
         const key = keyOf(fresh);
         let match = null;
@@ -697,7 +701,7 @@
           if (candidate && candidate.localName === fresh.localName) match = candidate;
           keyed.delete(key);
         } else {
-          match = sameKindAhead(cursor, fresh);
+          match = sameKindAhead(cursor, fresh, freshNodes.slice(at + 1));
           // Unkeyed nodes skipped on the way were deleted from the page.
           while (match && cursor !== match) {
             const next = cursor.nextSibling;
@@ -707,12 +711,12 @@
         }
         if (!match) {
           from.insertBefore(document.importNode(fresh, true), cursor);
-          continue;
+          return;
         }
         if (match === cursor) cursor = cursor.nextSibling;
         else from.insertBefore(match, cursor);
         morph(match, fresh);
-      }
+      });
       while (cursor) {
         const next = cursor.nextSibling;
         if (!isClientNode(cursor)) cursor.remove();
@@ -736,20 +740,24 @@
       return current;
     }
 
-    // The first node from `start` on, before any keyed one, of the same kind as `fresh`:
-    // the same node type, and for elements the same tag and first class.
-    function sameKindAhead(start, fresh) {
+    // The node to morph into `fresh`: `start` when it is of the same kind, else the first
+    // one after it of that kind, but only across nodes that have gone (none of them like
+    // anything still to come, none keyed). Text is matched in place only.
+    function sameKindAhead(start, fresh, later) {
+      if (!start) return null;
+      if (fresh.nodeType !== Node.ELEMENT_NODE) return start.nodeType === fresh.nodeType ? start : null;
       for (let node = start; node; node = node.nextSibling) {
-        if (isClientNode(node)) continue;
+        if (isClientNode(node) || node.nodeType !== Node.ELEMENT_NODE) continue;
         if (keyOf(node)) return null;
-        if (node.nodeType !== fresh.nodeType) continue;
-        if (node.nodeType !== Node.ELEMENT_NODE) return node;
-        if (node.localName === fresh.localName && firstClass(node) === firstClass(fresh)) return node;
+        if (sameKind(node, fresh)) return node;
+        if (later.some((next) => sameKind(node, next))) return null;
       }
       return null;
     }
 
     const firstClass = (el) => (el.getAttribute('class') || '').split(' ')[0];
+    const sameKind = (a, b) => a.nodeType === b.nodeType
+      && (a.nodeType !== Node.ELEMENT_NODE || (a.localName === b.localName && firstClass(a) === firstClass(b)));
 
     // Classes this script sets on server-rendered elements.
     const JS_CLASSES = /^(tab-bar--minimized|tab__badge--bump|tab-order--[a-z]+|tab-order__item--dragging)$/;
