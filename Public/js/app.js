@@ -484,6 +484,8 @@
       const siblings = row ? Array.from(row.parentElement.children).filter((r) => r.id) : [];
       const at = siblings.indexOf(row);
       return {
+        // The bar's own forms (the layout button) change the layout: nothing to hold there.
+        inMain: !!form.closest('main'),
         control: control && controlKey(control, form),
         pressed: submitter && controlKey(submitter, form),
         row: row ? row.id : null,
@@ -536,7 +538,8 @@
       return function restore() {
         if (!place) {
           if (pin && pin.isConnected) scrollBy(pin, pinTop);
-          if (focusKey && !document.activeElement.closest('main, nav')) {
+          const now = document.activeElement;
+          if (focusKey && !(now && now.closest('main, nav'))) {
             const again = findControl(focusKey);
             if (usable(again)) again.focus({ preventScroll: true });
           }
@@ -547,9 +550,11 @@
         const row = place.row && document.getElementById(place.row);
         const next = !row && first(place.next);
         const previous = !row && !next && first(place.previous);
-        if (row) scrollBy(row, place.top);
-        else if (next) scrollBy(next, place.top);
-        else if (previous) scrollBy(previous, place.previousTop);
+        if (place.inMain) {
+          if (row) scrollBy(row, place.top);
+          else if (next) scrollBy(next, place.top);
+          else if (previous) scrollBy(previous, place.previousTop);
+        }
 
         if (!place.control) return; // focus was elsewhere: leave it there
         const target = [
@@ -658,7 +663,10 @@
         else if (again) again.click();
       });
       box.append(words, button);
-      (form.closest('li[id]') || form).after(box);
+      // Inside the row (a list holds only rows), across its whole width; else after the form.
+      const row = form.closest('li[id]');
+      if (row) row.append(box);
+      else form.after(box);
       form.errorBox = box;
       announce(words.textContent);
     }
@@ -928,8 +936,14 @@
   function reorderTabs() {
     const list = document.querySelector('ol.tab-order[data-tab-order]');
     if (!list || !window.fetch || !window.URLSearchParams || !('PointerEvent' in window)) return;
-    const rows = Array.from(list.children).filter((row) => row.matches('.tab-order__item[data-tab]'));
-    const movable = rows.filter((row) => !row.classList.contains('tab-order__item--pinned'));
+    // The rows in their order now: Move up / Move down posted in place reorder them.
+    let rows = [];
+    let movable = [];
+    const readRows = () => {
+      rows = Array.from(list.children).filter((row) => row.matches('.tab-order__item[data-tab]'));
+      movable = rows.filter((row) => !row.classList.contains('tab-order__item--pinned'));
+    };
+    readRows();
     const form = list.querySelector('form.tab-order__moves');
     const csrf = form && form.querySelector('input[name="csrf"]');
     if (movable.length < 2 || !csrf) return;
@@ -944,6 +958,7 @@
       const grip = document.createElement('span');
       grip.className = 'tab-order__handle';
       grip.setAttribute('aria-hidden', 'true'); // the buttons are the accessible way
+      grip.dataset.client = ''; // kept when the page is morphed (submitInPlace)
       row.append(grip);
     }
 
@@ -952,6 +967,7 @@
 
     list.addEventListener('pointerdown', (event) => {
       if (drag || saving || !event.isPrimary || event.button !== 0) return;
+      readRows();
       const row = event.target.closest('.tab-order__item');
       if (!row || !movable.includes(row) || event.target.closest('button, a, input')) return;
       // A finger elsewhere on the row scrolls the page; only the grip drags.
