@@ -340,6 +340,8 @@
     const REFRESH_HEADER = 'X-QuickCart-Refresh'; // the server leaves a pending notice alone
     const MESSAGE_MS = 4000;
     let queue = Promise.resolve();
+    let posting = 0;            // posts queued or on their way
+    let posted = 0;             // posts answered so far: a refresh read before one is stale
     let refreshing = null;
     let refreshAgain = false;
 
@@ -361,12 +363,15 @@
       form.dataset.busy = 'true';
       form.setAttribute('aria-busy', 'true');
       clearError(form);
+      posting += 1;
       if (live) live.ownChangeStarted();
       queue = queue
         .then(() => post(form, submitter, action, body, place))
         .finally(() => {
           delete form.dataset.busy;
           form.removeAttribute('aria-busy');
+          posting -= 1;
+          posted += 1;
           if (live) live.ownChangeEnded();
         });
     });
@@ -413,7 +418,9 @@
 
     function refresh() {
       if (!/^(home|search|cart|profile)$/.test(document.body.dataset.page || '')) return;
+      if (posting > 0) return; // the post's answer brings the page; news after it refreshes then
       if (refreshing) { refreshAgain = true; return; } // bursts coalesce into one more fetch
+      const before = posted;
       refreshing = fetch(location.href, {
         credentials: 'same-origin',
         cache: 'no-store',
@@ -423,6 +430,7 @@
         .then((html) => {
           const doc = html && parse(html);
           if (!doc || doc.body.dataset.page !== document.body.dataset.page) return;
+          if (posting > 0 || posted !== before) { refreshAgain = true; return; } // older than a post's answer
           takeNotice(doc);
           const restore = holdPlace(null);
           morphPage(doc);
