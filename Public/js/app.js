@@ -296,7 +296,8 @@
       // A frozen background tab may have missed relayed values: ask the leader again.
       if (channel && !source) channel.postMessage({ type: 'hello' });
       // The same count can still hide a different cart (one item up, another down).
-      onStale();
+      // (Only the cart: Home and Search would record their search again on every look.)
+      if (document.body.dataset.page === 'cart') onStale();
     });
 
     start();
@@ -344,6 +345,7 @@
     let posted = 0;             // posts answered so far: a refresh read before one is stale
     let refreshing = null;
     let refreshAgain = false;
+    let staleWhileHidden = false; // a hidden tab refreshes when it is looked at again
 
     if (live) live.onStale = refresh;
 
@@ -374,6 +376,12 @@
           posted += 1;
           if (live) live.ownChangeEnded();
         });
+    });
+
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState !== 'visible' || !staleWhileHidden) return;
+      staleWhileHidden = false;
+      refresh();
     });
 
     // The stream is back: what failed while it was down may be tried again.
@@ -419,6 +427,7 @@
     function refresh() {
       if (!/^(home|search|cart|profile)$/.test(document.body.dataset.page || '')) return;
       if (posting > 0) return; // the post's answer brings the page; news after it refreshes then
+      if (document.visibilityState === 'hidden') { staleWhileHidden = true; return; }
       if (refreshing) { refreshAgain = true; return; } // bursts coalesce into one more fetch
       const before = posted;
       refreshing = fetch(location.href, {

@@ -69,6 +69,22 @@ def test_a_second_windows_pills_and_rows_follow(server, browser):
     assert spoken(driver) != "Ultralight Tent — 2 in cart", "a window that changed nothing should not claim the change"
 
 
+def test_a_hidden_tab_catches_up_when_it_is_shown(server, browser):
+    driver = browser(size=PHONE)
+    driver.get(server.url + "/")
+    home = driver.current_window_handle
+    tent = product_id(driver, "Ultralight Tent")
+    page_marker(driver)
+
+    driver.switch_to.new_window("tab")
+    driver.get(server.url + "/search?q=tent")
+    press_and_hear(driver, "Add Ultralight Tent to cart", "Added Ultralight Tent — 1 in cart")
+
+    driver.switch_to.window(home)
+    wait_for(lambda: pill(driver, tent) == "1 in cart", timeout=3.0, what="Home's tent pill once its tab is shown again")
+    assert same_page(driver), "expected Home to change in place"
+
+
 class RestartableServer:
     """quickcart on one port and database that a test can stop and start again."""
 
