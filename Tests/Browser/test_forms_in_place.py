@@ -110,3 +110,18 @@ def test_a_double_press_adds_once(server, browser):
     driver.get(server.url + "/cart")
     rows = dict(zip(row_names(driver, ".cart-item__name"), row_names(driver, "[data-quantity]")))
     assert rows.get("Ultralight Tent") == "1", f"expected one tent after three quick presses, saw {rows}"
+
+
+def test_a_refused_post_stays_on_the_page_with_the_servers_reason(server, browser):
+    driver = browser(size=PHONE)
+    driver.get(server.url + "/cart")
+    page_marker(driver)
+    driver.execute_script("for (const f of document.querySelectorAll('input[name=csrf]')) f.value = 'stale'")
+    before = driver.find_element(By.CSS_SELECTOR, "[data-subtotal]").text
+    button(driver, "Increase quantity of Trail Running Shoes").click()
+    error = wait_for(lambda: driver.execute_script(
+        "const e = document.querySelector('.form-error'); return e && e.textContent.trim()"), what="an inline error")
+    assert same_page(driver), "expected the cart to stay, not the error page"
+    assert "Reload" in error, f"expected a way forward in {error!r}"
+    assert driver.find_element(By.CSS_SELECTOR, "[data-subtotal]").text == before, "expected nothing changed"
+    assert spoken(driver) and spoken(driver) in error, f"expected the live region to say the error, it says {spoken(driver)!r}"
