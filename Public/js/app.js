@@ -13,7 +13,8 @@
 //   · minimiseOnScroll   the tab bar shrinks while you scroll down
 //   · reorderTabs        Profile → Customize tab bar: drag and drop
 //   · sharedPreferences  theme, layout and notifications follow across open tabs
-// Each is self-contained and leaves quietly when its page or browser lacks what it needs.
+// Each leaves quietly when its page or browser lacks what it needs; liveBadge and
+// submitInPlace also work together, through the small interface liveBadge returns.
 (() => {
   'use strict';
 
