@@ -406,8 +406,10 @@
           }
           const doc = parse(html);
           if (!doc || doc.body.dataset.page !== document.body.dataset.page) {
-            // A different page (checkout leads to Profile): go there as a link would.
-            location.assign(res.url);
+            // A different page (checkout leads to Profile): go there as a link would, to
+            // the part it offers focus to (fetch drops the redirect's #fragment).
+            const target = doc && doc.querySelector('main [id][tabindex="-1"]');
+            location.assign(target ? `${res.url}#${target.id}` : res.url);
             return;
           }
           const message = takeNotice(doc);

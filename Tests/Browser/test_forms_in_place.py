@@ -125,3 +125,13 @@ def test_a_refused_post_stays_on_the_page_with_the_servers_reason(server, browse
     assert "Reload" in error, f"expected a way forward in {error!r}"
     assert driver.find_element(By.CSS_SELECTOR, "[data-subtotal]").text == before, "expected nothing changed"
     assert spoken(driver) and spoken(driver) in error, f"expected the live region to say the error, it says {spoken(driver)!r}"
+
+
+def test_checkout_still_leads_to_the_confirmation(server, browser):
+    driver = browser(size=PHONE)
+    driver.get(server.url + "/cart")
+    button(driver, "Checkout").click()
+    wait_for(lambda: driver.current_url.endswith("#order-confirmation"), what="Profile at the order's confirmation")
+    confirmation = driver.find_element(By.ID, "order-confirmation")
+    assert "$177.00" in confirmation.text, f"expected the order's total in the confirmation, saw {confirmation.text!r}"
+    assert badge(driver) == "", "expected the badge hidden after checkout"
