@@ -124,7 +124,7 @@ def test_a_refused_post_stays_on_the_page_with_the_servers_reason(server, browse
     assert same_page(driver), "expected the cart to stay, not the error page"
     assert "Reload" in error, f"expected a way forward in {error!r}"
     assert driver.find_element(By.CSS_SELECTOR, "[data-subtotal]").text == before, "expected nothing changed"
-    assert spoken(driver) and spoken(driver) in error, f"expected the live region to say the error, it says {spoken(driver)!r}"
+    wait_for(lambda: spoken(driver) and spoken(driver) in error, what=f"the live region to say the error ({spoken(driver)!r})")
 
 
 def test_checkout_still_leads_to_the_confirmation(server, browser):
