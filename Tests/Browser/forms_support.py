@@ -48,6 +48,11 @@ def centre(driver, element):
     return scroll_y(driver)
 
 
+def screen_top(driver, element_id):
+    """How far the element with `element_id` is from the top of the screen, in whole pixels."""
+    return round(driver.execute_script("return document.getElementById(arguments[0]).getBoundingClientRect().top", element_id))
+
+
 def page_marker(driver):
     """Marks the document, so a test can tell it was not reloaded."""
     driver.execute_script("window.quickcartTestMarker = 'same page'")

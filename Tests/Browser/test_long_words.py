@@ -4,6 +4,7 @@ landscape phone the floating bar does not cover the page while scrolling."""
 from selenium.webdriver.common.by import By
 
 from conftest import PHONE
+from pages import badge, press, wait_for
 
 LONG_QUERY = "W" * 100
 
@@ -15,6 +16,10 @@ def widths(driver):
 def test_a_100_character_query_never_scrolls_sideways(server, browser):
     for size in [(320, 640), PHONE]:
         driver = browser(size=size)
+        # Only a stored session keeps its searches as Recent chips: store it first.
+        driver.get(server.url + "/")
+        press(driver, "Add Ultralight Tent to cart")
+        wait_for(lambda: badge(driver) == "4", what="the badge after adding")
         for path in [f"/search?q={LONG_QUERY}", "/search", "/"]:
             driver.get(server.url + path)
             width, viewport = widths(driver)
