@@ -47,7 +47,7 @@ let package = Package(
         // The shop, and the executable that serves it.
         .target(
             name: "QuickCart",
-            dependencies: ["MicroHTTP", "SQLite", "Mustache"],
+            dependencies: ["MicroHTTP", "SQLite", "Postgres", "Mustache"],
             swiftSettings: strictSwift
         ),
         .executableTarget(name: "quickcart", dependencies: ["QuickCart"], swiftSettings: strictSwift),
@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], exclude: ["Spec"], swiftSettings: strictSwift),
         .testTarget(
             name: "QuickCartTests",
-            dependencies: ["QuickCart", "MicroHTTP", "SQLite", "Mustache", "HTTPTesting"],
+            dependencies: ["QuickCart", "MicroHTTP", "SQLite", "Postgres", "Mustache", "HTTPTesting", "PostgresTesting"],
             swiftSettings: strictSwift
         ),
     ],

@@ -1,0 +1,99 @@
+import Postgres
+
+/// Carries the live badge between the instances that share one database.
+///
+/// The cart store sends each committed change on ``channel`` inside its transaction, as
+/// `LIVEKEY VERSION COUNT` (the live key is a keyed hash of the session, never its id), so
+/// only committed news travels. Every instance listens on one dedicated connection and feeds
+/// its own hub; the instance that made the change also delivers it at once, and the copy
+/// that comes back through the database is dropped by its version.
+///
+/// Notifications sent while the listener was away are lost, so after each reconnection the
+/// current count of every session with an open stream here is read and sent again.
+final class PostgresBadgeRelay: BadgePublisher {
+    /// The `NOTIFY` channel.
+    static let channel = "quickcart_badge"
+
+    private let hub: BadgeHub
+    private let listener: PostgresListener
+
+    /// - Precondition: `connectionString` parses (the pool was made from it already).
+    init(connectionString: String, hub: BadgeHub, database: PostgresDatabase) {
+        self.hub = hub
+        do {
+            listener = try PostgresListener(
+                connectionString: connectionString,
+                channels: [Self.channel],
+                onNotification: { [hub] notification in
+                    guard let (liveKey, change) = Self.parse(notification.payload) else { return }
+                    hub.publish(change, liveKey: liveKey)
+                },
+                onReconnect: { [hub] in Self.resendCurrentCounts(to: hub, from: database) }
+            )
+        } catch {
+            preconditionFailure("the listener refused a connection string the pool accepted: \(error)")
+        }
+    }
+
+    func publish(_ change: CartChange, for session: Session) {
+        hub.publish(change, liveKey: session.liveKey)
+    }
+
+    /// Starts listening, waiting briefly for the first `LISTEN` so that changes committed
+    /// right after the server starts reach this instance's streams.
+    func start() {
+        listener.start()
+        if !listener.waitUntilListening(timeout: .seconds(2)) {
+            Log.error("the badge listener is not connected yet; it keeps trying")
+        }
+    }
+
+    /// Stops listening; no news reaches the hub afterwards.
+    func stop() {
+        listener.stop()
+    }
+
+    /// `LIVEKEY VERSION COUNT`, or `nil` for anything else.
+    static func parse(_ payload: String) -> (liveKey: String, change: CartChange)? {
+        let parts = payload.split(separator: " ")
+        guard parts.count == 3, let version = Int64(parts[1]), let count = Int(parts[2]) else { return nil }
+        return (String(parts[0]), CartChange(itemCount: count, version: version))
+    }
+
+    /// Reads the count and version of every session with an open stream on this instance,
+    /// in one query, and sends each to its streams even if that version was sent before.
+    private static func resendCurrentCounts(to hub: BadgeHub, from database: PostgresDatabase) {
+        let liveKeys = hub.liveKeysWithOpenStreams
+        guard !liveKeys.isEmpty else { return }
+        do {
+            let current = try database.withConnection { connection in
+                try connection.fetchAll(
+                    """
+                    SELECT s.live_key, s.cart_version,
+                           (SELECT coalesce(sum(quantity), 0)::bigint FROM cart_items c WHERE c.session_id = s.id)
+                    FROM sessions s WHERE s.live_key = ANY($1::text[])
+                    """,
+                    arrayLiteral(liveKeys)
+                ) { row in (liveKey: try row.string(0), change: CartChange(itemCount: try row.int(2), version: try row.int64(1))) }
+            }
+            for entry in current {
+                hub.resend(entry.change, liveKey: entry.liveKey)
+            }
+        } catch {
+            Log.error("resending badge counts after the listener reconnected failed: \(error)")
+        }
+    }
+
+    /// A PostgreSQL array literal of texts, each quoted.
+    private static func arrayLiteral(_ texts: [String]) -> String {
+        let quoted = texts.map { text in
+            var escaped = "\""
+            for character in text {
+                if character == "\\" || character == "\"" { escaped.append("\\") }
+                escaped.append(character)
+            }
+            return escaped + "\""
+        }
+        return "{" + quoted.joined(separator: ",") + "}"
+    }
+}
