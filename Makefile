@@ -111,7 +111,7 @@ BENCH_STREAMS  ?= 10000
 BENCH_ARGS     ?=
 BENCH_CC       ?= cc
 BENCH_PYTHON   ?= python3
-BENCH_PACKAGES := wrk
+BENCH_PACKAGES := wrk postgresql
 BENCH_DIR      := .build/bench
 BENCH_MICRO    := Benchmarks/Micro/.build/release/quickcart-micro
 
