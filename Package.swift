@@ -36,6 +36,13 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
+        // OpenSSL's libcrypto: SHA-256, HMAC, random bytes and constant-time comparison for
+        // sessions. Only QuickCart's Core/Sessions/Crypto.swift imports it.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
 
         // Generic layers: they know nothing of the shop.
         // zlib precompresses static files at start.
@@ -47,7 +54,7 @@ let package = Package(
         // The shop, and the executable that serves it.
         .target(
             name: "QuickCart",
-            dependencies: ["MicroHTTP", "SQLite", "Postgres", "Mustache"],
+            dependencies: ["MicroHTTP", "SQLite", "Postgres", "Mustache", "CCrypto"],
             swiftSettings: strictSwift
         ),
         .executableTarget(name: "quickcart", dependencies: ["QuickCart"], swiftSettings: strictSwift),
@@ -57,7 +64,8 @@ let package = Package(
         // A throwaway PostgreSQL server (Debian's binaries) in a temp dir, for tests.
         .target(name: "PostgresTesting", dependencies: ["Postgres"], path: "Tests/PostgresTesting", swiftSettings: strictSwift),
 
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTesting"], swiftSettings: strictSwift),
+        // CZlib: the static-file tests inflate what the server gzipped.
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTesting", "CZlib"], swiftSettings: strictSwift),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: strictSwift),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresTesting"], swiftSettings: strictSwift),
         // Spec/ is the official Mustache spec, read by the tests from the source tree.

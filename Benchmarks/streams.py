@@ -239,10 +239,12 @@ class Session:
         # The first post stores the session (and its cart) in SQLite, and puts product 1 (in
         # the demo cart every new session starts with) at a known quantity.
         self.base_quantity, self.other_quantity = 2, 3
-        status, _, _ = self.connection.request("POST", "/cart/items/1/quantity", self.cookie, self.body(self.base_quantity))
+        status, headers, _ = self.connection.request("POST", "/cart/items/1/quantity", self.cookie, self.body(self.base_quantity))
         if status != 303:
             raise RuntimeError(f"the first quantity POST gave {status}, not 303 "
                                "(is product 1 in the demo cart? was the server started with --empty-carts?)")
+        # The change that stores a session moves it to a new cookie (the old one is spent).
+        self.cookie = session_cookie(headers) or self.cookie
 
     def body(self, quantity):
         return f"quantity={quantity}&csrf={self.csrf}&return_to=/cart"

@@ -6,8 +6,8 @@
 // decoded as UTF-8 with replacement characters, as libmicrohttpd's text reaches a request. Checked:
 // - the line ends in its only line break, and holds no control, format, separator, private-use
 //   or unassigned character;
-// - it has exactly six space-separated fields, whatever the method and path hold;
-// - method and path can be read back exactly from their fields (undoing `\\`, `\xHH` and
+// - it has exactly seven space-separated fields, whatever the client, method and path hold;
+// - client, method and path can be read back exactly from their fields (undoing `\\`, `\xHH` and
 //   `\u{H…}`), unless clipped, when what is read back is the start of the original and ends in `…`.
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -18,7 +18,9 @@ public func fuzzAccessLog(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let method = String(decoding: UnsafeBufferPointer(rebasing: input[..<methodCount]), as: UTF8.self)
     let path = String(decoding: UnsafeBufferPointer(rebasing: input[methodCount...]), as: UTF8.self)
 
-    let line = LogLine.access(method: method, path: path, status: 200, bodyBytes: count, microseconds: UInt64(count) * 7, session: "-")
+    // The method's bytes stand for the client address too (only a trusted proxy's word decides
+    // it, but the formatter must not rely on that).
+    let line = LogLine.access(client: method, method: method, path: path, status: 200, bodyBytes: count, microseconds: UInt64(count) * 7, session: "-")
     check(line.hasSuffix("\n"), "no line break at the end")
     let body = line.dropLast()
     for scalar in body.unicodeScalars {
@@ -29,10 +31,15 @@ public func fuzzAccessLog(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         }
     }
     let fields = body.split(separator: " ", omittingEmptySubsequences: false)
-    check(fields.count == 6, "\(fields.count) fields in \(line.debugDescription)")
-    guard fields.count == 6 else { return 0 }
-    checkReadsBack(fields[0], original: method, limit: 32)
-    checkReadsBack(fields[1], original: path, limit: 200)
+    check(fields.count == 7, "\(fields.count) fields in \(line.debugDescription)")
+    guard fields.count == 7 else { return 0 }
+    if method.isEmpty {
+        check(fields[0] == "-", "an unknown client is not written as -")
+    } else {
+        checkReadsBack(fields[0], original: method, limit: 64)
+    }
+    checkReadsBack(fields[1], original: method, limit: 32)
+    checkReadsBack(fields[2], original: path, limit: 200)
     return 0
 }
 

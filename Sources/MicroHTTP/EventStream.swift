@@ -21,6 +21,7 @@ public final class EventStream: Sendable {
         var suspended = false
         var closed = false
         var finished = false
+        var refusal: HTTPStatus?
         var closeHandlers: [@Sendable () -> Void] = []
     }
 
@@ -56,6 +57,13 @@ public final class EventStream: Sendable {
             state.closed = true
             Self.wake(&state)
         }
+    }
+
+    /// The status the client got instead of this stream when the server refused to open it
+    /// (503 past a limit on open streams, or while stopping); `nil` for a stream that opened.
+    /// Known by the time the close handlers run.
+    public var refusal: HTTPStatus? {
+        state.withLock { $0.refusal }
     }
 
     /// Registers `handler` to run once when the stream is over (closed and its connection
@@ -119,6 +127,12 @@ public final class EventStream: Sendable {
             }
             Self.wake(&state)
         }
+    }
+
+    /// Records that the server answered `status` instead of opening the stream, and ends it.
+    func refuse(with status: HTTPStatus) {
+        state.withLock { $0.refusal = status }
+        finish()
     }
 
     /// Marks the stream over once libmicrohttpd is done with its connection, and runs the

@@ -17,7 +17,8 @@ public struct Request: Sendable {
     public var form: Parameters
     /// The raw body, for any other content type; empty for forms.
     public var body: [UInt8]
-    /// The client's IP address as text.
+    /// The client's IP address as text: the peer's, or, when the peer is one of the configured
+    /// ``Server/Configuration/trustedProxies``, the client its `X-Forwarded-For` names.
     public var remoteAddress: String
     /// Values captured by the matched route pattern, e.g. `["id": "3"]`; set by ``Router``.
     public var routeParameters: [String: String]

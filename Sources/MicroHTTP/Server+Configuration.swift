@@ -36,6 +36,22 @@ extension Server {
         public var shutdownGracePeriod: Double
         /// Whether libmicrohttpd's own diagnostics go to standard error.
         public var logsLibraryMessages: Bool
+        /// Event streams open at once; past it, a new one is answered 503 with `Retry-After`.
+        /// `0` means no limit. Keep it below ``connectionLimit``, so pages still get connections.
+        public var maximumEventStreams: Int
+        /// Event streams one client address (see ``trustedProxies``) may hold at once; past it,
+        /// a new one is answered 503 with `Retry-After`. `0` means no limit. Keep it below
+        /// ``connectionsPerIPLimit`` (when set), so that address can still load pages.
+        public var maximumEventStreamsPerClient: Int
+        /// Seconds after which the server ends an event stream cleanly (the client's
+        /// `EventSource` reconnects), so no stream holds its place for ever; `0` means never.
+        /// Streams are checked at their heartbeat, so one ends within ``heartbeatInterval`` of it.
+        public var maximumEventStreamLifetime: Double
+        /// Addresses of proxies whose `X-Forwarded-For` names the client: for a request from
+        /// one of them, ``Request/remoteAddress`` is the right-most address in that field that
+        /// is not itself a trusted proxy; for any other, the peer's address. Per-client limits
+        /// use that address.
+        public var trustedProxies: [String]
 
         /// Creates a configuration; every value has a production default.
         public init(
@@ -52,7 +68,11 @@ extension Server {
             maximumFormFields: Int = 256,
             heartbeatInterval: Double = 15,
             shutdownGracePeriod: Double = 5,
-            logsLibraryMessages: Bool = false
+            logsLibraryMessages: Bool = false,
+            maximumEventStreams: Int = 12_288,
+            maximumEventStreamsPerClient: Int = 128,
+            maximumEventStreamLifetime: Double = 3600,
+            trustedProxies: [String] = []
         ) {
             self.host = host
             self.port = port
@@ -68,6 +88,10 @@ extension Server {
             self.heartbeatInterval = heartbeatInterval
             self.shutdownGracePeriod = shutdownGracePeriod
             self.logsLibraryMessages = logsLibraryMessages
+            self.maximumEventStreams = maximumEventStreams
+            self.maximumEventStreamsPerClient = maximumEventStreamsPerClient
+            self.maximumEventStreamLifetime = maximumEventStreamLifetime
+            self.trustedProxies = trustedProxies
         }
     }
 

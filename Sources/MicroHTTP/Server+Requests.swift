@@ -64,13 +64,15 @@ extension Server {
         let decodedQuery = query.compactMap { pair in pair.value.map { (name: pair.name, value: $0) } }
         // A value that is not UTF-8 became nil: the request is refused below, with no query.
         let queryIsUTF8 = decodedQuery.count == query.count
+        let headers = Self.headers(on: connection)
+        let peer = Self.clientAddress(of: connection)
         let request = Request(
             method: HTTPMethod(rawValue: String(cString: method)),
             path: path ?? "/",
             query: queryIsUTF8 ? Parameters(decodedQuery) : Parameters(),
-            headers: Self.headers(on: connection),
+            headers: headers,
             cookies: Self.cookies(on: connection),
-            remoteAddress: Self.clientAddress(of: connection)
+            remoteAddress: trustedProxies.isEmpty ? peer : trustedProxies.clientAddress(peer: peer, forwardedFor: headers.values(named: "X-Forwarded-For"))
         )
         watchdog.headersReceived(connection)
         let state = RequestState(request: request, maximumFormFields: configuration.maximumFormFields)

@@ -26,7 +26,7 @@ extension Server {
             )
             if created == nil { Unmanaged<SharedBytes>.fromOpaque(context).release() }
         case .eventStream(let stream):
-            switch open(stream, on: connection) {
+            switch open(stream, on: connection, for: state.request.remoteAddress) {
             case .opened(let response): created = response
             case .refused(let error): return queue(responder.respond(to: error, for: state.request), on: connection, for: state)
             case .failed: created = nil

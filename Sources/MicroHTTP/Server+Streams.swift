@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Dispatch
 
 extension Server {
     // MARK: - Event streams
@@ -13,21 +14,26 @@ extension Server {
         case failed
     }
 
-    /// Registers `stream` and makes the response that carries it, unless the server is stopping.
+    /// Registers `stream` for `client` and makes the response that carries it, unless the
+    /// server is stopping or a limit on open streams is reached.
     ///
-    /// The check and the registration happen under the lock `stop()` takes to collect the
+    /// The checks and the registration happen under the lock `stop()` takes to collect the
     /// streams it ends, so every stream is either ended by `stop()` or never opened: one that
     /// slipped in after the collection would stay suspended, and libmicrohttpd aborts the
     /// process when a daemon is stopped with a suspended connection.
-    func open(_ stream: EventStream, on connection: OpaquePointer) -> StreamOpening {
-        guard let (group, key) = streams.withLock({ $0.insert(stream) }) else {
+    func open(_ stream: EventStream, on connection: OpaquePointer, for client: String) -> StreamOpening {
+        let lifetime = configuration.maximumEventStreamLifetime
+        let deadline = lifetime > 0 ? DispatchTime.now().uptimeNanoseconds + UInt64(lifetime * 1e9) : UInt64.max
+        let admission = streams.withLock { $0.insert(stream, client: client, deadline: deadline) }
+        guard case .admitted(let group, let key) = admission else {
             // Over before it began: whoever waits for its end (a hub holding it) lets go now.
-            stream.finish()
-            return .refused(HTTPError(.serviceUnavailable, "The server is shutting down.", headers: ["Retry-After": "5"]))
+            let refusal = Self.refusal(admission)
+            stream.refuse(with: refusal.status)
+            return .refused(refusal)
         }
         stream.attach(to: ConnectionHandle(pointer: connection))
         stream.onClose { [weak self] in
-            self?.streams.withLock { $0.remove(key, from: group) }
+            self?.streams.withLock { $0.remove(key, from: group, client: client) }
         }
         let context = Unmanaged.passRetained(stream).toOpaque()
         guard let response = MHD_create_response_from_callback(UInt64.max, 2048, eventStreamReader, context, eventStreamFinished) else {
@@ -37,49 +43,102 @@ extension Server {
         return .opened(response)
     }
 
+    /// 503 with `Retry-After`, which a browser's `EventSource` or the page's script can wait out.
+    private static func refusal(_ admission: StreamGroups.Admission) -> HTTPError {
+        let message = switch admission {
+        case .stopping: "The server is shutting down."
+        case .tooManyFromClient: "Too many live updates are open from this address. Close a few tabs, or wait a moment."
+        default: "Too many live updates are open on this server right now. Please wait a moment."
+        }
+        return HTTPError(.serviceUnavailable, message, headers: ["Retry-After": admission == .stopping ? "5" : "10"])
+    }
+
+    /// One heartbeat tick: the streams of the group whose turn it is get a keep-alive comment,
+    /// or are ended once past their lifetime.
     func beat() {
-        for stream in streams.withLock({ $0.nextGroup() }) { stream.heartbeat() }
+        let (live, expired) = streams.withLock { $0.nextGroup(now: DispatchTime.now().uptimeNanoseconds) }
+        for stream in expired { stream.close() }
+        for stream in live { stream.heartbeat() }
     }
 }
 
-/// Open event streams, spread over groups that the heartbeat visits in turn.
+/// Open event streams, spread over groups that the heartbeat visits in turn, with the limits
+/// on how many may be open, in all and per client address.
 struct StreamGroups {
-    private var groups: [[ObjectIdentifier: EventStream]]
+    /// Whether a stream was admitted, and where it went.
+    enum Admission: Equatable {
+        case admitted(group: Int, key: ObjectIdentifier)
+        case stopping
+        case tooMany
+        case tooManyFromClient
+    }
+
+    private struct Entry {
+        let stream: EventStream
+        /// `DispatchTime` uptime nanoseconds after which the stream is ended.
+        let deadline: UInt64
+    }
+
+    private var groups: [[ObjectIdentifier: Entry]]
+    private var streamsPerClient: [String: Int] = [:]
     private var nextInsert = 0
     private var nextBeat = 0
     /// Set once the server stops: no stream is admitted afterwards.
     private var isClosed = false
+    private let limit: Int
+    private let limitPerClient: Int
 
-    init(count: Int) {
+    /// How many streams are open.
+    private(set) var count = 0
+
+    /// - Parameters:
+    ///   - count: Heartbeat groups.
+    ///   - limit: Streams open at once; `0`: no limit.
+    ///   - limitPerClient: Streams one client address may hold; `0`: no limit.
+    init(count: Int, limit: Int, limitPerClient: Int) {
         groups = Array(repeating: [:], count: count)
+        self.limit = limit
+        self.limitPerClient = limitPerClient
     }
 
-    /// Adds `stream`; `nil` once closed.
-    mutating func insert(_ stream: EventStream) -> (group: Int, key: ObjectIdentifier)? {
-        guard !isClosed else { return nil }
+    /// Adds `stream` for `client`, unless closed or a limit is reached.
+    mutating func insert(_ stream: EventStream, client: String, deadline: UInt64) -> Admission {
+        guard !isClosed else { return .stopping }
+        guard limit == 0 || count < limit else { return .tooMany }
+        let held = streamsPerClient[client, default: 0]
+        guard limitPerClient == 0 || held < limitPerClient else { return .tooManyFromClient }
+        streamsPerClient[client] = held + 1
+        count += 1
         let group = nextInsert
         nextInsert = (nextInsert + 1) % groups.count
         let key = ObjectIdentifier(stream)
-        groups[group][key] = stream
-        return (group, key)
+        groups[group][key] = Entry(stream: stream, deadline: deadline)
+        return .admitted(group: group, key: key)
     }
 
-    mutating func remove(_ key: ObjectIdentifier, from group: Int) {
-        groups[group].removeValue(forKey: key)
+    mutating func remove(_ key: ObjectIdentifier, from group: Int, client: String) {
+        guard groups[group].removeValue(forKey: key) != nil else { return }
+        count -= 1
+        let held = streamsPerClient[client, default: 1] - 1
+        streamsPerClient[client] = held > 0 ? held : nil
     }
 
-    /// How many streams are open.
-    var count: Int { groups.reduce(0) { $0 + $1.count } }
-
-    /// The streams of the group whose turn it is.
-    mutating func nextGroup() -> [EventStream] {
+    /// The streams of the group whose turn it is: those still within their lifetime, and
+    /// those past it.
+    mutating func nextGroup(now: UInt64) -> (live: [EventStream], expired: [EventStream]) {
         defer { nextBeat = (nextBeat + 1) % groups.count }
-        return Array(groups[nextBeat].values)
+        var live: [EventStream] = []
+        var expired: [EventStream] = []
+        live.reserveCapacity(groups[nextBeat].count)
+        for entry in groups[nextBeat].values {
+            if entry.deadline < now { expired.append(entry.stream) } else { live.append(entry.stream) }
+        }
+        return (live, expired)
     }
 
     /// Admits no more streams and returns every open one, for the server to end.
     mutating func close() -> [EventStream] {
         isClosed = true
-        return groups.flatMap(\.values)
+        return groups.flatMap { $0.values.map(\.stream) }
     }
 }

@@ -36,6 +36,8 @@ public final class Server: Sendable {
     /// Files answered by the server itself, before any responder, and their address prefix.
     let staticFiles: StaticFiles?
     let staticPrefix: String
+    /// Proxies whose `X-Forwarded-For` names the client.
+    let trustedProxies: TrustedProxies
 
     /// Creates a server; it does not listen until ``start()``.
     /// - Parameters:
@@ -55,7 +57,11 @@ public final class Server: Sendable {
         staticPrefix = prefix
         watchdog = ConnectionWatchdog(headerTimeout: configuration.requestHeaderTimeout, bodyTimeout: configuration.requestBodyTimeout)
         let groups = max(1, Int((configuration.heartbeatInterval / Self.heartbeatTick).rounded()))
-        streams = Mutex(StreamGroups(count: groups))
+        streams = Mutex(StreamGroups(
+            count: groups, limit: configuration.maximumEventStreams, limitPerClient: configuration.maximumEventStreamsPerClient
+        ))
+        // Checked again by `start()`, which can report an entry that is not an address.
+        trustedProxies = (try? TrustedProxies(configuration.trustedProxies)) ?? TrustedProxies.none
     }
 
     deinit {
@@ -78,6 +84,7 @@ public final class Server: Sendable {
     public func start() throws {
         try daemon.withLock { daemon in
             precondition(daemon == nil, "Server.start() called twice")
+            _ = try TrustedProxies(configuration.trustedProxies)
             // A client that leaves mid-answer must not kill the process.
             signal(SIGPIPE, SIG_IGN)
             let openFiles = Int(cmhd_raise_open_file_limit(UInt(configuration.connectionLimit + 256)))

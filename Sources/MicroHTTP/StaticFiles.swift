@@ -33,6 +33,32 @@ public struct StaticFiles: Sendable {
             let notModified: Answer
             let okVersioned: Answer
             let notModifiedVersioned: Answer
+
+            /// Builds the four answers of `bytes`, sent with `encoding` (`nil`: as they are).
+            /// - Parameters:
+            ///   - cacheControl: For plain addresses; `versionedCacheControl`: for versioned ones.
+            ///   - headers: Every other field, sent with each answer.
+            init(_ bytes: [UInt8], etag: String, encoding: String?, contentType: String,
+                 cacheControl: String, versionedCacheControl: String, headers: HTTPHeaders) {
+                func answers(cacheControl: String, body: SharedBytes) -> (ok: Answer, notModified: Answer) {
+                    var notModifiedHeaders: HTTPHeaders = ["ETag": etag, "Cache-Control": cacheControl]
+                    var okHeaders = notModifiedHeaders
+                    if let encoding { okHeaders.add("Content-Encoding", encoding) }
+                    okHeaders.add("Content-Type", contentType)
+                    for field in headers {
+                        notModifiedHeaders.add(field.name, field.value)
+                        okHeaders.add(field.name, field.value)
+                    }
+                    return (Answer(status: .ok, headers: okHeaders, body: body),
+                            Answer(status: .notModified, headers: notModifiedHeaders, body: SharedBytes([])))
+                }
+                let body = SharedBytes(bytes)
+                let plain = answers(cacheControl: cacheControl, body: body)
+                let versioned = answers(cacheControl: versionedCacheControl, body: SharedBytes(sameBytesAs: body))
+                self.etag = etag
+                (ok, notModified) = plain
+                (okVersioned, notModifiedVersioned) = versioned
+            }
         }
 
         /// One answer's parts. Kept apart rather than as a ``Response``, whose body enum
@@ -106,27 +132,8 @@ public struct StaticFiles: Sendable {
             var common = headers
             if compressed != nil { common.add("Vary", "Accept-Encoding") }
             func representation(_ bytes: [UInt8], etag: String, encoding: String?) -> File.Representation {
-                func answers(cacheControl: String, sharing body: SharedBytes?) -> (ok: File.Answer, notModified: File.Answer) {
-                    var notModifiedHeaders: HTTPHeaders = ["ETag": etag, "Cache-Control": cacheControl]
-                    var okHeaders = notModifiedHeaders
-                    if let encoding { okHeaders.add("Content-Encoding", encoding) }
-                    okHeaders.add("Content-Type", contentType)
-                    for field in common {
-                        notModifiedHeaders.add(field.name, field.value)
-                        okHeaders.add(field.name, field.value)
-                    }
-                    let body = body.map { SharedBytes(sameBytesAs: $0) } ?? SharedBytes(bytes)
-                    return (
-                        File.Answer(status: .ok, headers: okHeaders, body: body),
-                        File.Answer(status: .notModified, headers: notModifiedHeaders, body: SharedBytes([]))
-                    )
-                }
-                let plain = answers(cacheControl: cacheControl, sharing: nil)
-                let versioned = answers(cacheControl: versionedCacheControl, sharing: plain.ok.body)
-                return File.Representation(
-                    etag: etag, ok: plain.ok, notModified: plain.notModified,
-                    okVersioned: versioned.ok, notModifiedVersioned: versioned.notModified
-                )
+                File.Representation(bytes, etag: etag, encoding: encoding, contentType: contentType,
+                                    cacheControl: cacheControl, versionedCacheControl: versionedCacheControl, headers: common)
             }
             files[relative] = File(
                 identity: representation(bytes, etag: "\"" + hash + "\"", encoding: nil),

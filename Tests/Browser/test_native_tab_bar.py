@@ -320,6 +320,10 @@ def test_dragging_profile_above_home_reorders_the_tab_bar(server, browser):
 
 def test_each_tab_keeps_its_place_and_tapping_it_again_goes_to_its_top(server, browser):
     driver = browser(size=(390, 460))  # a short phone, so one result still scrolls
+    # Only a stored session keeps its searches, and so the Search tab's place: store it first.
+    driver.get(server.url + "/")
+    press(driver, "Add Ultralight Tent to cart")
+    wait_for(lambda: driver.current_url.rstrip("/") == server.url.rstrip("/") and loaded(driver), what="Home after adding")
     driver.get(server.url + "/search")
     field = driver.find_element(By.CSS_SELECTOR, "input[name=q]")
     field.send_keys("tent", Keys.ENTER)

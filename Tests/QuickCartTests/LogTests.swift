@@ -34,11 +34,38 @@ extension ShopTests {
             let written = lines.withLock { $0 }
             let line = try #require(written.first)
             #expect(!line.contains("\u{1b}"), "the escape sequence reached the log: \(line.debugDescription)")
-            #expect(line.hasPrefix(#"G\x1B[31mET / "#), "\(line.debugDescription)")
+            #expect(line.hasPrefix(#"127.0.0.1 G\x1B[31mET / "#), "\(line.debugDescription)")
             #expect(Self.isOneClean(line))
         }
 
-        @Test("Every access-log field is printable and the line keeps its six fields", arguments: [
+        @Test("An event stream is logged when it ends; a refused one once, as the 503 the client got")
+        func streamsAreLoggedWhenTheyEnd() throws {
+            let lines = Mutex<[String]>([])
+            var router = Router()
+            router.add(middleware: AccessLog(write: { line in lines.withLock { $0.append(line) } }))
+            router.get("/events") { _ in
+                let stream = EventStream()
+                stream.send(ServerSentEvent(event: "badge", data: "0"))
+                return Response(headers: ["Content-Type": "text/event-stream"], body: .eventStream(stream))
+            }
+            let configuration = Server.Configuration(host: "127.0.0.1", port: 0, threadCount: 1, heartbeatInterval: 0.1, maximumEventStreams: 1)
+            let server = Server(configuration: configuration, responder: router)
+            try server.start()
+            defer { server.stop() }
+            let open = try TestEventStreamClient(port: server.port)
+            #expect(open.status == 200)
+            #expect(lines.withLock { $0 }.isEmpty, "an open stream is not logged yet")
+            #expect(try TestHTTPClient(port: server.port).request("GET", "/events").status == 503)
+            let refusal = lines.withLock { $0 }
+            #expect(refusal.count == 1 && refusal.first?.hasPrefix("127.0.0.1 GET /events 503 ") == true, "\(refusal)")
+            #expect(refusal.first?.contains(" stream ") == false)
+            open.connection.disconnect()
+            let deadline = Date().addingTimeInterval(5)
+            while lines.withLock({ $0.count }) < 2, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            #expect(lines.withLock { $0 }.last?.hasPrefix("127.0.0.1 GET /events 200 stream ") == true)
+        }
+
+        @Test("Every access-log field is printable and the line keeps its seven fields", arguments: [
             ("GET", "/missing\n200 forged"),
             ("GET", "/a\r\nGET /admin 200 1B 0.01ms s=-"),
             ("G\u{1b}[31mET", "/"),
@@ -49,18 +76,20 @@ extension ShopTests {
             ("GET\u{0D4E}", "\u{301}/accents-fuse-with-the-space-before\u{0D4E}"),
         ])
         func accessLogFieldsArePrintable(method: String, path: String) throws {
-            let line = LogLine.access(method: method, path: path, status: 404, bodyBytes: 12, microseconds: 1234, session: "-")
+            let line = LogLine.access(client: "", method: method, path: path, status: 404, bodyBytes: 12, microseconds: 1234, session: "-")
             #expect(Self.isOneClean(line), "\(line.debugDescription)")
-            #expect(line.dropLast().split(separator: " ", omittingEmptySubsequences: false).count == 6, "\(line.debugDescription)")
+            #expect(line.dropLast().split(separator: " ", omittingEmptySubsequences: false).count == 7, "\(line.debugDescription)")
             #expect(line.hasSuffix(" 404 12B 1.23ms s=-\n"))
         }
 
         @Test("Plain fields are written as they are; a backslash is doubled so escapes cannot be faked")
         func plainFieldsStayPlain() {
-            #expect(LogLine.access(method: "GET", path: "/cart", status: 200, bodyBytes: 7125, microseconds: 842, session: "3fa2c1d09b")
-                == "GET /cart 200 7125B 0.84ms s=3fa2c1d09b\n")
-            #expect(LogLine.access(method: "GET", path: "/events", status: 200, bodyBytes: nil, microseconds: 5, session: "-")
-                == "GET /events 200 stream 0.00ms s=-\n")
+            #expect(LogLine.access(client: "", method: "GET", path: "/cart", status: 200, bodyBytes: 7125, microseconds: 842, session: "3fa2c1d09b")
+                == "- GET /cart 200 7125B 0.84ms s=3fa2c1d09b\n")
+            #expect(LogLine.access(client: "", method: "GET", path: "/events", status: 200, bodyBytes: nil, microseconds: 5, session: "-")
+                == "- GET /events 200 stream 0.00ms s=-\n")
+            #expect(LogLine.access(client: "203.0.113.7", method: "GET", path: "/", status: 200, bodyBytes: 1, microseconds: 1, session: "-")
+                == "203.0.113.7 GET / 200 1B 0.00ms s=-\n")
             #expect(LogLine.printable(#"/a\x0A"#, limit: 100) == #"/a\\x0A"#)
             #expect(LogLine.printable("/été/日本", limit: 100) == "/été/日本")
             #expect(LogLine.printable(String(repeating: "a", count: 300), limit: 200) == String(repeating: "a", count: 200) + "…")
@@ -85,12 +114,14 @@ extension ShopTests {
             for _ in 0..<100 { log.write(line) }
             Thread.sleep(forTimeInterval: 0.05)
             #expect(pipe.available == 0, "100 short lines stay gathered")
-            for _ in 0..<100 { log.write(line) }
-            // The 164th line passed 16 KiB: the lines gathered by then are written soon, off
-            // the writing thread; the rest wait.
+            for _ in 0..<64 { log.write(line) }
+            // The 164th line passed 16 KiB: the lines are written soon, off the writing thread.
             let deadline = Date().addingTimeInterval(5)
             while pipe.available < 164 * 100, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
-            #expect(pipe.available >= 164 * 100 && pipe.available < 200 * 100)
+            #expect(pipe.available == 164 * 100)
+            for _ in 0..<36 { log.write(line) }
+            Thread.sleep(forTimeInterval: 0.05)
+            #expect(pipe.available == 164 * 100, "the next lines wait again")
             log.write("last\n")
             log.flush()
             #expect(pipe.readAll(closingWriteEnd: true) == Array((String(repeating: line, count: 200) + "last\n").utf8))

@@ -65,6 +65,36 @@ struct PostgresStorageTests {
         #expect(!received.contains("data: 3"), "a refused change was sent: “\(received)”")
     }
 
+    @Test("The first change stores the session under its new id; the streams opened under the old cookie, on every instance, follow it")
+    func streamsFollowTheStoredSession() throws {
+        let url = try TestPostgresServer.shared().makeDatabase(prefix: "rotation")
+        let first = try Self.open(url), second = try Self.open(url)
+        defer { first.close(); second.close() }
+        let firstHub = BadgeHub(), secondHub = BadgeHub()
+        let publisher = first.badgePublisher(deliveringTo: firstHub)
+        _ = second.badgePublisher(deliveringTo: secondHub)
+        let tent = try #require(first.catalog.product(slug: "ultralight-tent"))
+        let fresh = TestSessions.new()
+        let session = Session(
+            storageID: fresh.storageID, createdAt: fresh.createdAt, displayName: fresh.displayName, isStored: false,
+            csrfToken: fresh.csrfToken, liveKey: "cookie-key-" + fresh.storageID, storedLiveKey: fresh.storedLiveKey
+        )
+        let here = EventStream(), there = EventStream()
+        firstHub.subscribe(here, liveKey: session.liveKey, current: CartChange(itemCount: 3, version: 0))
+        secondHub.subscribe(there, liveKey: session.liveKey, current: CartChange(itemCount: 3, version: 0))
+        _ = Self.drain(here)
+        _ = Self.drain(there)
+
+        let change = try first.carts.add(productID: tent.id, for: session, at: now)
+        publisher.publish(change, for: session)
+        #expect(Self.wait(for: "data: 4", on: here).contains("data: 4"))
+        #expect(Self.wait(for: "data: 4", on: there).contains("data: 4"), "the other instance's stream did not follow the stored session")
+        // Later changes come from the stored session (its cookie now carries the new id).
+        let later = try first.carts.add(productID: tent.id, for: TestSessions.stored(fresh), at: now)
+        #expect(later == CartChange(itemCount: 5, version: 2))
+        #expect(Self.wait(for: "data: 5", on: there).contains("data: 5"))
+    }
+
     @Test("Changes to one cart through several instances at once all count")
     func concurrentChangesThroughInstances() throws {
         let url = try TestPostgresServer.shared().makeDatabase(prefix: "concurrent")
@@ -88,7 +118,7 @@ struct PostgresStorageTests {
             }
         }
         #expect(failures.withLock { $0 } == [])
-        let stored = try #require(try storages[1].sessions.session(id: session.id))
+        let stored = try #require(try storages[1].sessions.session(storageID: session.storageID))
         #expect(stored.cart.quantity(of: tent.id) == 3)
         #expect(stored.cart.quantity(of: shoes.id) == 7)
         #expect(stored.cartVersion == 9)
@@ -105,7 +135,7 @@ struct PostgresStorageTests {
         defer { other.close() }
         try other.execute("SELECT pg_advisory_lock($1)", PostgresSessionStore.purgeLockKey)
         #expect(try storage.sessions.deleteSessions(lastSeenBefore: now) == 0)
-        #expect(try storage.sessions.session(id: old.id) != nil)
+        #expect(try storage.sessions.session(storageID: old.storageID) != nil)
         try other.execute("SELECT pg_advisory_unlock($1)", PostgresSessionStore.purgeLockKey)
         #expect(try storage.sessions.deleteSessions(lastSeenBefore: now) == 1)
     }
@@ -129,14 +159,14 @@ struct PostgresStorageTests {
         try server.stop()
         #expect(throws: StorageError.self) { try storage.ping() }
         #expect(throws: StorageError.self) { try storage.carts.add(productID: tent.id, for: TestSessions.stored(session), at: now) }
-        #expect(throws: StorageError.self) { try storage.sessions.session(id: session.id) }
+        #expect(throws: StorageError.self) { try storage.sessions.session(storageID: session.storageID) }
         try server.start()
 
         // The listener is back within its longest backoff, and resends the count it may have missed.
         let resent = Self.wait(for: "data: 4", on: stream, timeout: 10)
         #expect(resent.contains("event: badge") && resent.contains("data: 4"), "after the outage the stream got “\(resent)”")
         try storage.ping()
-        let stored = try #require(try storage.sessions.session(id: session.id))
+        let stored = try #require(try storage.sessions.session(storageID: session.storageID))
         #expect(stored.cart.quantity(of: tent.id) == 1, "the change refused during the outage was written")
         let after = try storage.carts.add(productID: tent.id, for: TestSessions.stored(session), at: now)
         #expect(after == CartChange(itemCount: 5, version: 2))

@@ -93,17 +93,19 @@ extension ShopTests {
             #expect(rootAttribute("data-notifications", of: try browser.get("/")) == "on")
         }
 
-        @Test("The Search tab returns to the last search from other tabs, and to its root when current")
-        func searchKeepsItsPlace() throws {
+        @Test("A search is never echoed into a cookie; the Search tab returns to a stored session's newest search")
+        func searchSetsNoPlaceCookie() throws {
             let shop = try TestShop()
-            let client = try shop.client()
-            let search = try client.get("/search?q=tent")
-            let place = try #require(search.headers(named: "Set-Cookie").first { $0.hasPrefix("quickcart_search_place=") })
-            let cookie = String(place.split(separator: ";")[0])
-            let home = Page(try shop.client().get("/", headers: [("Cookie", cookie)]), method: "GET", target: "/")
-            #expect(home.tabLinks.first { $0["data-tab"] == "search" }?["href"] == "/search?q=tent")
-            let current = Page(try shop.client().get("/search?q=tent", headers: [("Cookie", cookie)]), method: "GET", target: "/search?q=tent")
-            #expect(current.tabLinks.first { $0["data-tab"] == "search" }?["href"] == "/search", "the current tab leads to its root")
+            let browser = shop.browser()
+            let search = try browser.search("tent")
+            #expect(search.setCookies.allSatisfy { $0.name == Page.sessionCookieName }, "\(search.response.headers(named: "Set-Cookie"))")
+            #expect(!search.response.headers(named: "Set-Cookie").contains { $0.contains("tent") })
+            let searchTab = { (page: Page) in page.tabLinks.first { $0["data-tab"] == "search" }?["href"] }
+            #expect(searchTab(try browser.get("/")) == "/search", "a session not stored keeps no searches")
+            #expect(try browser.post("/profile/theme", form: [("theme", "dark")]).status == 303)
+            _ = try browser.search("rain jacket")
+            #expect(searchTab(try browser.get("/")) == "/search?q=rain%20jacket")
+            #expect(searchTab(try browser.get("/search?q=rain%20jacket")) == "/search", "the current tab leads to its root")
             let forged = Page(try shop.client().get("/", headers: [("Cookie", "quickcart_search_place=https://evil.example/")]), method: "GET", target: "/")
             #expect(forged.tabLinks.first { $0["data-tab"] == "search" }?["href"] == "/search")
         }

@@ -41,7 +41,9 @@ extension ShopTests {
         func differenceAppliesToTheStoredQuantity() throws {
             let shop = try TestShop()
             let phone = shop.browser()
-            let laptop = shop.browser(cookie: try #require(try phone.get("/").sessionCookie?.value))
+            // Two devices share a stored session's cookie (the change that stores a session gives it a new one).
+            #expect(try phone.post("/profile/theme", form: [("theme", "dark")]).status == 303)
+            let laptop = shop.browser(cookie: phone.sessionCookie)
             let phonePage = try phone.get("/cart")
             let laptopPage = try laptop.get("/cart")
             #expect(try phone.click("Increase quantity of \(Products.bottle)", on: phonePage).status == 303)

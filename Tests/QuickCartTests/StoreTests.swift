@@ -67,12 +67,12 @@ struct StoreTests {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
         let session = TestSessions.new(createdAt: now - 60)
-        #expect(try storage.sessions.session(id: session.id) == nil)
+        #expect(try storage.sessions.session(storageID: session.storageID) == nil)
         #expect(try storage.searches.recentSearches(for: session) == [])
         #expect(try storage.orders.orders(for: session) == [])
 
         try storage.sessions.setDisplayName("Ada", for: session, at: now)
-        let stored = try #require(try storage.sessions.session(id: session.id))
+        let stored = try #require(try storage.sessions.session(storageID: session.storageID))
         #expect(stored == StoredSession(
             createdAt: now - 60, lastSeen: now, displayName: "Ada", preferences: .standard,
             cart: storage.starterCart, cartVersion: 0
@@ -87,13 +87,13 @@ struct StoreTests {
         let session = TestSessions.new()
         #expect(throws: CartError.notInCart) { try storage.carts.setQuantity(4, of: tent.id, for: session, at: now) }
         #expect(throws: CartError.notInCart) { try storage.carts.adjustQuantity(by: 1, of: tent.id, for: session, at: now) }
-        #expect(try storage.sessions.session(id: session.id) == nil, "a refused change stored its session")
+        #expect(try storage.sessions.session(storageID: session.storageID) == nil, "a refused change stored its session")
         storage.close()
 
         let empty = try location.open(emptyCarts: true)
         defer { empty.close() }
         #expect(throws: CartError.emptyCart) { try empty.carts.checkout(for: session, at: now) }
-        #expect(try empty.sessions.session(id: session.id) == nil, "a refused checkout stored its session")
+        #expect(try empty.sessions.session(storageID: session.storageID) == nil, "a refused checkout stored its session")
     }
 
     @Test("Two requests storing the same new session store it once, and both changes count", arguments: StoreBackend.allCases)
@@ -105,7 +105,7 @@ struct StoreTests {
         // Both requests resolved the session before either stored it.
         _ = try storage.carts.add(productID: tent.id, for: session, at: now)
         let change = try storage.carts.add(productID: tent.id, for: session, at: now)
-        let stored = try #require(try storage.sessions.session(id: session.id))
+        let stored = try #require(try storage.sessions.session(storageID: session.storageID))
         #expect(stored.cart.items.map(\.quantity) == [1, 2, 2], "\(stored.cart)")
         #expect(change == CartChange(itemCount: 5, version: 2))
     }
@@ -115,11 +115,29 @@ struct StoreTests {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
         let session = TestSessions.new()
-        try storage.sessions.touch(sessionID: session.id, at: now)
-        #expect(try storage.sessions.session(id: session.id) == nil)
+        try storage.sessions.touch(storageID: session.storageID, at: now)
+        #expect(try storage.sessions.session(storageID: session.storageID) == nil)
         try storage.sessions.setDisplayName("Ada", for: session, at: now)
-        try storage.sessions.touch(sessionID: session.id, at: now + 500)
-        #expect(try storage.sessions.session(id: session.id)?.lastSeen == now + 500)
+        try storage.sessions.touch(storageID: session.storageID, at: now + 500)
+        #expect(try storage.sessions.session(storageID: session.storageID)?.lastSeen == now + 500)
+    }
+
+    @Test("deleteSession removes the session with its cart and searches; its orders stay", arguments: StoreBackend.allCases)
+    func deleteSession(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let session = TestSessions.new(), other = TestSessions.new()
+        let (orderID, _) = try storage.carts.checkout(for: session, at: now)
+        let stored = TestSessions.stored(session)
+        _ = try storage.carts.add(productID: 3, for: stored, at: now)
+        try storage.searches.recordSearch("tent", for: stored, at: now * 1000)
+        try storage.sessions.setDisplayName("Bob", for: other, at: now)
+        try storage.sessions.deleteSession(storageID: session.storageID)
+        #expect(try storage.sessions.session(storageID: session.storageID) == nil)
+        #expect(try storage.searches.recentSearches(for: stored) == [])
+        #expect(try storage.orders.orders(for: stored).map(\.id) == [orderID], "orders are records of sales")
+        #expect(try storage.sessions.session(storageID: other.storageID)?.displayName == "Bob", "another session is untouched")
+        try storage.sessions.deleteSession(storageID: session.storageID)
     }
 
     @Test("Display names and preferences are kept per session", arguments: StoreBackend.allCases)
@@ -131,13 +149,13 @@ struct StoreTests {
         try storage.sessions.setPreferences(preferences, for: ada, at: now)
         try storage.sessions.setDisplayName("Ada Lovelace", for: TestSessions.stored(ada), at: now + 1)
         try storage.sessions.setDisplayName("Bob", for: bob, at: now)
-        let stored = try #require(try storage.sessions.session(id: ada.id))
+        let stored = try #require(try storage.sessions.session(storageID: ada.storageID))
         #expect(stored.preferences == preferences)
         #expect(stored.displayName == "Ada Lovelace")
         #expect(stored.lastSeen == now + 1)
-        #expect(try storage.sessions.session(id: bob.id)?.preferences == .standard)
+        #expect(try storage.sessions.session(storageID: bob.storageID)?.preferences == .standard)
         try storage.sessions.setPreferences(.standard, for: TestSessions.stored(ada), at: now + 2)
-        #expect(try storage.sessions.session(id: ada.id)?.preferences == .standard)
+        #expect(try storage.sessions.session(storageID: ada.storageID)?.preferences == .standard)
     }
 
     @Test("The session lookup carries the cart in the order items were added, and its version", arguments: StoreBackend.allCases)
@@ -153,7 +171,7 @@ struct StoreTests {
             last = try storage.carts.add(productID: product.id, for: session, at: now)
             session = TestSessions.stored(session)
         }
-        let stored = try #require(try storage.sessions.session(id: session.id))
+        let stored = try #require(try storage.sessions.session(storageID: session.storageID))
         #expect(stored.cart.items.map(\.product.slug) == slugs)
         #expect(stored.cartVersion == last.version)
         #expect(stored.cart.itemCount == last.itemCount)
@@ -164,19 +182,20 @@ struct StoreTests {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
         let old = TestSessions.new(), recent = TestSessions.new()
-        try storage.searches.recordSearch("tent", for: old, at: (now - 1000) * 1000)
-        let (orderID, _) = try storage.carts.checkout(for: TestSessions.stored(old), at: now - 1000)
-        try storage.searches.recordSearch("tent", for: recent, at: now * 1000)
+        let (orderID, _) = try storage.carts.checkout(for: old, at: now - 1000)
+        try storage.searches.recordSearch("tent", for: TestSessions.stored(old), at: (now - 1000) * 1000)
+        try storage.sessions.setDisplayName("Ada", for: recent, at: now)
+        try storage.searches.recordSearch("tent", for: TestSessions.stored(recent), at: now * 1000)
 
         #expect(try storage.sessions.deleteSessions(lastSeenBefore: now - 10) == 1)
-        #expect(try storage.sessions.session(id: old.id) == nil)
-        #expect(try storage.sessions.session(id: recent.id) != nil)
+        #expect(try storage.sessions.session(storageID: old.storageID) == nil)
+        #expect(try storage.sessions.session(storageID: recent.storageID) != nil)
         #expect(try storage.searches.recentSearches(for: TestSessions.stored(recent)) == ["tent"])
         #expect(try storage.orders.orders(for: TestSessions.stored(old)).map(\.id) == [orderID], "orders outlive their session")
         // The purged id starts again from nothing: no cart or searches come back with it.
         #expect(try storage.searches.recentSearches(for: TestSessions.stored(old)) == [])
         try storage.sessions.setDisplayName("Again", for: old, at: now)
-        #expect(try storage.sessions.session(id: old.id)?.cart == storage.starterCart)
+        #expect(try storage.sessions.session(storageID: old.storageID)?.cart == storage.starterCart)
         #expect(try storage.sessions.deleteSessions(lastSeenBefore: now - 10) == 0)
     }
 
@@ -194,7 +213,7 @@ struct StoreTests {
         var change = first
         for _ in 0..<12 { change = try storage.carts.add(productID: shoes.id, for: TestSessions.stored(session), at: now) }
         #expect(change == CartChange(itemCount: 13, version: 13), "shoes stop at 10: 10 + 2 bottles + 1 tent")
-        let cart = try #require(try storage.sessions.session(id: session.id)).cart
+        let cart = try #require(try storage.sessions.session(storageID: session.storageID)).cart
         #expect(cart.items.map(\.product.slug) == ["trail-running-shoes", "insulated-water-bottle", "ultralight-tent"])
         #expect(cart.quantity(of: shoes.id) == 10)
     }
@@ -209,11 +228,11 @@ struct StoreTests {
         for (posted, expected) in [(7, 7), (0, 1), (-3, 1), (11, 10), (Int.max, 10), (Int.min, 1), (4, 4)] {
             let change = try storage.carts.setQuantity(posted, of: shoes.id, for: session, at: now)
             #expect(change.itemCount == expected + 2, "\(posted) should become \(expected)")
-            #expect(try storage.sessions.session(id: session.id)?.cart.quantity(of: shoes.id) == expected)
+            #expect(try storage.sessions.session(storageID: session.storageID)?.cart.quantity(of: shoes.id) == expected)
         }
-        let before = try storage.sessions.session(id: session.id)
+        let before = try storage.sessions.session(storageID: session.storageID)
         #expect(throws: CartError.notInCart) { try storage.carts.setQuantity(2, of: tent.id, for: TestSessions.stored(session), at: now) }
-        #expect(try storage.sessions.session(id: session.id) == before, "a refused change changed something")
+        #expect(try storage.sessions.session(storageID: session.storageID) == before, "a refused change changed something")
     }
 
     @Test("adjustQuantity adds to the quantity stored now, clamped into 1...10", arguments: StoreBackend.allCases)
@@ -228,7 +247,7 @@ struct StoreTests {
             let change = try storage.carts.adjustQuantity(by: step.delta, of: shoes.id, for: session, at: now)
             #expect(change.itemCount == step.expected + 2, "\(step.delta) should leave \(step.expected)")
         }
-        #expect(try storage.sessions.session(id: session.id)?.cart.quantity(of: shoes.id) == 1)
+        #expect(try storage.sessions.session(storageID: session.storageID)?.cart.quantity(of: shoes.id) == 1)
         #expect(throws: CartError.notInCart) { try storage.carts.adjustQuantity(by: 1, of: tent.id, for: TestSessions.stored(session), at: now) }
     }
 
@@ -248,7 +267,7 @@ struct StoreTests {
             }
         }
         #expect(failures.withLock { $0 } == [])
-        let stored = try #require(try storage.sessions.session(id: session.id))
+        let stored = try #require(try storage.sessions.session(storageID: session.storageID))
         #expect(stored.cart.quantity(of: shoes.id) == 9)
         #expect(stored.cartVersion == 9)
     }
@@ -262,7 +281,7 @@ struct StoreTests {
         let session = TestSessions.new()
         #expect(try storage.carts.remove(productID: shoes.id, for: session, at: now) == CartChange(itemCount: 2, version: 1))
         #expect(try storage.carts.remove(productID: tent.id, for: TestSessions.stored(session), at: now) == CartChange(itemCount: 2, version: 2))
-        let cart = try #require(try storage.sessions.session(id: session.id)).cart
+        let cart = try #require(try storage.sessions.session(storageID: session.storageID)).cart
         #expect(cart.items.map(\.product.slug) == ["insulated-water-bottle"])
     }
 
@@ -274,7 +293,7 @@ struct StoreTests {
         let session = TestSessions.new()
         let (firstID, emptied) = try storage.carts.checkout(for: session, at: now)
         #expect(emptied == CartChange(itemCount: 0, version: 1))
-        #expect(try storage.sessions.session(id: session.id)?.cart.isEmpty == true)
+        #expect(try storage.sessions.session(storageID: session.storageID)?.cart.isEmpty == true)
         #expect(throws: CartError.emptyCart) { try storage.carts.checkout(for: TestSessions.stored(session), at: now + 1) }
 
         _ = try storage.carts.add(productID: tent.id, for: TestSessions.stored(session), at: now + 5)
@@ -309,9 +328,9 @@ struct StoreTests {
         ]
         #expect(versions == [1, 2, 3, 4, 5])
         _ = try storage.carts.setQuantity(9, of: shoes.id, for: bob, at: now)
-        #expect(try storage.sessions.session(id: ada.id)?.cart.isEmpty == true)
-        #expect(try storage.sessions.session(id: bob.id)?.cart.quantity(of: shoes.id) == 9)
-        #expect(try storage.sessions.session(id: bob.id)?.cartVersion == 1)
+        #expect(try storage.sessions.session(storageID: ada.storageID)?.cart.isEmpty == true)
+        #expect(try storage.sessions.session(storageID: bob.storageID)?.cart.quantity(of: shoes.id) == 9)
+        #expect(try storage.sessions.session(storageID: bob.storageID)?.cartVersion == 1)
     }
 
     // MARK: - Live badge
@@ -363,8 +382,11 @@ struct StoreTests {
         defer { storage.close() }
         let session = TestSessions.new()
         try storage.searches.recordSearch("tent", for: session, at: now * 1000)
-        #expect(try storage.sessions.session(id: session.id)?.cart == storage.starterCart, "a first search stores the session")
+        #expect(try storage.sessions.session(storageID: session.storageID) == nil, "a search stores no session")
+        try storage.sessions.setDisplayName("Ada", for: session, at: now)
         let stored = TestSessions.stored(session)
+        #expect(try storage.searches.recentSearches(for: stored) == [], "the search of the session not stored then is not kept")
+        try storage.searches.recordSearch("tent", for: stored, at: now * 1000)
         // All in one millisecond: the order of recording still decides.
         for query in ["shoes", "bottle", "Tent", "lamp", "watch", "jacket"] {
             try storage.searches.recordSearch(query, for: stored, at: now * 1000 + 1)

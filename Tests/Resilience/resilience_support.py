@@ -10,6 +10,7 @@ modules import the fixtures from this module instead.
 """
 from __future__ import annotations
 
+import hashlib
 import http.client
 import os
 import re
@@ -148,8 +149,13 @@ class Shopper:
     connection: http.client.HTTPConnection | None = field(default=None, repr=False)
 
     @property
-    def session_id(self) -> str | None:
+    def cookie_id(self) -> str | None:
         return self.cookie.split(".")[0] if self.cookie else None
+
+    @property
+    def session_id(self) -> str | None:
+        """What the database knows the session by: the SHA-256 of its cookie's id."""
+        return hashlib.sha256(self.cookie_id.encode()).hexdigest() if self.cookie else None
 
     def close(self) -> None:
         if self.connection is not None:
@@ -182,7 +188,8 @@ class Shopper:
 
     def begin(self, port: int) -> None:
         """GET /cart: takes the session cookie (a new one unless the current is still good)
-        and the CSRF token of the page's forms."""
+        and the CSRF token of the page's forms; then stores the session (a theme post), as the
+        change that stores a session moves it to a new cookie, and the checks follow one id."""
         answer = self.request(port, "GET", "/cart")
         if answer.status != 200:
             raise AssertionError(f"GET /cart: expected 200, saw {answer.status}: {answer.body[:300]!r}")
@@ -192,13 +199,19 @@ class Shopper:
         if self.cookie is None:
             raise AssertionError("GET /cart set no quickcart_session cookie")
         self.csrf = csrf_token(answer.body)
+        answer = self.request(port, "POST", "/profile/theme", {"csrf": self.csrf, "theme": "system"})
+        if answer.status != 303:
+            raise AssertionError(f"POST /profile/theme: expected 303, saw {answer.status}: {answer.body[:300]!r}")
+        cookie = cookie_value(answer.set_cookie)
+        if cookie is not None:
+            self.cookie = cookie
 
     def post(self, port: int, path: str, fields: dict) -> Answer:
         """A form post with the session's CSRF token. Raises ``SessionLost`` when the server
         answers with another session's cookie or 403: the caller starts a new session."""
         answer = self.request(port, "POST", path, {"csrf": self.csrf, **fields})
         cookie = cookie_value(answer.set_cookie)
-        if answer.status == 403 or (cookie is not None and cookie.split(".")[0] != self.session_id):
+        if answer.status == 403 or (cookie is not None and cookie.split(".")[0] != self.cookie_id):
             raise SessionLost(f"POST {path}: {answer.status}, Set-Cookie {answer.set_cookie!r}")
         if cookie is not None:
             self.cookie = cookie  # the same session, renewed

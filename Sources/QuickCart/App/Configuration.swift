@@ -28,6 +28,10 @@ public struct Configuration: Sendable, Equatable {
     public var requestHeaderTimeout = 10
     /// Seconds between keep-alive comments on event streams, which also find departed clients.
     public var heartbeatInterval: Double = 15
+    /// Event streams one client address may hold at once (`0`: no limit); more get 503.
+    public var eventStreamsPerAddress = 128
+    /// Proxies whose `X-Forwarded-For` names the client, for per-address limits and the log.
+    public var trustedProxies: [String] = []
 
     public init() {}
 
@@ -52,6 +56,12 @@ public struct Configuration: Sendable, Equatable {
           --max-connections-per-ip N
                                 connections one address may hold, 0 = no limit
                                 (QUICKCART_MAX_CONNECTIONS_PER_IP, default 256)
+          --max-streams-per-ip N
+                                live-badge streams one address may hold, 0 = no limit
+                                (QUICKCART_MAX_STREAMS_PER_IP, default 128)
+          --trusted-proxy ADDRESS
+                                a proxy whose X-Forwarded-For names the client; repeatable
+                                (QUICKCART_TRUSTED_PROXIES, comma-separated)
           --no-access-log       do not log each request to standard error (QUICKCART_ACCESS_LOG=0)
           --help                show this help
 
@@ -88,6 +98,12 @@ public struct Configuration: Sendable, Equatable {
         if let value = environment["QUICKCART_MAX_CONNECTIONS_PER_IP"] {
             configuration.connectionsPerAddress = try number(value, "QUICKCART_MAX_CONNECTIONS_PER_IP", 0...1_000_000)
         }
+        if let value = environment["QUICKCART_MAX_STREAMS_PER_IP"] {
+            configuration.eventStreamsPerAddress = try number(value, "QUICKCART_MAX_STREAMS_PER_IP", 0...1_000_000)
+        }
+        if let value = environment["QUICKCART_TRUSTED_PROXIES"] {
+            configuration.trustedProxies = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
         if let value = environment["QUICKCART_ACCESS_LOG"] { configuration.accessLog = try flag(value, "QUICKCART_ACCESS_LOG") }
         if let value = environment["QUICKCART_SESSION_DAYS"] {
             configuration.sessionIdleSeconds = Int64(try number(value, "QUICKCART_SESSION_DAYS", 1...3650)) * 86_400
@@ -117,6 +133,8 @@ public struct Configuration: Sendable, Equatable {
             case "--session-days": configuration.sessionIdleSeconds = Int64(try number(try value(), "--session-days", 1...3650)) * 86_400
             case "--db-max-mb": configuration.maximumDatabaseBytes = Int64(try number(try value(), "--db-max-mb", 1...1_000_000)) << 20
             case "--max-connections-per-ip": configuration.connectionsPerAddress = try number(try value(), "--max-connections-per-ip", 0...1_000_000)
+            case "--max-streams-per-ip": configuration.eventStreamsPerAddress = try number(try value(), "--max-streams-per-ip", 0...1_000_000)
+            case "--trusted-proxy": configuration.trustedProxies.append(try value())
             case "--no-access-log": configuration.accessLog = false
             default: throw UsageError(description: "unknown option \(argument)")
             }

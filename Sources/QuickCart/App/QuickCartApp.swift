@@ -67,7 +67,7 @@ public final class QuickCartApp: Sendable {
             cart: CartController(
                 catalog: catalog, carts: storage.carts, publisher: storage.badgePublisher(deliveringTo: hub), pages: pages, icons: icons
             ),
-            profile: ProfileController(orders: storage.orders, sessions: storage.sessions, pages: pages),
+            profile: ProfileController(orders: storage.orders, sessions: storage.sessions, sessionManager: sessions, pages: pages),
             preferences: PreferencesController(sessions: storage.sessions, tabBar: pages.tabBar),
             events: EventsController(hub: hub),
             staticFiles: staticFiles,
@@ -84,7 +84,9 @@ public final class QuickCartApp: Sendable {
                 host: configuration.host, port: configuration.port, threadCount: threads,
                 connectionsPerIPLimit: configuration.connectionsPerAddress,
                 requestHeaderTimeout: Double(configuration.requestHeaderTimeout),
-                heartbeatInterval: configuration.heartbeatInterval
+                heartbeatInterval: configuration.heartbeatInterval,
+                maximumEventStreamsPerClient: configuration.eventStreamsPerAddress,
+                trustedProxies: configuration.trustedProxies
             ),
             responder: routes.makeRouter(),
             serving: staticFiles, at: "/static/"

@@ -34,6 +34,7 @@ struct Routes {
         router.post("/cart/items/:id/remove", handler: action(cart.remove))
         router.post("/cart/checkout", handler: action(cart.checkout))
         router.post("/profile/name", handler: action(profile.rename))
+        router.post("/profile/sign-out", handler: action(profile.signOut, storesSession: false))
         router.post("/profile/theme", handler: action(preferences.setTheme))
         router.post("/profile/tabs", handler: action(preferences.arrangeTabs))
         router.post("/profile/tabs/reset", handler: action(preferences.resetTabs))
@@ -60,8 +61,10 @@ struct Routes {
         return router
     }
 
-    /// A handler for a page: runs with the request's session and cart, setting its cookie when new.
-    private func page(_ body: @escaping @Sendable (ShopRequest) throws -> Response) -> Router.Handler {
+    /// A handler for a page: runs with the request's session and cart, setting its cookie when
+    /// new or renewed. With `storesSession`, an answer means the body stored the session if it
+    /// was not stored yet, so the answer carries the cookie of the id it is stored under.
+    private func page(storesSession: Bool = false, _ body: @escaping @Sendable (ShopRequest) throws -> Response) -> Router.Handler {
         let sessions = sessions
         return { request in
             do {
@@ -69,9 +72,10 @@ struct Routes {
                 let resolution = try sessions.resolve(request, at: now / 1000)
                 var response = try body(ShopRequest(
                     http: request, session: resolution.session, cart: resolution.cart, cartVersion: resolution.cartVersion,
-                    nowMilliseconds: now
+                    isNewSession: resolution.isNew, nowMilliseconds: now
                 ))
-                if let cookie = resolution.cookie { response.setCookie(cookie) }
+                let stored = storesSession ? sessions.cookieOnceStored(for: resolution, at: now / 1000) : nil
+                if let cookie = stored ?? resolution.cookie { response.setCookie(cookie) }
                 return response
             } catch StorageError.unavailable(let reason) {
                 // A full disk, a read-only file, a long lock or a database out of reach: the
@@ -90,10 +94,12 @@ struct Routes {
     /// Seconds a client should wait after storage was unavailable.
     private static let retryAfter = "5"
 
-    /// A handler for a form post: as ``page(_:)``, after checking the CSRF token and origin.
-    private func action(_ body: @escaping @Sendable (ShopRequest) throws -> Response) -> Router.Handler {
+    /// A handler for a form post: as ``page(storesSession:_:)``, after checking the CSRF token
+    /// and origin. Every post that succeeds stores its session (the first change of a cart,
+    /// name or preferences), except where `storesSession` says otherwise.
+    private func action(_ body: @escaping @Sendable (ShopRequest) throws -> Response, storesSession: Bool = true) -> Router.Handler {
         let sessions = sessions
-        return page { request in
+        return page(storesSession: storesSession) { request in
             try sessions.verify(request.http, for: request.session)
             return try body(request)
         }

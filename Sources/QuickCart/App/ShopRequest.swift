@@ -10,24 +10,24 @@ struct ShopRequest {
     let cart: Cart
     /// The cart's version, read with it.
     let cartVersion: Int64
+    /// Whether the session began with this request: it carried no working session cookie.
+    let isNewSession: Bool
     /// When the request is being handled, in milliseconds since 1970 (UTC).
     let nowMilliseconds: Int64
+
+    /// Where each tab was last left, so switching back returns there: only Search has pages
+    /// below its root, and it returns to the session's newest search. Derived from what is
+    /// stored, never echoed into a cookie.
+    var places: [TabBar.TabID: String] {
+        guard let search = session.newestSearch else { return [:] }
+        return [.search: SearchController.href(for: search)]
+    }
 
     /// Seconds since 1970 (UTC).
     var now: Int64 { nowMilliseconds / 1000 }
 
     /// The badge's number with the cart's version, for the live badge.
     var badge: CartChange { CartChange(itemCount: cart.itemCount, version: cartVersion) }
-
-    /// The cookie that remembers the search a person last left the Search tab at.
-    static let searchPlaceCookie = "quickcart_search_place"
-
-    /// Where each tab was last left, so switching back returns there (only Search has
-    /// pages below its root: a search with its query).
-    var places: [TabBar.TabID: String] {
-        guard let place = http.cookies[Self.searchPlaceCookie], place.hasPrefix("/search?"), Self.isLocalPath(place) else { return [:] }
-        return [.search: place]
-    }
 
     /// Where to go after a form post: the form's `return_to` when it is a path on this site,
     /// otherwise `fallback`. Never an absolute or protocol-relative URL (no open redirects).

@@ -33,13 +33,17 @@ enum Log {
 /// rule that makes any field printable, shared by the access log and ``Log``.
 enum LogLine {
     /// One access-log line, with its line break:
-    /// `GET /cart 200 7125B 0.84ms s=3fa2c1d09b` (`stream` instead of a size for event streams).
-    /// Method and path come from the client, so both are made printable, spaces escaped.
-    static func access(method: String, path: String, status: Int, bodyBytes: Int?, microseconds: UInt64, session: String) -> String {
+    /// `203.0.113.7 GET /cart 200 7125B 0.84ms s=3fa2c1d09b` (`stream` instead of a size for
+    /// event streams; `-` for an unknown client address). The client's address is the one the
+    /// server settled on (through a trusted proxy's `X-Forwarded-For` when configured). Every
+    /// field that comes from the client is made printable, spaces escaped.
+    static func access(client: String, method: String, path: String, status: Int, bodyBytes: Int?, microseconds: UInt64, session: String) -> String {
         // Appended piece by piece into one reserved string: interpolating non-string values
         // goes through their descriptions, which cost more than the rest of the line.
         var line = ""
         line.reserveCapacity(160)
+        line += client.isEmpty ? "-" : printable(client, limit: 64, escapingSpaces: true)
+        line += " "
         line += printable(method, limit: 32, escapingSpaces: true)
         line += " "
         line += printable(path, limit: 200, escapingSpaces: true)

@@ -15,7 +15,14 @@ public final class BadgeHub: Sendable {
         var version: Int64 = -1
     }
 
-    private let listeners = Mutex<[String: Listeners]>([:])
+    private struct State {
+        var listeners: [String: Listeners] = [:]
+        /// The key each moved stream is listed under now (see ``moveStreams(from:to:)``);
+        /// other streams are under the key they subscribed with.
+        var movedTo: [ObjectIdentifier: String] = [:]
+    }
+
+    private let state = Mutex(State())
     private let maximumStreamsPerSession: Int
 
     /// Creates a hub that holds at most `maximumStreamsPerSession` streams per session; the
@@ -27,15 +34,15 @@ public final class BadgeHub: Sendable {
     /// Adds `stream` to the listeners of the session whose live key is `liveKey`, and sends it
     /// the current count, unless newer news has already been published.
     public func subscribe(_ stream: EventStream, liveKey: String, current: CartChange) {
-        let evicted: EventStream? = listeners.withLock { all in
-            var entry = all[liveKey, default: Listeners()]
+        let evicted: EventStream? = state.withLock { state in
+            var entry = state.listeners[liveKey, default: Listeners()]
             entry.streams.append(stream)
             if current.version >= entry.version {
                 entry.version = current.version
                 stream.send(bytes: Self.event(for: current))
             }
             let oldest = entry.streams.count > maximumStreamsPerSession ? entry.streams.removeFirst() : nil
-            all[liveKey] = entry
+            state.listeners[liveKey] = entry
             return oldest
         }
         evicted?.close()
@@ -45,23 +52,43 @@ public final class BadgeHub: Sendable {
     /// Sends the new count to each stream of the session whose live key is `liveKey`. News
     /// older than what the streams were last sent, or sent twice, is dropped.
     public func publish(_ change: CartChange, liveKey: String) {
-        listeners.withLock { all in
-            guard var entry = all[liveKey], change.version > entry.version else { return }
+        state.withLock { state in
+            guard var entry = state.listeners[liveKey], change.version > entry.version else { return }
             entry.version = change.version
-            all[liveKey] = entry
+            state.listeners[liveKey] = entry
             let event = Self.event(for: change)
             for stream in entry.streams { stream.send(bytes: event) }
         }
+    }
+
+    /// Moves the streams listening under `oldKey` to `newKey`, so news published under the
+    /// new key reaches them too: the session they follow is now stored under a new id. The
+    /// per-session limit applies to the streams together; the oldest beyond it are closed.
+    public func moveStreams(from oldKey: String, to newKey: String) {
+        guard oldKey != newKey else { return }
+        let evicted: [EventStream] = state.withLock { state in
+            guard let moved = state.listeners.removeValue(forKey: oldKey) else { return [] }
+            var entry = state.listeners[newKey, default: Listeners()]
+            entry.streams += moved.streams
+            entry.version = max(entry.version, moved.version)
+            for stream in moved.streams { state.movedTo[ObjectIdentifier(stream)] = newKey }
+            let excess = max(0, entry.streams.count - maximumStreamsPerSession)
+            let oldest = Array(entry.streams.prefix(excess))
+            entry.streams.removeFirst(excess)
+            state.listeners[newKey] = entry
+            return oldest
+        }
+        for stream in evicted { stream.close() }
     }
 
     /// Sends the count to each stream of the session whose live key is `liveKey` even if
     /// this version was sent before (but never older news): for news that may have been
     /// missed, such as after a backend's listener reconnected.
     public func resend(_ change: CartChange, liveKey: String) {
-        listeners.withLock { all in
-            guard var entry = all[liveKey], change.version >= entry.version else { return }
+        state.withLock { state in
+            guard var entry = state.listeners[liveKey], change.version >= entry.version else { return }
             entry.version = change.version
-            all[liveKey] = entry
+            state.listeners[liveKey] = entry
             let event = Self.event(for: change)
             for stream in entry.streams { stream.send(bytes: event) }
         }
@@ -69,19 +96,20 @@ public final class BadgeHub: Sendable {
 
     /// The live keys of the sessions with at least one open stream here.
     public var liveKeysWithOpenStreams: [String] {
-        listeners.withLock { Array($0.keys) }
+        state.withLock { Array($0.listeners.keys) }
     }
 
     /// How many streams are open in all.
     public var totalStreamCount: Int {
-        listeners.withLock { $0.values.reduce(0) { $0 + $1.streams.count } }
+        state.withLock { $0.listeners.values.reduce(0) { $0 + $1.streams.count } }
     }
 
     private func unsubscribe(_ stream: EventStream, liveKey: String) {
-        listeners.withLock { all in
-            guard var entry = all[liveKey] else { return }
+        state.withLock { state in
+            let key = state.movedTo.removeValue(forKey: ObjectIdentifier(stream)) ?? liveKey
+            guard var entry = state.listeners[key] else { return }
             entry.streams.removeAll { $0 === stream }
-            all[liveKey] = entry.streams.isEmpty ? nil : entry
+            state.listeners[key] = entry.streams.isEmpty ? nil : entry
         }
     }
 
@@ -93,6 +121,9 @@ public final class BadgeHub: Sendable {
 /// In one process the hub is the whole way: news goes straight to its streams.
 extension BadgeHub: BadgePublisher {
     public func publish(_ change: CartChange, for session: Session) {
-        publish(change, liveKey: session.liveKey)
+        // When this change stored the session under its new id, the streams opened under the
+        // old cookie follow it: they hear this change and every later one.
+        moveStreams(from: session.liveKey, to: session.storedLiveKey)
+        publish(change, liveKey: session.storedLiveKey)
     }
 }

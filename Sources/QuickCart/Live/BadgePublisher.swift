@@ -5,7 +5,9 @@
 /// between machines under ``Session/liveKey``. Counts carry the cart's version, so news
 /// delivered twice or out of order is harmless.
 public protocol BadgePublisher: Sendable {
-    /// Tells every open stream of `session` its cart's new count. Call once the change has
-    /// committed.
+    /// Tells every open stream of `session` its cart's new count: those under
+    /// ``Session/storedLiveKey``, and, when this change stored the session (so its
+    /// ``Session/liveKey`` differs), those opened under the old key, which from then on follow
+    /// the stored session (``BadgeHub/moveStreams(from:to:)``). Call once the change has committed.
     func publish(_ change: CartChange, for session: Session)
 }

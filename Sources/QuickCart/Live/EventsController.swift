@@ -7,7 +7,12 @@ struct EventsController: Sendable {
 
     let hub: BadgeHub
 
+    /// Streams only for a session the server issued: a request without a working session
+    /// cookie gets 403 and opens nothing, so streams cannot be had for free.
     func stream(_ request: ShopRequest) throws -> Response {
+        guard !request.isNewSession else {
+            throw HTTPError(.forbidden, "The live badge needs a session of this shop. Open a page of the shop first.")
+        }
         let stream = EventStream()
         stream.send(bytes: Array("retry: \(Self.reconnectDelay)\n\n".utf8))
         // Subscribing sends the current count (read with the session) at once, so a

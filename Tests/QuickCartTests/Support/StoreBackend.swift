@@ -48,13 +48,13 @@ final class StoreLocation {
 
 /// Sessions as ``SessionManager`` makes them, for tests that talk to the stores directly.
 enum TestSessions {
-    /// A session that is not stored yet, with a fresh id.
+    /// A session that is not stored yet, with a fresh storage id (64 hex digits, as a SHA-256).
     static func new(createdAt: Int64 = TestSessions.start) -> Session {
-        let id = (0..<20).map { _ in String(UInt8.random(in: 0...255), radix: 16) }
+        let id = (0..<32).map { _ in String(UInt8.random(in: 0...255), radix: 16) }
             .map { $0.count == 1 ? "0" + $0 : $0 }.joined()
         return Session(
-            id: id, createdAt: createdAt, displayName: Session.defaultDisplayName, isStored: false,
-            csrfToken: "csrf-" + id, liveKey: "live-" + id
+            storageID: id, createdAt: createdAt, displayName: Session.defaultDisplayName, isStored: false,
+            csrfToken: "csrf-" + id, liveKey: "live-" + id, storedLiveKey: "live-" + id
         )
     }
 

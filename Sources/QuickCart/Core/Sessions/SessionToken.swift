@@ -1,18 +1,23 @@
 /// The value of the session cookie: a random id, when it was issued, and a signature.
 ///
-/// `id.issuedAt.signature`, where the id is 160 bits from the system's CSPRNG and the
-/// signature an HMAC-SHA-256 under the shop's secret. The signature lets the server trust a
-/// session that it has not stored yet (sessions are stored only when they first change
-/// something), and turns any forged or altered cookie into a fresh session.
+/// `id.issuedAt.signature`, where the id is 160 bits from a CSPRNG and the signature an
+/// HMAC-SHA-256 under the shop's secret. The signature lets the server trust a session that it
+/// has not stored yet (sessions are stored only when they first change something), and turns
+/// any forged or altered cookie into a fresh session.
 struct SessionToken: Equatable {
     let id: String
     let issuedAt: Int64
 
     /// A new token with a fresh random id.
     static func issue(at now: Int64) -> SessionToken {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<20).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return SessionToken(id: Hex.encode(bytes), issuedAt: now)
+        SessionToken(id: Hex.encode(SecureRandom.bytes(count: 20)), issuedAt: now)
+    }
+
+    /// The token a session of this token moves to when it is first stored (against session
+    /// fixation): 160 bits of an HMAC of the id, so nobody without the secret can tell it from
+    /// this token, while requests of this token racing to store the session all reach the same one.
+    func rotated(key: HMACKey, at now: Int64) -> SessionToken {
+        SessionToken(id: Hex.encode(Array(key.authenticate("rotate|\(id)".utf8).prefix(20))), issuedAt: now)
     }
 
     /// The cookie value, signed with `key`.
@@ -43,16 +48,5 @@ struct SessionToken: Equatable {
 
     private static func signature(id: String, issuedAt: Int64, key: HMACKey) -> String {
         Hex.encode(Array(key.authenticate("session|\(id)|\(issuedAt)".utf8).prefix(16)))
-    }
-}
-
-/// Comparison whose time does not depend on where two secrets differ.
-enum ConstantTime {
-    static func equals(_ lhs: String, _ rhs: String) -> Bool {
-        let a = Array(lhs.utf8), b = Array(rhs.utf8)
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
-        return difference == 0
     }
 }

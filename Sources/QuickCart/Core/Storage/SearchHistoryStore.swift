@@ -3,8 +3,9 @@ public protocol SearchHistoryStore: Sendable {
     /// The session's recent searches, newest first.
     func recentSearches(for session: Session) throws -> [String]
 
-    /// Remembers a search (at `nowMilliseconds`), storing the session first if needed. The
-    /// same words in another case replace the older spelling; only the newest ``SearchHistory/limit`` stay.
+    /// Remembers a search (at `nowMilliseconds`) of a stored session; for a session that is not
+    /// stored it does nothing, since searching is reading and never stores a session. The same
+    /// words in another case replace the older spelling; only the newest ``SearchHistory/limit`` stay.
     func recordSearch(_ query: String, for session: Session, at nowMilliseconds: Int64) throws
 }
 

@@ -4,10 +4,13 @@ import Mustache
 
 /// The Profile tab: account details, a display name to change, and past orders.
 struct ProfileController: Sendable {
-    static let maximumNameLength = 40
+    /// Display names are at most 40 characters and 160 UTF-8 bytes (``TextLimit``).
+    static let nameLimit = TextLimit(characters: 40, bytes: 160)
 
     let orders: any OrderStore
     let sessions: any SessionStore
+    /// Ends sessions (sign out).
+    let sessionManager: SessionManager
     let pages: PageRenderer
 
     func show(_ request: ShopRequest) throws -> Response {
@@ -53,14 +56,22 @@ struct ProfileController: Sendable {
         guard !name.isEmpty else {
             throw HTTPError(.badRequest, "Please enter a display name.")
         }
-        guard name.count <= Self.maximumNameLength else {
-            throw HTTPError(.badRequest, "Display names are limited to \(Self.maximumNameLength) characters.")
+        guard Self.nameLimit.admits(name) else {
+            throw HTTPError(.badRequest, "Display names are limited to \(Self.nameLimit.characters) characters.")
         }
         guard !name.containsControlCharacter else {
             throw HTTPError(.badRequest, "The display name contains control characters.")
         }
         try sessions.setDisplayName(name, for: request.session, at: request.now)
         return .redirect(to: "/profile")
+    }
+
+    /// `POST /profile/sign-out`: this browser gets a new, empty session (a new cookie); what
+    /// was stored of the old one is deleted, and its cookie reaches none of it again.
+    func signOut(_ request: ShopRequest) throws -> Response {
+        var response = Response.redirect(to: "/profile")
+        response.setCookie(try sessionManager.endSession(request.session, at: request.now))
+        return response
     }
 
     /// The tabs in the session's order, each movable one with what its Move buttons may do.

@@ -5,7 +5,8 @@ import Mustache
 /// The Search tab: a search form, matching products with add buttons, and the session's
 /// recent searches.
 struct SearchController: Sendable {
-    static let maximumQueryLength = 100
+    /// Searches are at most 100 characters and 400 UTF-8 bytes (``TextLimit``).
+    static let queryLimit = TextLimit(characters: 100, bytes: 400)
 
     let catalog: Catalog
     let searches: any SearchHistoryStore
@@ -16,16 +17,17 @@ struct SearchController: Sendable {
 
     func show(_ request: ShopRequest) throws -> Response {
         let query = (request.http.query["q"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard query.count <= Self.maximumQueryLength else {
-            throw HTTPError(.badRequest, "Searches are limited to \(Self.maximumQueryLength) characters.")
+        guard Self.queryLimit.admits(query) else {
+            throw HTTPError(.badRequest, "Searches are limited to \(Self.queryLimit.characters) characters.")
         }
         guard !query.containsControlCharacter else {
             throw HTTPError(.badRequest, "The search contains control characters.")
         }
-        var session = request.session
-        if !query.isEmpty {
+        let session = request.session
+        // Searching is reading: only a session stored by an earlier change keeps its searches,
+        // so a crawler following the category links costs no storage.
+        if !query.isEmpty, session.isStored {
             try searches.recordSearch(query, for: session, at: request.nowMilliseconds)
-            session.isStored = true
         }
         let cart = request.cart
         let results = catalog.search(query)
@@ -45,13 +47,10 @@ struct SearchController: Sendable {
             "returnTo": .string(returnTo),
         ])
         let title = query.isEmpty ? "Search" : "“\(query)” – Search"
-        var response = pages.render(
+        return pages.render(
             .init(template: "search", title: title, tab: .search, cartCount: cart.itemCount, content: content, returnTo: returnTo),
             session: session, places: request.places
         )
-        // The Search tab returns here from the other tabs (see ShopRequest.places).
-        response.setCookie(Cookie(name: ShopRequest.searchPlaceCookie, value: returnTo, path: "/", maxAge: query.isEmpty ? 0 : nil))
-        return response
     }
 
     /// A link to each category's search, with its product count, for Home and Search.

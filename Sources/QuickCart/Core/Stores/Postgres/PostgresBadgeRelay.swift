@@ -3,8 +3,9 @@ import Postgres
 /// Carries the live badge between the instances that share one database.
 ///
 /// The cart store sends each committed change on ``channel`` inside its transaction, as
-/// `LIVEKEY VERSION COUNT` (the live key is a keyed hash of the session, never its id), so
-/// only committed news travels. Every instance listens on one dedicated connection and feeds
+/// `LIVEKEY VERSION COUNT`, followed by ` OLDKEY` when the change stored the session under a
+/// new id (live keys are keyed hashes of session ids, never the ids), so only committed news
+/// travels, and every instance moves the streams opened under the old key as this one does. Every instance listens on one dedicated connection and feeds
 /// its own hub; the instance that made the change also delivers it at once, and the copy
 /// that comes back through the database is dropped by its version.
 ///
@@ -25,8 +26,9 @@ final class PostgresBadgeRelay: BadgePublisher {
                 connectionString: connectionString,
                 channels: [Self.channel],
                 onNotification: { [hub] notification in
-                    guard let (liveKey, change) = Self.parse(notification.payload) else { return }
-                    hub.publish(change, liveKey: liveKey)
+                    guard let news = Self.parse(notification.payload) else { return }
+                    if let movedFrom = news.movedFrom { hub.moveStreams(from: movedFrom, to: news.liveKey) }
+                    hub.publish(news.change, liveKey: news.liveKey)
                 },
                 onReconnect: { [hub] in Self.resendCurrentCounts(to: hub, from: database) }
             )
@@ -36,7 +38,8 @@ final class PostgresBadgeRelay: BadgePublisher {
     }
 
     func publish(_ change: CartChange, for session: Session) {
-        hub.publish(change, liveKey: session.liveKey)
+        hub.moveStreams(from: session.liveKey, to: session.storedLiveKey)
+        hub.publish(change, liveKey: session.storedLiveKey)
     }
 
     /// Starts listening, waiting briefly for the first `LISTEN` so that changes committed
@@ -53,11 +56,17 @@ final class PostgresBadgeRelay: BadgePublisher {
         listener.stop()
     }
 
-    /// `LIVEKEY VERSION COUNT`, or `nil` for anything else.
-    static func parse(_ payload: String) -> (liveKey: String, change: CartChange)? {
+    /// The payload of a change of `session` to `version`, around its count (which the
+    /// statement that sends it reads): `LIVEKEY VERSION ` and `` or ` OLDKEY`.
+    static func payloadParts(version: Int64, for session: Session) -> (beforeCount: String, afterCount: String) {
+        ("\(session.storedLiveKey) \(version) ", session.liveKey == session.storedLiveKey ? "" : " \(session.liveKey)")
+    }
+
+    /// `LIVEKEY VERSION COUNT[ OLDKEY]`, or `nil` for anything else.
+    static func parse(_ payload: String) -> (liveKey: String, change: CartChange, movedFrom: String?)? {
         let parts = payload.split(separator: " ")
-        guard parts.count == 3, let version = Int64(parts[1]), let count = Int(parts[2]) else { return nil }
-        return (String(parts[0]), CartChange(itemCount: count, version: version))
+        guard parts.count == 3 || parts.count == 4, let version = Int64(parts[1]), let count = Int(parts[2]) else { return nil }
+        return (String(parts[0]), CartChange(itemCount: count, version: version), parts.count == 4 ? String(parts[3]) : nil)
     }
 
     /// Reads the count and version of every session with an open stream on this instance,

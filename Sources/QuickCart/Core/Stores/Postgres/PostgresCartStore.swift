@@ -20,7 +20,7 @@ struct PostgresCartStore: CartStore {
                 VALUES ($1, $2, 1, greatest($3::bigint, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE session_id = $1), 0)))
                 ON CONFLICT (session_id, product_id) DO UPDATE SET quantity = least(cart_items.quantity + 1, $4)
                 """,
-                session.id, productID, now * 1000, Cart.quantityRange.upperBound
+                session.storageID, productID, now * 1000, Cart.quantityRange.upperBound
             )
         }
     }
@@ -29,7 +29,7 @@ struct PostgresCartStore: CartStore {
         try change(for: session, at: now) { connection in
             let changed = try connection.execute(
                 "UPDATE cart_items SET quantity = $1 WHERE session_id = $2 AND product_id = $3",
-                Cart.clamp(quantity), session.id, productID
+                Cart.clamp(quantity), session.storageID, productID
             )
             if changed == 0 { throw CartError.notInCart }
         }
@@ -45,7 +45,7 @@ struct PostgresCartStore: CartStore {
             // showed the same quantity all count, whichever instance they reach.
             let changed = try connection.execute(
                 "UPDATE cart_items SET quantity = least(greatest(quantity + $1, $2), $3) WHERE session_id = $4 AND product_id = $5",
-                bounded, Cart.quantityRange.lowerBound, Cart.quantityRange.upperBound, session.id, productID
+                bounded, Cart.quantityRange.lowerBound, Cart.quantityRange.upperBound, session.storageID, productID
             )
             if changed == 0 { throw CartError.notInCart }
         }
@@ -53,7 +53,7 @@ struct PostgresCartStore: CartStore {
 
     func remove(productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
         try change(for: session, at: now) { connection in
-            try connection.execute("DELETE FROM cart_items WHERE session_id = $1 AND product_id = $2", session.id, productID)
+            try connection.execute("DELETE FROM cart_items WHERE session_id = $1 AND product_id = $2", session.storageID, productID)
         }
     }
 
@@ -62,11 +62,11 @@ struct PostgresCartStore: CartStore {
         let change = try change(for: session, at: now) { connection in
             // The lines are locked until the order holds them, so none changes in between.
             let lines = try connection.fetchAll(
-                "SELECT product_id FROM cart_items WHERE session_id = $1 ORDER BY added_at, product_id FOR UPDATE", session.id
+                "SELECT product_id FROM cart_items WHERE session_id = $1 ORDER BY added_at, product_id FOR UPDATE", session.storageID
             ) { try $0.int64(0) }
             guard !lines.isEmpty else { throw CartError.emptyCart }
             orderID = try connection.fetchValue(
-                "INSERT INTO orders (session_id, placed_at) VALUES ($1, $2) RETURNING id", session.id, now, as: Int64.self
+                "INSERT INTO orders (session_id, placed_at) VALUES ($1, $2) RETURNING id", session.storageID, now, as: Int64.self
             ) ?? 0
             try connection.execute(
                 """
@@ -75,9 +75,9 @@ struct PostgresCartStore: CartStore {
                 FROM cart_items c JOIN products p ON p.id = c.product_id
                 WHERE c.session_id = $2
                 """,
-                orderID, session.id
+                orderID, session.storageID
             )
-            try connection.execute("DELETE FROM cart_items WHERE session_id = $1", session.id)
+            try connection.execute("DELETE FROM cart_items WHERE session_id = $1", session.storageID)
         }
         return (orderID, change)
     }
@@ -90,15 +90,17 @@ struct PostgresCartStore: CartStore {
         try database.write(storing: session, at: now) { connection in
             // last_seen is left to the session's own touch, as in SQLite.
             let version = try connection.fetchValue(
-                "UPDATE sessions SET cart_version = cart_version + 1 WHERE id = $1 RETURNING cart_version", session.id, as: Int64.self
+                "UPDATE sessions SET cart_version = cart_version + 1 WHERE id = $1 RETURNING cart_version", session.storageID, as: Int64.self
             ) ?? 0
             try body(connection)
+            // The count and the news in one round trip: the payload is built around the count.
+            let news = PostgresBadgeRelay.payloadParts(version: version, for: session)
             let count = try connection.fetchValue(
                 """
-                SELECT items.count, pg_notify($2::text, $3::text || ' ' || $4::text || ' ' || items.count)
+                SELECT items.count, pg_notify($2::text, $3::text || items.count || $4::text)
                 FROM (SELECT coalesce(sum(quantity), 0)::bigint AS count FROM cart_items WHERE session_id = $1) AS items
                 """,
-                session.id, PostgresBadgeRelay.channel, session.liveKey, String(version), as: Int.self
+                session.storageID, PostgresBadgeRelay.channel, news.beforeCount, news.afterCount, as: Int.self
             ) ?? 0
             return CartChange(itemCount: count, version: version)
         }
@@ -118,7 +120,7 @@ struct PostgresOrderStore: OrderStore {
                 FROM orders o JOIN order_lines l ON l.order_id = o.id
                 WHERE o.session_id = $1 ORDER BY o.id DESC, l.position
                 """,
-                session.id
+                session.storageID
             ) { row in
                 (id: try row.int64(0), placedAt: try row.int64(1),
                  line: Order.Line(name: try row.string(2), unitPrice: try row.get(3), quantity: try row.int(4)))

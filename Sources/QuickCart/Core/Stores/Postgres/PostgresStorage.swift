@@ -128,12 +128,14 @@ struct PostgresDatabase: Sendable {
     }
 
     /// A borrowed connection, outside any transaction: one statement is its own snapshot.
+    @discardableResult
     func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try Self.mapping { try pool.withConnection(body) }
     }
 
     /// A transaction that first stores `session` if it is not stored yet, so the session and
     /// its first change land together or not at all.
+    @discardableResult
     func write<T>(storing session: Session, at now: Int64, _ body: (PostgresConnection) throws -> T) throws -> T {
         try write { connection in
             try store(session, in: connection, at: now)
@@ -142,6 +144,7 @@ struct PostgresDatabase: Sendable {
     }
 
     /// A read-committed transaction, rerun a few times if it loses a race.
+    @discardableResult
     func write<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try Self.mapping { try pool.transaction(maximumAttempts: Self.maximumAttempts, body) }
     }
@@ -162,7 +165,7 @@ struct PostgresDatabase: Sendable {
             SELECT stored.id, item.product_id, item.quantity, $3::bigint * 1000 + item.position - 1
             FROM stored, unnest($6::bigint[], $7::integer[]) WITH ORDINALITY AS item (product_id, quantity, position)
             """,
-            session.id, session.createdAt, now, session.displayName, session.liveKey, starterProductIDs, starterQuantities
+            session.storageID, session.createdAt, now, session.displayName, session.storedLiveKey, starterProductIDs, starterQuantities
         )
     }
 

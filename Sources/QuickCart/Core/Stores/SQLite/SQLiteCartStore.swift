@@ -15,7 +15,7 @@ struct SQLiteCartStore: CartStore {
                 VALUES (?, ?, 1, max(?, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE session_id = ?), 0)))
                 ON CONFLICT (session_id, product_id) DO UPDATE SET quantity = min(quantity + 1, ?)
                 """,
-                [session.id, productID, now * 1000, session.id, Cart.quantityRange.upperBound]
+                [session.storageID, productID, now * 1000, session.storageID, Cart.quantityRange.upperBound]
             )
         }
     }
@@ -24,7 +24,7 @@ struct SQLiteCartStore: CartStore {
         try change(for: session, at: now) { db in
             try db.execute(
                 "UPDATE cart_items SET quantity = ? WHERE session_id = ? AND product_id = ?",
-                [Cart.clamp(quantity), session.id, productID]
+                [Cart.clamp(quantity), session.storageID, productID]
             )
             if db.changes == 0 { throw CartError.notInCart }
         }
@@ -40,7 +40,7 @@ struct SQLiteCartStore: CartStore {
             // pages that showed the same quantity both count.
             try db.execute(
                 "UPDATE cart_items SET quantity = min(max(quantity + ?, ?), ?) WHERE session_id = ? AND product_id = ?",
-                [bounded, Cart.quantityRange.lowerBound, Cart.quantityRange.upperBound, session.id, productID]
+                [bounded, Cart.quantityRange.lowerBound, Cart.quantityRange.upperBound, session.storageID, productID]
             )
             if db.changes == 0 { throw CartError.notInCart }
         }
@@ -48,16 +48,16 @@ struct SQLiteCartStore: CartStore {
 
     func remove(productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
         try change(for: session, at: now) { db in
-            try db.execute("DELETE FROM cart_items WHERE session_id = ? AND product_id = ?", [session.id, productID])
+            try db.execute("DELETE FROM cart_items WHERE session_id = ? AND product_id = ?", [session.storageID, productID])
         }
     }
 
     func checkout(for session: Session, at now: Int64) throws -> (orderID: Int64, change: CartChange) {
         var orderID: Int64 = 0
         let change = try change(for: session, at: now) { db in
-            let lines = try db.fetchValue("SELECT count(*) FROM cart_items WHERE session_id = ?", [session.id], as: Int.self) ?? 0
+            let lines = try db.fetchValue("SELECT count(*) FROM cart_items WHERE session_id = ?", [session.storageID], as: Int.self) ?? 0
             guard lines > 0 else { throw CartError.emptyCart }
-            try db.execute("INSERT INTO orders (session_id, placed_at) VALUES (?, ?)", [session.id, now])
+            try db.execute("INSERT INTO orders (session_id, placed_at) VALUES (?, ?)", [session.storageID, now])
             orderID = db.lastInsertRowID
             try db.execute(
                 """
@@ -66,9 +66,9 @@ struct SQLiteCartStore: CartStore {
                 FROM cart_items c JOIN products p ON p.id = c.product_id
                 WHERE c.session_id = ?
                 """,
-                [orderID, session.id]
+                [orderID, session.storageID]
             )
-            try db.execute("DELETE FROM cart_items WHERE session_id = ?", [session.id])
+            try db.execute("DELETE FROM cart_items WHERE session_id = ?", [session.storageID])
         }
         return (orderID, change)
     }
@@ -81,10 +81,10 @@ struct SQLiteCartStore: CartStore {
             // last_seen is left to the session's own touch: setting it here would rewrite the
             // sessions_by_last_seen index on every change.
             let version = try db.fetchValue(
-                "UPDATE sessions SET cart_version = cart_version + 1 WHERE id = ? RETURNING cart_version", [session.id], as: Int64.self
+                "UPDATE sessions SET cart_version = cart_version + 1 WHERE id = ? RETURNING cart_version", [session.storageID], as: Int64.self
             ) ?? 0
             let count = try db.fetchValue(
-                "SELECT coalesce(sum(quantity), 0) FROM cart_items WHERE session_id = ?", [session.id], as: Int.self
+                "SELECT coalesce(sum(quantity), 0) FROM cart_items WHERE session_id = ?", [session.storageID], as: Int.self
             ) ?? 0
             return CartChange(itemCount: count, version: version)
         }
@@ -104,7 +104,7 @@ struct SQLiteOrderStore: OrderStore {
                 FROM orders o JOIN order_lines l ON l.order_id = o.id
                 WHERE o.session_id = ? ORDER BY o.id DESC, l.position
                 """,
-                [session.id]
+                [session.storageID]
             ) { row in
                 (id: try row.int64(0), placedAt: try row.int64(1),
                  line: Order.Line(name: try row.string(2), unitPrice: try row.get(3), quantity: try row.int(4)))

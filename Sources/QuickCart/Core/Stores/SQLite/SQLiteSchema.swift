@@ -87,6 +87,26 @@ enum SQLiteSchema {
             // so a quantity change still writes one page of cart_items and nothing else.
             try db.execute(sql: "CREATE INDEX cart_items_in_order ON cart_items (session_id, added_at);")
         }
+        migrator.registerMigration("v6-hashed-session-ids") { db in
+            // Sessions are known by the SHA-256 of their cookie's id from now on (Session.storageID):
+            // the ids stored so far become their hashes wherever they appear, so a leaked file
+            // hands out no live session. Foreign keys are checked at commit, once sessions and
+            // their rows agree again; secure_delete zeroes the cells that held the old ids.
+            try db.execute(sql: "PRAGMA defer_foreign_keys = ON; PRAGMA secure_delete = ON;")
+            let ids = try db.fetchAll(
+                """
+                SELECT id FROM sessions UNION SELECT session_id FROM cart_items
+                UNION SELECT session_id FROM recent_searches UNION SELECT session_id FROM orders
+                """
+            ) { try $0.string(0) }
+            for id in ids {
+                let hashed = SHA256.hexDigest(of: id)
+                try db.execute("UPDATE sessions SET id = ? WHERE id = ?", [hashed, id])
+                try db.execute("UPDATE cart_items SET session_id = ? WHERE session_id = ?", [hashed, id])
+                try db.execute("UPDATE recent_searches SET session_id = ? WHERE session_id = ?", [hashed, id])
+                try db.execute("UPDATE orders SET session_id = ? WHERE session_id = ?", [hashed, id])
+            }
+        }
         return migrator
     }
 }

@@ -4,21 +4,23 @@ import SQLite
 struct SQLiteSessionStore: SessionStore {
     let database: SQLiteDatabase
 
-    func session(id: String) throws -> StoredSession? {
+    func session(storageID: String) throws -> StoredSession? {
         // One statement is its own snapshot: the session and its cart lines are read at one
         // moment, with no transaction around them. A session without lines gives one row of
         // NULLs for them; the cart_items_in_order index gives the lines in order, unsorted.
+        // The newest search (of at most five) comes along, for the Search tab's link.
         var stored: StoredSession?
         let catalog = database.catalog
         let items = try database.withConnection { db in
             try db.fetchAll(
                 """
                 SELECT s.created_at, s.last_seen, s.display_name, s.theme, s.tab_order, s.sidebar, s.notifications,
-                       s.cart_version, c.product_id, c.quantity
+                       s.cart_version, c.product_id, c.quantity,
+                       (SELECT query FROM recent_searches r WHERE r.session_id = s.id ORDER BY r.searched_at DESC, r.query LIMIT 1)
                 FROM sessions s LEFT JOIN cart_items c ON c.session_id = s.id
                 WHERE s.id = ? ORDER BY c.added_at, c.product_id
                 """,
-                [id]
+                [storageID]
             ) { row -> Cart.Item? in
                 if stored == nil {
                     stored = StoredSession(
@@ -29,7 +31,8 @@ struct SQLiteSessionStore: SessionStore {
                             usesSidebar: try row.bool(5),
                             notifications: try row.bool(6)
                         ),
-                        cart: Cart(), cartVersion: try row.int64(7)
+                        cart: Cart(), cartVersion: try row.int64(7),
+                        newestSearch: try row.isNull(10) ? nil : try row.string(10)
                     )
                 }
                 guard !(try row.isNull(8)), let product = catalog.product(id: try row.int64(8)) else { return nil }
@@ -40,15 +43,22 @@ struct SQLiteSessionStore: SessionStore {
         return stored
     }
 
-    func touch(sessionID id: String, at now: Int64) throws {
+    func touch(storageID: String, at now: Int64) throws {
         try database.write { db in
-            try db.execute("UPDATE sessions SET last_seen = ? WHERE id = ?", [now, id])
+            try db.execute("UPDATE sessions SET last_seen = ? WHERE id = ?", [now, storageID])
+        }
+    }
+
+    func deleteSession(storageID: String) throws {
+        try database.write { db in
+            // Its cart lines and searches go with it (ON DELETE CASCADE).
+            try db.execute("DELETE FROM sessions WHERE id = ?", [storageID])
         }
     }
 
     func setDisplayName(_ name: String, for session: Session, at now: Int64) throws {
         try database.write(storing: session, at: now) { db in
-            try db.execute("UPDATE sessions SET display_name = ?, last_seen = ? WHERE id = ?", [name, now, session.id])
+            try db.execute("UPDATE sessions SET display_name = ?, last_seen = ? WHERE id = ?", [name, now, session.storageID])
         }
     }
 
@@ -56,7 +66,7 @@ struct SQLiteSessionStore: SessionStore {
         try database.write(storing: session, at: now) { db in
             try db.execute(
                 "UPDATE sessions SET theme = ?, tab_order = ?, sidebar = ?, notifications = ?, last_seen = ? WHERE id = ?",
-                [preferences.theme.rawValue, preferences.tabOrder.joined(separator: ","), preferences.usesSidebar, preferences.notifications, now, session.id]
+                [preferences.theme.rawValue, preferences.tabOrder.joined(separator: ","), preferences.usesSidebar, preferences.notifications, now, session.storageID]
             )
         }
     }
@@ -79,17 +89,18 @@ struct SQLiteSearchHistoryStore: SearchHistoryStore {
         return try database.withConnection { db in
             try db.fetchAll(
                 "SELECT query FROM recent_searches WHERE session_id = ? ORDER BY searched_at DESC, query LIMIT ?",
-                [session.id, SearchHistory.limit]
+                [session.storageID, SearchHistory.limit]
             ) { try $0.string(0) }
         }
     }
 
     func recordSearch(_ query: String, for session: Session, at nowMilliseconds: Int64) throws {
-        try database.write(storing: session, at: nowMilliseconds / 1000) { db in
+        guard session.isStored else { return }
+        try database.write { db in
             // "Tent" after "tent" is the same search again: keep only the newest spelling.
             try db.execute(
                 "DELETE FROM recent_searches WHERE session_id = ? AND lower(query) = lower(?) AND query != ?",
-                [session.id, query, query]
+                [session.storageID, query, query]
             )
             // Later than every search already there, even one in the same millisecond, so
             // "newest first" never falls back to the order of the words.
@@ -99,14 +110,14 @@ struct SQLiteSearchHistoryStore: SearchHistoryStore {
                 VALUES (?, ?, max(?, coalesce((SELECT max(searched_at) + 1 FROM recent_searches WHERE session_id = ?), 0)))
                 ON CONFLICT (session_id, query) DO UPDATE SET searched_at = excluded.searched_at
                 """,
-                [session.id, query, nowMilliseconds, session.id]
+                [session.storageID, query, nowMilliseconds, session.storageID]
             )
             try db.execute(
                 """
                 DELETE FROM recent_searches WHERE session_id = ? AND query NOT IN (
                     SELECT query FROM recent_searches WHERE session_id = ? ORDER BY searched_at DESC LIMIT ?)
                 """,
-                [session.id, session.id, SearchHistory.limit]
+                [session.storageID, session.storageID, SearchHistory.limit]
             )
         }
     }

@@ -1,3 +1,4 @@
+import Glibc
 import SQLite
 
 /// QuickCart's storage in one SQLite file: WAL, a pool of connections (one per server thread
@@ -24,8 +25,14 @@ final class SQLiteStorage: ShopStorage {
                 try db.execute(sql: "PRAGMA max_page_count = \(max(1, maximumBytes / pageSize))")
             }
         }
+        Self.createPrivateFile(at: path)
         let pool = try SQLiteDatabase.mapping { try DatabasePool(path: path, maximumConnections: maximumConnections, configuration: configuration) }
-        try SQLiteDatabase.mapping { try SQLiteSchema.migrator.migrate(pool) }
+        try SQLiteDatabase.mapping {
+            try SQLiteSchema.migrator.migrate(pool)
+            // Empties the WAL into the file and truncates it, so no page a migration rewrote
+            // (such as one that held a session's raw id) lingers there.
+            try pool.withConnection { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        }
         catalog = try SQLiteDatabase.mapping { try Self.loadCatalog(from: pool) }
         starterCart = makeStarterCart(catalog)
         database = SQLiteDatabase(pool: pool, catalog: catalog, starterCart: self.starterCart)
@@ -56,6 +63,16 @@ final class SQLiteStorage: ShopStorage {
 
     func close() {
         database.pool.close()
+    }
+
+    /// Creates the database file readable and writable by its owner only (0600), unless it
+    /// exists. SQLite gives its -wal and -shm files the database file's permissions, so those
+    /// follow. The file holds the cookie-signing secret: no other local user may read it.
+    private static func createPrivateFile(at path: String) {
+        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
+        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        // Any failure (the file exists, the folder is missing) is SQLite's to report on open.
+        if descriptor >= 0 { Glibc.close(descriptor) }
     }
 
     private static func loadCatalog(from pool: DatabasePool) throws -> Catalog {
@@ -108,13 +125,13 @@ struct SQLiteDatabase: Sendable {
         guard !session.isStored else { return }
         try db.execute(
             "INSERT OR IGNORE INTO sessions (id, created_at, last_seen, display_name) VALUES (?, ?, ?, ?)",
-            [session.id, session.createdAt, now, session.displayName]
+            [session.storageID, session.createdAt, now, session.displayName]
         )
         guard db.changes == 1 else { return }
         for (offset, item) in starterCart.items.enumerated() {
             try db.execute(
                 "INSERT INTO cart_items (session_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)",
-                [session.id, item.product.id, item.quantity, now * 1000 + Int64(offset)]
+                [session.storageID, item.product.id, item.quantity, now * 1000 + Int64(offset)]
             )
         }
     }

@@ -1,0 +1,76 @@
+import CCrypto
+
+// The shop's cryptography, from OpenSSL's libcrypto (Debian's libssl-dev), behind a face of
+// Swift types: C types and return codes stay in this file.
+
+/// SHA-256 (FIPS 180-4).
+enum SHA256 {
+    /// The 32-byte digest of `message`.
+    static func hash(_ message: some Sequence<UInt8>) -> [UInt8] {
+        let bytes = Array(message)
+        var digest = [UInt8](repeating: 0, count: 32)
+        let succeeded = bytes.withUnsafeBufferPointer { input in
+            digest.withUnsafeMutableBufferPointer { output in
+                ccrypto_sha256(input.baseAddress, input.count, output.baseAddress)
+            }
+        }
+        // Only a broken libcrypto fails a digest of memory it was given.
+        precondition(succeeded == 1, "libcrypto failed to compute SHA-256")
+        return digest
+    }
+
+    /// The digest of `text`'s UTF-8 bytes, as 64 lower-case hex digits.
+    static func hexDigest(of text: String) -> String {
+        Hex.encode(hash(text.utf8))
+    }
+}
+
+/// An HMAC-SHA-256 key (RFC 2104).
+struct HMACKey: Sendable {
+    private let key: [UInt8]
+
+    init(_ key: [UInt8]) {
+        self.key = key
+    }
+
+    /// The 32-byte authentication code of `message`.
+    func authenticate(_ message: some Sequence<UInt8>) -> [UInt8] {
+        let bytes = Array(message)
+        var code = [UInt8](repeating: 0, count: 32)
+        let succeeded = key.withUnsafeBufferPointer { key in
+            bytes.withUnsafeBufferPointer { input in
+                code.withUnsafeMutableBufferPointer { output in
+                    ccrypto_hmac_sha256(key.baseAddress, key.count, input.baseAddress, input.count, output.baseAddress)
+                }
+            }
+        }
+        precondition(succeeded == 1, "libcrypto failed to compute HMAC-SHA-256")
+        return code
+    }
+}
+
+/// Bytes from OpenSSL's CSPRNG, which the operating system seeds.
+enum SecureRandom {
+    /// `count` random bytes.
+    static func bytes(count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let succeeded = bytes.withUnsafeMutableBufferPointer { ccrypto_random_bytes($0.baseAddress, $0.count) }
+        // Without randomness no session id or secret can be made safely: stopping is the only
+        // answer (OpenSSL fails here only when the system cannot seed it).
+        precondition(succeeded == 1, "libcrypto could not produce random bytes")
+        return bytes
+    }
+}
+
+/// Comparison whose time does not depend on where two secrets differ.
+enum ConstantTime {
+    /// Whether `lhs` and `rhs` have the same UTF-8 bytes. Only the length may leak, and
+    /// every token compared here has a fixed, public length.
+    static func equals(_ lhs: String, _ rhs: String) -> Bool {
+        let a = Array(lhs.utf8), b = Array(rhs.utf8)
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { a in
+            b.withUnsafeBytes { b in ccrypto_equal(a.baseAddress, b.baseAddress, a.count) == 1 }
+        }
+    }
+}
