@@ -95,6 +95,42 @@ struct PostgresStorageTests {
         #expect(Self.wait(for: "data: 5", on: there).contains("data: 5"))
     }
 
+    @Test("When its listener reconnects, an instance sends its open streams their counts, moving those of a cookie whose session was stored under a new id")
+    func listenerReconnectResends() throws {
+        let url = try TestPostgresServer.shared().makeDatabase(prefix: "resend")
+        let first = try Self.open(url), second = try Self.open(url)
+        defer { first.close(); second.close() }
+        let hub = BadgeHub()
+        _ = second.badgePublisher(deliveringTo: hub)
+        let tent = try #require(first.catalog.product(slug: "ultralight-tent"))
+        let fresh = TestSessions.new()
+        let session = Session(
+            storageID: fresh.storageID, createdAt: fresh.createdAt, displayName: fresh.displayName, isStored: false,
+            csrfToken: fresh.csrfToken, liveKey: "cookie-key-" + fresh.storageID, storedLiveKey: fresh.storedLiveKey
+        )
+        _ = try first.carts.add(productID: tent.id, for: session, at: now)
+        // A stream of the old cookie that missed the news: it shows the count of its page.
+        let stream = EventStream()
+        hub.subscribe(stream, liveKey: session.liveKey, current: CartChange(itemCount: 3, version: 0))
+        _ = Self.drain(stream)
+
+        let admin = try PostgresConnection(connectionString: url)
+        defer { admin.close() }
+        let ended = try admin.fetchValue(
+            """
+            SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+            WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE 'LISTEN%'
+            """,
+            as: Int.self
+        )
+        #expect(ended == 1)
+        let resent = Self.wait(for: "data: 4", on: stream, timeout: 10)
+        #expect(resent.contains("event: badge") && resent.contains("data: 4"), "after the reconnection the stream got “\(resent)”")
+        // The stream now follows the stored session.
+        _ = try first.carts.add(productID: tent.id, for: TestSessions.stored(fresh), at: now)
+        #expect(Self.wait(for: "data: 5", on: stream).contains("data: 5"))
+    }
+
     @Test("Changes to one cart through several instances at once all count")
     func concurrentChangesThroughInstances() throws {
         let url = try TestPostgresServer.shared().makeDatabase(prefix: "concurrent")

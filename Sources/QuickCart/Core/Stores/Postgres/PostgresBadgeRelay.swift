@@ -71,6 +71,8 @@ final class PostgresBadgeRelay: BadgePublisher {
 
     /// Reads the count and version of every session with an open stream on this instance,
     /// in one query, and sends each to its streams even if that version was sent before.
+    /// Streams still under the key of a cookie whose change stored the session under a new id
+    /// (news of it may have been missed too) move to the session's key first.
     private static func resendCurrentCounts(to hub: BadgeHub, from database: PostgresDatabase) {
         let liveKeys = hub.liveKeysWithOpenStreams
         guard !liveKeys.isEmpty else { return }
@@ -78,14 +80,18 @@ final class PostgresBadgeRelay: BadgePublisher {
             let current = try database.withConnection { connection in
                 try connection.fetchAll(
                     """
-                    SELECT s.live_key, s.cart_version,
+                    SELECT s.live_key, s.first_live_key, s.cart_version,
                            (SELECT coalesce(sum(quantity), 0)::bigint FROM cart_items c WHERE c.session_id = s.id)
-                    FROM sessions s WHERE s.live_key = ANY($1::text[])
+                    FROM sessions s WHERE s.live_key = ANY($1::text[]) OR s.first_live_key = ANY($1::text[])
                     """,
                     arrayLiteral(liveKeys)
-                ) { row in (liveKey: try row.string(0), change: CartChange(itemCount: try row.int(2), version: try row.int64(1))) }
+                ) { row in
+                    (liveKey: try row.string(0), firstLiveKey: try row.get(1, as: String?.self),
+                     change: CartChange(itemCount: try row.int(3), version: try row.int64(2)))
+                }
             }
             for entry in current {
+                if let firstLiveKey = entry.firstLiveKey { hub.moveStreams(from: firstLiveKey, to: entry.liveKey) }
                 hub.resend(entry.change, liveKey: entry.liveKey)
             }
         } catch {

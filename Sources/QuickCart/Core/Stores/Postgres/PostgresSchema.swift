@@ -1,7 +1,7 @@
 import Postgres
 
 /// The PostgreSQL database's shape, as ordered migrations: the same tables and rules as the
-/// SQLite schema, plus each session's live key (for resending counts after the listener
+/// SQLite schema, plus each session's live keys (for resending counts after the listener
 /// reconnects). Instances starting together migrate once, under the migrator's advisory lock.
 /// A shipped migration is never edited or renamed: add a new one.
 enum PostgresSchema {
@@ -33,12 +33,16 @@ enum PostgresSchema {
                     tab_order text NOT NULL DEFAULT '',
                     sidebar boolean NOT NULL DEFAULT false,
                     notifications boolean NOT NULL DEFAULT true,
-                    live_key text NOT NULL
+                    live_key text NOT NULL,
+                    -- The live key of the cookie whose change stored the session under a new
+                    -- id, when it differs: streams opened under it follow the session.
+                    first_live_key text
                 );
                 CREATE INDEX sessions_by_last_seen ON sessions (last_seen);
                 -- After the listener reconnects, the counts of the sessions with open streams
                 -- are read by their live keys.
                 CREATE INDEX sessions_by_live_key ON sessions (live_key);
+                CREATE INDEX sessions_by_first_live_key ON sessions (first_live_key);
                 CREATE TABLE cart_items (
                     session_id text NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
                     product_id bigint NOT NULL REFERENCES products (id),

@@ -158,14 +158,16 @@ struct PostgresDatabase: Sendable {
         try connection.execute(
             """
             WITH stored AS (
-                INSERT INTO sessions (id, created_at, last_seen, display_name, live_key) VALUES ($1, $2, $3, $4, $5)
+                INSERT INTO sessions (id, created_at, last_seen, display_name, live_key, first_live_key)
+                VALUES ($1, $2, $3, $4, $5, $8)
                 ON CONFLICT (id) DO NOTHING RETURNING id
             )
             INSERT INTO cart_items (session_id, product_id, quantity, added_at)
             SELECT stored.id, item.product_id, item.quantity, $3::bigint * 1000 + item.position - 1
             FROM stored, unnest($6::bigint[], $7::integer[]) WITH ORDINALITY AS item (product_id, quantity, position)
             """,
-            session.storageID, session.createdAt, now, session.displayName, session.storedLiveKey, starterProductIDs, starterQuantities
+            session.storageID, session.createdAt, now, session.displayName, session.storedLiveKey, starterProductIDs, starterQuantities,
+            session.liveKey == session.storedLiveKey ? nil : session.liveKey
         )
     }
 
