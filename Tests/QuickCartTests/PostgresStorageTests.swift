@@ -54,6 +54,8 @@ struct PostgresStorageTests {
         let tent = try #require(first.catalog.product(slug: "ultralight-tent"))
         let session = TestSessions.new()
         let stream = EventStream()
+        // Ended as the server ends a stream whose client left: the hub lets go of it.
+        defer { stream.finish() }
         hub.subscribe(stream, liveKey: session.liveKey, current: CartChange(itemCount: 3, version: 0))
         _ = Self.drain(stream)
 
@@ -80,6 +82,7 @@ struct PostgresStorageTests {
             csrfToken: fresh.csrfToken, liveKey: "cookie-key-" + fresh.storageID, storedLiveKey: fresh.storedLiveKey
         )
         let here = EventStream(), there = EventStream()
+        defer { here.finish(); there.finish() }
         firstHub.subscribe(here, liveKey: session.liveKey, current: CartChange(itemCount: 3, version: 0))
         secondHub.subscribe(there, liveKey: session.liveKey, current: CartChange(itemCount: 3, version: 0))
         _ = Self.drain(here)
@@ -111,6 +114,7 @@ struct PostgresStorageTests {
         _ = try first.carts.add(productID: tent.id, for: session, at: now)
         // A stream of the old cookie that missed the news: it shows the count of its page.
         let stream = EventStream()
+        defer { stream.finish() }
         hub.subscribe(stream, liveKey: session.liveKey, current: CartChange(itemCount: 3, version: 0))
         _ = Self.drain(stream)
 
@@ -189,6 +193,7 @@ struct PostgresStorageTests {
         let session = TestSessions.new()
         let change = try storage.carts.add(productID: tent.id, for: session, at: now)
         let stream = EventStream()
+        defer { stream.finish() }
         hub.subscribe(stream, liveKey: session.liveKey, current: change)
         _ = Self.drain(stream)
 

@@ -344,6 +344,8 @@ struct StoreTests {
         let publisher = storage.badgePublisher(deliveringTo: hub)
         let ada = TestSessions.new(), bob = TestSessions.new()
         let adaStream = EventStream(), bobStream = EventStream()
+        // Ended as the server ends a stream whose client left: the hub lets go of them.
+        defer { adaStream.finish(); bobStream.finish() }
         hub.subscribe(adaStream, liveKey: ada.liveKey, current: CartChange(itemCount: 3, version: 0))
         hub.subscribe(bobStream, liveKey: bob.liveKey, current: CartChange(itemCount: 3, version: 0))
         #expect(Self.drain(adaStream).contains("data: 3"))

@@ -14,6 +14,9 @@ public enum Storage {
         let emptyCarts = configuration.emptyCarts
         let makeStarterCart: (Catalog) -> Cart = { catalog in emptyCarts ? Cart() : Cart.demo(from: catalog) }
         if PostgresConnectionString.isURL(location) {
+            if configuration.maximumDatabaseBytes != nil {
+                Log.info("--db-max-mb is a quota on a SQLite file; on PostgreSQL its own limits apply")
+            }
             return try PostgresStorage(connectionString: location, maximumConnections: connections, makeStarterCart: makeStarterCart)
         }
         return try SQLiteStorage(
