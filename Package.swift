@@ -54,7 +54,7 @@ let package = Package(
         // The shop, and the executable that serves it.
         .target(
             name: "QuickCart",
-            dependencies: ["MicroHTTP", "SQLite", "Mustache", "CCrypto"],
+            dependencies: ["MicroHTTP", "SQLite", "Postgres", "Mustache", "CCrypto"],
             swiftSettings: strictSwift
         ),
         .executableTarget(name: "quickcart", dependencies: ["QuickCart"], swiftSettings: strictSwift),
@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], exclude: ["Spec"], swiftSettings: strictSwift),
         .testTarget(
             name: "QuickCartTests",
-            dependencies: ["QuickCart", "MicroHTTP", "SQLite", "Mustache", "HTTPTesting"],
+            dependencies: ["QuickCart", "MicroHTTP", "SQLite", "Postgres", "Mustache", "HTTPTesting", "PostgresTesting"],
             swiftSettings: strictSwift
         ),
     ],
