@@ -13,7 +13,7 @@ SWIFT_TEST_PACKAGES := postgresql
 # checker, and venv for the Python test tools.
 TEST_PACKAGES  := chromium chromium-driver default-jre-headless python3-venv
 
-.PHONY: all deps swift-test-deps test-deps build run test test-swift test-browser test-tsan test-asan fuzz clean
+.PHONY: all deps swift-test-deps test-deps build run cluster test test-swift test-browser test-tsan test-asan fuzz clean
 
 all: build
 
@@ -58,6 +58,13 @@ build: deps
 ## Builds in release and serves on http://$(HOST):$(PORT)/ with $(DB) (created on first start).
 run: build
 	.build/release/quickcart --host $(HOST) --port $(PORT) --db $(DB)
+
+## A throwaway PostgreSQL in .build/cluster, three instances sharing it and nginx in front
+## on http://$(HOST):$(PORT)/ (deploy/cluster); Ctrl-C stops them all.
+CLUSTER_PACKAGES := postgresql nginx
+cluster: build
+	$(call install-missing,$(CLUSTER_PACKAGES))
+	HOST=$(HOST) PORT=$(PORT) deploy/cluster
 
 SWIFTC       ?= swiftc
 FUZZ_SECONDS ?= 30
@@ -104,7 +111,7 @@ BENCH_STREAMS  ?= 10000
 BENCH_ARGS     ?=
 BENCH_CC       ?= cc
 BENCH_PYTHON   ?= python3
-BENCH_PACKAGES := wrk
+BENCH_PACKAGES := wrk postgresql
 BENCH_DIR      := .build/bench
 BENCH_MICRO    := Benchmarks/Micro/.build/release/quickcart-micro
 

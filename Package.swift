@@ -59,7 +59,7 @@ let package = Package(
         // The shop, and the executable that serves it.
         .target(
             name: "QuickCart",
-            dependencies: ["MicroHTTP", "SQLite", "Mustache", "CCrypto", "Vips"],
+            dependencies: ["MicroHTTP", "SQLite", "Postgres", "Mustache", "CCrypto", "Vips"],
             swiftSettings: strictSwift
         ),
         .executableTarget(name: "quickcart", dependencies: ["QuickCart"], swiftSettings: strictSwift),
@@ -77,7 +77,7 @@ let package = Package(
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], exclude: ["Spec"], swiftSettings: strictSwift),
         .testTarget(
             name: "QuickCartTests",
-            dependencies: ["QuickCart", "MicroHTTP", "SQLite", "Mustache", "Vips", "HTTPTesting"],
+            dependencies: ["QuickCart", "MicroHTTP", "SQLite", "Postgres", "Mustache", "Vips", "HTTPTesting", "PostgresTesting"],
             swiftSettings: strictSwift
         ),
     ],

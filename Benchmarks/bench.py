@@ -16,6 +16,7 @@ Python standard library only.
 
 import argparse
 import datetime
+import glob
 import json
 import os
 import re
@@ -25,6 +26,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -402,6 +404,203 @@ def measure_micro(options, work):
 
 
 # ---------------------------------------------------------------------------------------
+# Many instances on PostgreSQL
+
+class BenchPostgres:
+    """Debian's PostgreSQL in a temporary folder on a free port of 127.0.0.1, pinned to the
+    server CPU like every server here, with its default (durable) settings but for
+    max_connections. As root, every server binary runs as the postgres user (PostgreSQL
+    refuses root), in a folder under /tmp that user can reach."""
+
+    def __init__(self, cpu):
+        candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: int(p.split("/")[-2]), reverse=True)
+        candidates += os.environ.get("PATH", "").split(":") + ["/usr/local/bin"]
+        self.binaries = next((c for c in candidates if c and os.path.exists(os.path.join(c, "initdb"))), None)
+        if not self.binaries:
+            raise RuntimeError("PostgreSQL's initdb was not found (apt-get install postgresql)")
+        self.as_postgres = os.getuid() == 0
+        self.folder = tempfile.mkdtemp(prefix="quickcart-bench-postgres-", dir="/tmp" if self.as_postgres else None)
+        if self.as_postgres:
+            shutil.chown(self.folder, "postgres", "postgres")
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.data = os.path.join(self.folder, "data")
+        self.run("initdb", "-D", self.data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-instructions")
+        self.run("pg_ctl", "start", "-D", self.data, "-w", "-l", os.path.join(self.folder, "server.log"), "-o",
+                 f"-p {self.port} -h 127.0.0.1 -k {self.folder} -c max_connections=200", cpu=cpu)
+        self.run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "quickcart")
+        with open(os.path.join(self.data, "postmaster.pid")) as pid_file:
+            self.postmaster = int(pid_file.readline())
+
+    @property
+    def url(self):
+        return f"postgresql://postgres@127.0.0.1:{self.port}/quickcart"
+
+    def run(self, name, *arguments, cpu=None):
+        command = [os.path.join(self.binaries, name), *arguments]
+        if cpu is not None:
+            command = ["taskset", "-c", str(cpu)] + command
+        if self.as_postgres:
+            command = ["runuser", "-u", "postgres", "--"] + command
+        # A file, not a pipe: the server pg_ctl leaves running would keep a pipe open.
+        log = os.path.join(self.folder, name + ".out")
+        with open(log, "wb") as output:
+            status = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=output, stderr=output, timeout=120).returncode
+        if status != 0:
+            with open(log, errors="replace") as output:
+                raise RuntimeError(f"{name} failed: {output.read()[-1000:]}")
+
+    def pids(self):
+        """The postmaster and every process it started (one backend per connection)."""
+        found = [self.postmaster]
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat") as stat:
+                        if int(stat.read().rsplit(")", 1)[1].split()[1]) == self.postmaster:
+                            found.append(int(entry))
+                except (OSError, IndexError, ValueError):
+                    pass
+        return found
+
+    def remove(self):
+        try:
+            self.run("pg_ctl", "stop", "-D", self.data, "-m", "fast", "-w")
+        except RuntimeError:
+            pass
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def run_wrk_spread(options, targets, seconds, pids_of):
+    """One wrk per (port, path, script, headers, args), all at once, sharing the connections;
+    returns the summed requests/s, the worst p99, and the CPU the servers (`pids_of()`, read
+    before and after, so backends opened meanwhile count) spent per second of the run."""
+    connections = max(1, options.connections // len(targets))
+    before = {pid: sse.process_ticks(pid) for pid in pids_of()}
+    busy_before, total_before = sse.cpu_ticks(options.server_cpu)
+    started = time.monotonic()
+    processes = []
+    for port, path, script, headers, args in targets:
+        command = ["taskset", "-c", str(options.load_cpu), "wrk", "-t1", f"-c{connections}", f"-d{seconds}s",
+                   "--timeout", "5s", "-s", script]
+        for header in headers:
+            command += ["-H", header]
+        command.append(f"http://127.0.0.1:{port}{path}")
+        if args:
+            command += ["--"] + list(args)
+        processes.append(subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    outputs = [process.communicate(timeout=seconds + 60) for process in processes]
+    elapsed = time.monotonic() - started
+    server_ticks = sum(sse.process_ticks(pid) - before.get(pid, 0) for pid in pids_of())
+    busy_after, total_after = sse.cpu_ticks(options.server_cpu)
+    results = []
+    for stdout, stderr in outputs:
+        match = re.search(r"^BENCH (.*)$", stdout, re.M)
+        if not match:
+            raise RuntimeError(f"wrk printed no BENCH line: {stdout[-500:]} {stderr[-500:]}")
+        results.append({name: float(value) for name, _, value in (field.partition("=") for field in match.group(1).split())})
+    ticks_per_second = os.sysconf("SC_CLK_TCK")
+    cpu_seconds = server_ticks / ticks_per_second
+    rps = sum(result["rps"] for result in results)
+    requests = sum(result["requests"] for result in results)
+    return {
+        "rps": rps,
+        "p99_us": max(result["p99_us"] for result in results),
+        "errors": int(sum(value for result in results for name, value in result.items() if name.startswith("errors_"))),
+        "server_cpu_seconds": cpu_seconds,
+        "requests_per_cpu_second": requests / cpu_seconds if cpu_seconds else 0,
+        "server_cpu_pct": 100.0 * cpu_seconds / elapsed,
+        "other_cpu_pct": 100.0 * max(0, (busy_after - busy_before) - server_ticks) / max(1, total_after - total_before),
+    }
+
+
+def measure_cluster(options, work):
+    """GET /cart and the quantity POST on SQLite's one instance, then on PostgreSQL with one
+    and with --cluster-instances instances (the same database), in each run. With several
+    instances, one wrk per instance shares the connections (no proxy in between), and each
+    instance has its own session, so posts measure throughput, not one cart's row lock."""
+    postgres = BenchPostgres(options.server_cpu)
+    configurations = [("sqlite", 1), ("postgres", 1), ("postgres", options.cluster_instances)]
+    percentiles = os.path.join(HERE, "wrk", "percentiles.lua")
+    post_script = os.path.join(HERE, "wrk", "post-quantity.lua")
+    runs = []
+    try:
+        for index in range(options.runs):
+            results = {}
+            for backend, count in configurations:
+                database = os.path.join(work, "cluster.sqlite") if backend == "sqlite" else postgres.url
+                servers = []
+                try:
+                    for number in range(count):
+                        servers.append(Server(f"QuickCart {number + 1}", quickcart_command(options, database),
+                                              options.server_cpu, os.path.join(work, f"quickcart-cluster-{backend}-{number + 1}.log")))
+                    sessions = [sse.Session("127.0.0.1", server.port) for server in servers]
+                    for session in sessions:
+                        session.connection.close()
+
+                    def pids_of():
+                        return [server.pid for server in servers] + (postgres.pids() if backend == "postgres" else [])
+
+                    figures = {
+                        "cart": [(server.port, "/cart", percentiles, [f"Cookie: {sse.COOKIE_NAME}={session.cookie}"], [])
+                                 for server, session in zip(servers, sessions)],
+                        "post": [(server.port, "/cart/items/1/quantity", post_script, [],
+                                  [session.cookie, session.csrf, "1", str(session.base_quantity), str(session.other_quantity)])
+                                 for server, session in zip(servers, sessions)],
+                    }
+                    for name, targets in figures.items():
+                        if index == 0:
+                            run_wrk_spread(options, targets, options.warmup, pids_of)
+                        result = run_wrk_spread(options, targets, options.seconds, pids_of)
+                        results[f"{name}.{backend}.{count}"] = result
+                        say(f"  run {index + 1}/{options.runs} {name:4} {backend:8} × {count}  {fmt_int(result['rps']):>7} req/s  "
+                            f"{fmt_int(result['requests_per_cpu_second']):>7} per server CPU-second  "
+                            f"p99 {fmt_ms(result['p99_us'])}  errors {result['errors']}  "
+                            f"CPU {options.server_cpu}: servers {result['server_cpu_pct']:.0f}%, other {result['other_cpu_pct']:.0f}%")
+                finally:
+                    for server in servers:
+                        server.stop()
+            runs.append(results)
+    finally:
+        postgres.remove()
+    return {"runs": runs, "configurations": [f"{backend}.{count}" for backend, count in configurations]}
+
+
+def cluster_table(options, cluster):
+    """The cluster figure: one column per configuration, medians of the runs."""
+    runs = cluster["runs"]
+    columns = cluster["configurations"]
+
+    def cell(name, column, field, formatter):
+        values = [run[f"{name}.{column}"][field] for run in runs if f"{name}.{column}" in run]
+        return formatter(median(values)) if values else ""
+
+    def heading(column):
+        backend, count = column.split(".")
+        return f"{'SQLite' if backend == 'sqlite' else 'PostgreSQL'}, {count} instance{'s' if count != '1' else ''}"
+
+    lines = ["| cluster figure | " + " | ".join(heading(column) for column in columns) + " |",
+             "| --- |" + " ---: |" * len(columns)]
+    for name, label in (("cart", "GET /cart, real session"), ("post", "POST quantity → commit → publish → 303")):
+        lines.append(f"| {label} | " + " | ".join(cell(name, c, "rps", lambda v: f"{fmt_int(v)} req/s") for c in columns) + " |")
+        lines.append(f"| {label}: per server CPU-second | "
+                     + " | ".join(cell(name, c, "requests_per_cpu_second", fmt_int) for c in columns) + " |")
+        lines.append(f"| {label}: p99 (worst instance) | " + " | ".join(cell(name, c, "p99_us", fmt_ms) for c in columns) + " |")
+    errors = sum(result["errors"] for run in runs for result in run.values())
+    notes = [
+        f"Cluster figure: every server (each QuickCart instance and PostgreSQL with all its backends) is pinned to CPU "
+        f"{options.server_cpu} and the load to CPU {options.load_cpu}, so {options.cluster_instances} instances share one "
+        f"CPU with PostgreSQL: it measures what the extra instances and the network round trips cost, not how a cluster "
+        f"of machines scales. Per server CPU-second = requests ÷ CPU time (utime+stime) of every server process, "
+        f"PostgreSQL's included. PostgreSQL runs with its default settings (fsync and synchronous_commit on), "
+        f"SQLite with QuickCart's (WAL, synchronous=NORMAL). {options.connections} connections in all, split "
+        f"between the instances; each instance has its own session. Errors: {errors}.",
+    ]
+    return lines, notes
+
+
+# ---------------------------------------------------------------------------------------
 # The table
 
 def verdict(ok):
@@ -607,8 +806,9 @@ def main():
     parser.add_argument("--static-path", default="/static/css/app.css")
     parser.add_argument("--server-cpu", type=int, default=0)
     parser.add_argument("--load-cpu", type=int, default=1)
-    parser.add_argument("--only", default="startup,http,streams,micro",
-                        help="comma-separated sections to run (startup, http, streams, micro)")
+    parser.add_argument("--only", default="startup,http,streams,micro,cluster",
+                        help="comma-separated sections to run (startup, http, streams, micro, cluster)")
+    parser.add_argument("--cluster-instances", type=int, default=3, help="instances on PostgreSQL in the cluster figure")
     parser.add_argument("--work", default=os.path.join(ROOT, ".build/bench/work"))
     parser.add_argument("--results", default=os.path.join(HERE, "results"))
     parser.add_argument("--results-md", default=os.path.join(HERE, "RESULTS.md"),
@@ -639,7 +839,8 @@ def main():
     load_at_start = load_average()
     estimate = (("http" in sections) * (9 * options.runs * options.seconds + 8 * options.warmup + 10)
                 + ("streams" in sections) * options.runs * 15 + ("startup" in sections) * (options.starts + 1) * 1.3
-                + ("micro" in sections) * (options.runs + 1) * options.micro_seconds * 7)
+                + ("micro" in sections) * (options.runs + 1) * options.micro_seconds * 7
+                + ("cluster" in sections) * (6 * options.runs * options.seconds + 6 * options.warmup + 10))
     say(f"QuickCart bench: {options.runs} runs of {options.seconds} s per HTTP figure, "
         f"{options.connections} connections, {options.streams:,} streams; about {estimate / 60:.0f} min.")
     say(f"CPU pinning: {pinning}.")
@@ -667,7 +868,16 @@ def main():
         micro = {"skipped": "not built (see Benchmarks/README.md: the parent package must export "
                             "the Mustache and SQLite library products)"}
 
+    cluster = None
+    if "cluster" in sections:
+        say(f"\n[cluster] GET /cart and POST on SQLite (1 instance) and PostgreSQL (1 and {options.cluster_instances} instances)")
+        cluster = measure_cluster(options, options.work)
+
     table, notes, micro_lines = build_table(options, http, stream_results, startup, micro)
+    cluster_lines = []
+    if cluster:
+        cluster_lines, cluster_notes = cluster_table(options, cluster)
+        notes += cluster_notes
     notes.append(f"1-minute load average: {load_at_start:.1f} at the start, {load_average():.1f} at the end "
                  f"({os.cpu_count()} CPUs); anything above ~2 means other work shared the machine")
     elapsed = time.monotonic() - started
@@ -687,7 +897,7 @@ def main():
         f"- QuickCart's options: `--port 0 --db FILE --resources DIR`"
         + (f" `{' '.join(options.quickcart_arg)}`" if options.quickcart_arg else " (otherwise defaults)"),
         "",
-    ] + table + [""] + [f"- {note}" for note in notes] + [""] + micro_lines + [""]
+    ] + table + [""] + cluster_lines + [""] + [f"- {note}" for note in notes] + [""] + micro_lines + [""]
     text = "\n".join(report)
     say("\n" + text)
 
@@ -697,7 +907,7 @@ def main():
     shutil.copy(latest, os.path.join(options.results, datetime.datetime.now().strftime("%Y%m%d-%H%M%S") + ".md"))
     with open(os.path.join(options.results, "latest.json"), "w") as file:
         json.dump({"machine": machine, "options": vars(options), "startup": startup, "http": http,
-                   "streams": stream_results, "micro": micro}, file, indent=1)
+                   "streams": stream_results, "micro": micro, "cluster": cluster}, file, indent=1)
     if options.results_md:
         with open(options.results_md, "w") as file:
             file.write(text)

@@ -1,14 +1,20 @@
 // QuickCart's page script — progressive enhancement. Without this file every page
-// still works: links navigate, forms post and answer 303, the badge is as fresh as the
-// last page load, the tab order changes with Move up / Move down. With it:
+// still works: links navigate, forms post and answer 303 back to the row they came from
+// with a one-shot notice, the badge is as fresh as the last page load, the tab order
+// changes with Move up / Move down. With it:
 //   · liveBadge          the badge follows the cart live, in every tab (and a notice
-//                        when the cart changed in another tab, if Notifications are on)
+//                        when the cart changed in another tab, if Notifications are on);
+//                        the page's own "N in cart" and cart rows follow it too, and an
+//                        "Offline" bar shows while the stream is down
+//   · submitInPlace      forms post with fetch and the page is morphed in place: scroll,
+//                        focus and history stay; the server's notice shows as a message
 //   · tabPlaces          each tab keeps its scroll position; the current tab again goes
 //                        to its root, at the top
 //   · minimiseOnScroll   the tab bar shrinks while you scroll down
 //   · reorderTabs        Profile → Customize tab bar: drag and drop
 //   · sharedPreferences  theme, layout and notifications follow across open tabs
-// Each is self-contained and leaves quietly when its page or browser lacks what it needs.
+// Each leaves quietly when its page or browser lacks what it needs; liveBadge and
+// submitInPlace also work together, through the small interface liveBadge returns.
 (() => {
   'use strict';
 
@@ -32,17 +38,22 @@
   // leader with the Web Locks API; the leader alone holds the stream and relays each
   // count over a BroadcastChannel. When the leader goes, the next tab queued on the
   // lock takes over. Without Web Locks or BroadcastChannel each tab streams alone.
+  //
+  // It hands back a small interface for submitInPlace: while a form of this page is on its
+  // way (`ownChangeStarted` … `ownChangeEnded`) counts update the badge quietly, since the
+  // form's own message says what happened; `pageShows` tells it the count the page's
+  // content now reflects; `onStale` is called when a count arrives that the content does
+  // not reflect (another tab or device changed the cart), so the page refetches itself.
   function liveBadge() {
     const nav = document.querySelector('nav.tab-bar[data-live-url]');
     const link = nav && nav.querySelector('a[data-role="prominent"]');
     const badge = link && link.querySelector('[data-badge]');
-    if (!badge || !('EventSource' in window)) return;
+    if (!badge || !('EventSource' in window)) return null;
 
     const NAME = 'quickcart-live';
     const BUMP = 'tab__badge--bump';
     const url = nav.dataset.liveUrl;
     const shared = !!(navigator.locks && navigator.locks.request) && 'BroadcastChannel' in window;
-    const onCartPage = document.body.dataset.page === 'cart';
     const labelEl = link.querySelector('.tab__label');
     const tabName = (labelEl && labelEl.textContent.trim()) || 'Cart';
     const TOAST_MS = 4000;
@@ -60,6 +71,12 @@
     let retryTimer = 0;
     let running = false;        // start/stop are paired, whichever event calls them
     let synced = false;         // has a count arrived since start? The first one only corrects
+    let pageCount = shown;      // the count the page's content (rows, "N in cart") reflects
+    let ownChanges = 0;         // this page's form posts on their way
+    let onStale = () => {};     // set by submitInPlace: refetch the page
+    let offlineTimer = 0;       // shows the Offline bar once the stream has been down a while
+    const OFFLINE_AFTER_MS = 3000;
+    const offlineBar = makeOfflineBar();
 
     const plural = (n) => `${n} ${n === 1 ? 'item' : 'items'}`;
 
@@ -75,23 +92,27 @@
     function apply(count) {
       if (!Number.isInteger(count) || count < 0) return;
       last = count;
-      // This page's own changes are form posts that reload it with the new count, so a
-      // change after the first sync was made elsewhere: another tab or device.
-      const elsewhere = synced;
+      // This page's own changes are form posts whose answer brings the new count (and says
+      // what happened), so a change outside one, after the first sync, was made elsewhere:
+      // another tab or device.
+      const elsewhere = synced && ownChanges === 0;
       synced = true;
       if (count !== shown) {
-        shown = count;
-        badge.textContent = count > 99 ? '99+' : String(count);
-        badge.hidden = count === 0;
-        link.setAttribute('aria-label', `${tabName}, ${plural(count)}`);
-        bump();
+        show(count);
+        // During this page's own post the form's message says what happened.
+        if (ownChanges > 0) return;
         if (elsewhere && root.dataset.notifications === 'on') notify(`Cart updated in another tab: ${plural(count)}`);
         else announce(`Cart updated: ${plural(count)}`);
       }
-      if (onCartPage) {
-        const cart = document.querySelector('[data-cart][data-count]');
-        if (cart && Number(cart.dataset.count) !== count) refreshCart();
-      }
+      if (ownChanges === 0 && count !== pageCount) onStale();
+    }
+
+    function show(count) {
+      shown = count;
+      badge.textContent = count > 99 ? '99+' : String(count);
+      badge.hidden = count === 0;
+      link.setAttribute('aria-label', `${tabName}, ${plural(count)}`);
+      bump();
     }
 
     function bump() {
@@ -140,55 +161,38 @@
       toastTimer = setTimeout(() => toast.classList.remove('toast--visible'), TOAST_MS);
     }
 
-    // ---- the cart page -----------------------------------------------------
+    // ---- connection state ----------------------------------------------------
 
-    let refreshing = null;
-    let refreshAgain = false;
-
-    function refreshCart() {
-      if (!onCartPage || !window.fetch || !window.DOMParser) return;
-      if (refreshing) { refreshAgain = true; return; } // coalesce bursts into one more fetch
-      refreshing = fetch(link.href, { // the Cart tab's own address, i.e. this page
-        credentials: 'same-origin',
-        cache: 'no-store',
-        headers: { Accept: 'text/html' },
-      })
-        .then((res) => (res.ok && !res.redirected ? res.text() : null))
-        .then((html) => { if (html) swapCart(html); })
-        .catch(() => {}) // offline or aborted: the next event or page load fixes it
-        .finally(() => {
-          refreshing = null;
-          if (refreshAgain) { refreshAgain = false; refreshCart(); }
-        });
+    // "Offline — changes will not be saved" once the stream has been down for a while, and
+    // gone as soon as it is back. The bar is a polite live region made when the page loads
+    // (an empty one, hidden by CSS), so its words are spoken when they appear.
+    function makeOfflineBar() {
+      const bar = document.createElement('div');
+      bar.className = 'offline-bar';
+      bar.setAttribute('role', 'status');
+      bar.dataset.client = '';
+      document.body.append(bar);
+      return bar;
     }
 
-    function swapCart(html) {
-      const current = document.querySelector('[data-cart]');
-      const fresh = new DOMParser().parseFromString(html, 'text/html').querySelector('[data-cart]');
-      if (!current || !fresh || current.outerHTML === fresh.outerHTML) return;
-
-      const focused = document.activeElement;
-      const hadFocus = !!focused && current.contains(focused);
-      const key = hadFocus ? focusKey(focused) : null;
-      const node = document.adoptNode(fresh);
-      current.replaceWith(node);
-
-      if (!hadFocus) return;
-      // Put focus back on the same control if it survived (and is usable), else on main.
-      const again = key && node.querySelector(key);
-      const target = again && !again.disabled ? again : document.getElementById('main');
-      if (target) target.focus({ preventScroll: true });
+    function connection(up) {
+      if (up) {
+        clearTimeout(offlineTimer);
+        offlineTimer = 0;
+        const wasOffline = offlineBar.textContent !== '';
+        offlineBar.textContent = '';
+        if (wasOffline) document.dispatchEvent(new CustomEvent('quickcart:online'));
+      } else if (!offlineTimer && offlineBar.textContent === '') {
+        offlineTimer = setTimeout(() => {
+          offlineTimer = 0;
+          offlineBar.textContent = 'Offline — changes will not be saved';
+        }, OFFLINE_AFTER_MS);
+      }
     }
 
-    function focusKey(el) {
-      if (!(window.CSS && CSS.escape)) return null;
-      const tag = el.localName;
-      const label = el.getAttribute('aria-label');
-      if (label) return `${tag}[aria-label="${CSS.escape(label)}"]`;
-      const form = el.closest('form');
-      if (form && form.getAttribute('action')) return `form[action="${CSS.escape(form.getAttribute('action'))}"] ${tag}`;
-      const href = el.getAttribute('href');
-      return href ? `${tag}[href="${CSS.escape(href)}"]` : null;
+    function streamState(up) {
+      connection(up);
+      if (channel) channel.postMessage({ type: 'connection', up });
     }
 
     // ---- the stream (leader or unshared tab) -------------------------------
@@ -202,11 +206,13 @@
         apply(count);
         if (channel) channel.postMessage({ type: 'badge', count });
       });
-      es.addEventListener('open', () => { attempts = 0; });
+      es.addEventListener('open', () => { attempts = 0; streamState(true); });
       es.addEventListener('error', () => {
+        if (source !== es) return;
+        streamState(false);
         // CONNECTING means EventSource is already retrying per `retry:`; leave it.
         // CLOSED means it gave up for good (non-200, wrong type, 204): we retry.
-        if (es.readyState === EventSource.CLOSED && source === es) scheduleReconnect();
+        if (es.readyState === EventSource.CLOSED) scheduleReconnect();
       });
       source = es;
     }
@@ -238,8 +244,10 @@
       channel.onmessage = ({ data }) => {
         if (!data) return;
         if (data.type === 'badge') apply(data.count);
+        else if (data.type === 'connection') connection(data.up === true);
         else if (data.type === 'hello' && source && last !== null) {
           channel.postMessage({ type: 'badge', count: last });
+          channel.postMessage({ type: 'connection', up: source.readyState === EventSource.OPEN });
         }
       };
       channel.postMessage({ type: 'hello' }); // a leader, if any, answers with the count
@@ -256,6 +264,8 @@
     function stop() {
       running = false;
       generation += 1;
+      clearTimeout(offlineTimer);
+      offlineTimer = 0;
       closeStream();
       if (lockAbort) lockAbort.abort();
       if (releaseLock) releaseLock();
@@ -276,7 +286,7 @@
     const resume = () => {
       shown = renderedCount();
       start(); // the stream's (or leader's) first value corrects a stale badge
-      refreshCart();
+      onStale();
     };
     window.addEventListener('pageshow', (event) => { if (event.persisted) resume(); });
     document.addEventListener('resume', resume);
@@ -287,10 +297,521 @@
       // A frozen background tab may have missed relayed values: ask the leader again.
       if (channel && !source) channel.postMessage({ type: 'hello' });
       // The same count can still hide a different cart (one item up, another down).
-      refreshCart();
+      // (Only the cart: Home and Search would record their search again on every look.)
+      if (document.body.dataset.page === 'cart') onStale();
     });
 
     start();
+
+    return {
+      ownChangeStarted() { ownChanges += 1; },
+      ownChangeEnded() {
+        ownChanges -= 1;
+        // News from elsewhere that came while the post was on its way.
+        if (ownChanges === 0 && last !== null && last !== pageCount) onStale();
+      },
+      /** The page's content was just replaced by a fresh copy rendered with `count`. */
+      pageShows(count) {
+        pageCount = count;
+        if (count !== shown) show(count);
+        if (ownChanges === 0 && last !== null && last !== count) onStale();
+      },
+      set onStale(callback) { onStale = callback; },
+    };
+  }
+
+  // ==== forms post in place =================================================
+  //
+  // In the spirit of Hotwire Turbo's form submissions and morphing refreshes. A post form
+  // is sent with fetch (the same fields, CSRF token included, plus the pressed button's
+  // name and value); fetch follows the server's 303 and the page it leads to is morphed
+  // into this one: nodes that did not change stay, so scroll position and focus stay too.
+  // Focus goes back to the control that was pressed, or, when it is gone or disabled, to
+  // its row's next control, the next row, the row before, or the page's heading. No
+  // history entry is added. The server puts what happened into that page (a notice at the
+  // top of main, the same words a browser without JavaScript shows); here it becomes a
+  // message on screen and in the polite live region instead.
+  //
+  // One post at a time: a second press of a form on its way is dropped (no double
+  // submits), a press of another form waits its turn. A post that fails (no connection,
+  // a 5xx) leaves an inline message with Retry beside the form, never the browser's error
+  // page. GET forms (Search) stay ordinary navigations.
+  function submitInPlace(live) {
+    if (!window.fetch || !window.DOMParser || !window.FormData || !window.URLSearchParams) return;
+
+    const REFRESH_HEADER = 'X-QuickCart-Refresh'; // the server leaves a pending notice alone
+    const MESSAGE_MS = 4000;
+    let queue = Promise.resolve();
+    let posting = 0;            // posts queued or on their way
+    let posted = 0;             // posts answered so far: a refresh read before one is stale
+    let refreshing = null;
+    let refreshAgain = false;
+    let staleWhileHidden = false; // a hidden tab refreshes when it is looked at again
+
+    if (live) live.onStale = refresh;
+
+    document.addEventListener('submit', (event) => {
+      const form = event.target;
+      if (event.defaultPrevented || !(form instanceof HTMLFormElement)) return;
+      if ((form.getAttribute('method') || 'get').toLowerCase() !== 'post') return;
+      const submitter = event.submitter || null;
+      const action = new URL((submitter && submitter.getAttribute('formaction')) || form.action, location.href);
+      if (action.origin !== location.origin) return;
+      event.preventDefault();
+      if (form.dataset.busy) return; // already on its way: a second press changes nothing
+
+      const body = new URLSearchParams(new FormData(form));
+      if (submitter && submitter.name) body.append(submitter.name, submitter.value);
+      const place = placeOf(form, submitter);
+      form.dataset.busy = 'true';
+      form.setAttribute('aria-busy', 'true');
+      clearError(form);
+      posting += 1;
+      if (live) live.ownChangeStarted();
+      queue = queue
+        .then(() => post(form, submitter, action, body, place))
+        .finally(() => {
+          delete form.dataset.busy;
+          form.removeAttribute('aria-busy');
+          posting -= 1;
+          posted += 1;
+          if (live) live.ownChangeEnded();
+        });
+    });
+
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState !== 'visible' || !staleWhileHidden) return;
+      staleWhileHidden = false;
+      refresh();
+    });
+
+    // The stream is back: what failed while it was down may be tried again.
+    document.addEventListener('quickcart:online', () => {
+      for (const box of document.querySelectorAll('.form-error')) box.remove();
+    });
+
+    function post(form, submitter, action, body, place) {
+      return fetch(action.href, {
+        method: 'POST',
+        body,
+        credentials: 'same-origin',
+        redirect: 'follow',
+        headers: { Accept: 'text/html' },
+      })
+        .then((res) => res.text().then((html) => ({ res, html })))
+        .then(({ res, html }) => {
+          if (!res.ok) {
+            showError(form, submitter, res.status, serverMessage(html));
+            return;
+          }
+          const doc = parse(html);
+          if (!doc || doc.body.dataset.page !== document.body.dataset.page) {
+            // A different page (checkout leads to Profile): go there as a link would, to
+            // the part it offers focus to (fetch drops the redirect's #fragment).
+            const target = doc && doc.querySelector('main [id][tabindex="-1"]');
+            location.assign(target ? `${res.url}#${target.id}` : res.url);
+            return;
+          }
+          const message = takeNotice(doc);
+          const restore = holdPlace(place);
+          morphPage(doc);
+          const here = new URL(res.url);
+          if (here.pathname + here.search !== location.pathname + location.search) {
+            history.replaceState(history.state, '', here.pathname + here.search);
+          }
+          restore();
+          if (message) say(message);
+        })
+        .catch(() => showError(form, submitter, 0, ''));
+    }
+
+    // ---- the page refetches itself when the cart changed elsewhere -------------
+
+    function refresh() {
+      if (!/^(home|search|cart|profile)$/.test(document.body.dataset.page || '')) return;
+      if (posting > 0) return; // the post's answer brings the page; news after it refreshes then
+      if (document.visibilityState === 'hidden') { staleWhileHidden = true; return; }
+      if (refreshing) { refreshAgain = true; return; } // bursts coalesce into one more fetch
+      const before = posted;
+      refreshing = fetch(location.href, {
+        credentials: 'same-origin',
+        cache: 'no-store',
+        headers: { Accept: 'text/html', [REFRESH_HEADER]: '1' },
+      })
+        .then((res) => (res.ok && !res.redirected ? res.text() : null))
+        .then((html) => {
+          const doc = html && parse(html);
+          if (!doc || doc.body.dataset.page !== document.body.dataset.page) return;
+          if (posting > 0 || posted !== before) { refreshAgain = true; return; } // older than a post's answer
+          takeNotice(doc);
+          const restore = holdPlace(null);
+          morphPage(doc);
+          restore();
+        })
+        .catch(() => {}) // offline or aborted: the next event or page load corrects it
+        .finally(() => {
+          refreshing = null;
+          if (refreshAgain) { refreshAgain = false; refresh(); }
+        });
+    }
+
+    // ---- reading and morphing a fetched page ----------------------------------
+
+    function parse(html) {
+      const doc = new DOMParser().parseFromString(html, 'text/html');
+      return doc.querySelector('main') && doc.body ? doc : null;
+    }
+
+    // The server's notice, taken out of the fetched page: here it is a message instead.
+    function takeNotice(doc) {
+      const notice = doc.querySelector('main [data-notice]');
+      if (!notice) return '';
+      const parent = notice.parentNode;
+      notice.remove();
+      parent.normalize(); // the line breaks around it become one text node, as without it
+      return notice.textContent.trim();
+    }
+
+    function morphPage(doc) {
+      for (const name of ['theme', 'layout', 'notifications']) {
+        const value = doc.documentElement.dataset[name];
+        if (value && root.dataset[name] !== value) root.dataset[name] = value;
+      }
+      if (doc.title && doc.title !== document.title) document.title = doc.title;
+      const main = document.querySelector('main');
+      const nav = document.querySelector('nav.tab-bar');
+      const freshNav = doc.querySelector('nav.tab-bar');
+      morph(main, doc.querySelector('main'));
+      if (nav && freshNav) morph(nav, freshNav);
+      document.dispatchEvent(new CustomEvent('quickcart:morphed'));
+      if (live) live.pageShows(countIn(doc));
+    }
+
+    function countIn(doc) {
+      const link = doc.querySelector('nav.tab-bar a[data-role="prominent"]');
+      const m = link && /\d+/.exec(link.getAttribute('aria-label') || '');
+      return m ? Number(m[0]) : 0;
+    }
+
+    // ---- keeping the place ----------------------------------------------------
+
+    // What to come back to after a post: the pressed control (when focus was in its form)
+    // and its row, with the rows around it and where they are on screen.
+    function placeOf(form, submitter) {
+      const active = document.activeElement;
+      const control = active && active !== document.body && form.contains(active) ? active : null;
+      const row = form.closest('li[id]');
+      const siblings = row ? Array.from(row.parentElement.children).filter((r) => r.id) : [];
+      const at = siblings.indexOf(row);
+      return {
+        // The bar's own forms (the layout button) change the layout: nothing to hold there.
+        inMain: !!form.closest('main'),
+        control: control && controlKey(control, form),
+        pressed: submitter && controlKey(submitter, form),
+        row: row ? row.id : null,
+        index: control && row ? controlsIn(row).indexOf(control) : -1,
+        next: siblings.slice(at + 1).map((r) => r.id),
+        previous: siblings.slice(0, Math.max(0, at)).reverse().map((r) => r.id),
+        top: (row || form).getBoundingClientRect().top,
+        previousTop: at > 0 ? siblings[at - 1].getBoundingClientRect().top : 0,
+      };
+    }
+
+    function controlKey(el, form) {
+      return {
+        action: form.getAttribute('action') || '',
+        name: el.getAttribute('name') || '',
+        label: accessibleName(el),
+      };
+    }
+
+    function accessibleName(el) {
+      return (el.getAttribute('aria-label') || el.textContent || '').replace(/\s+/g, ' ').trim();
+    }
+
+    function controlsIn(container) {
+      return Array.from(container.querySelectorAll('button, input:not([type="hidden"]), select, textarea, a[href]'));
+    }
+
+    const usable = (el) => !!el && !el.disabled && el.getClientRects().length > 0;
+
+    function findControl(key) {
+      if (!key) return null;
+      for (const form of document.querySelectorAll('main form, nav form')) {
+        if ((form.getAttribute('action') || '') !== key.action) continue;
+        const match = controlsIn(form).find((el) => (el.getAttribute('name') || '') === key.name && accessibleName(el) === key.label);
+        if (match) return match;
+      }
+      return null;
+    }
+
+    // Call before the page changes; the function it returns puts scroll and focus back.
+    // Without a place (a refresh), the element at the top of the screen stays put and
+    // focus stays where it is unless its element went away.
+    function holdPlace(place) {
+      const focused = document.activeElement;
+      const focusKey = !place && focused && focused !== document.body && focused.closest('form')
+        ? controlKey(focused, focused.closest('form')) : null;
+      const pin = place ? null : elementAtTop();
+      const pinTop = pin ? pin.getBoundingClientRect().top : 0;
+
+      return function restore() {
+        if (!place) {
+          if (pin && pin.isConnected) scrollBy(pin, pinTop);
+          const now = document.activeElement;
+          if (focusKey && !(now && now.closest('main, nav'))) {
+            const again = findControl(focusKey);
+            if (usable(again)) again.focus({ preventScroll: true });
+          }
+          return;
+        }
+        // Scroll: the row stays where it was on screen; when it is gone, the next row
+        // takes its place, or the row before keeps its own.
+        const row = place.row && document.getElementById(place.row);
+        const next = !row && first(place.next);
+        const previous = !row && !next && first(place.previous);
+        if (place.inMain) {
+          if (row) scrollBy(row, place.top);
+          else if (next) scrollBy(next, place.top);
+          else if (previous) scrollBy(previous, place.previousTop);
+        }
+
+        if (!place.control) return; // focus was elsewhere: leave it there
+        const target = [
+          () => findControl(place.control),
+          () => row && nearestUsable(controlsIn(row), place.index),
+          () => next && controlsIn(next)[place.index],
+          () => next && controlsIn(next).find(usable),
+          () => previous && controlsIn(previous)[place.index],
+          () => previous && controlsIn(previous).find(usable),
+        ].map((pick) => pick()).find(usable) || heading();
+        if (target && document.activeElement !== target) target.focus({ preventScroll: true });
+      };
+    }
+
+    function first(ids) {
+      for (const id of ids) {
+        const el = document.getElementById(id);
+        if (el) return el;
+      }
+      return null;
+    }
+
+    // The enabled control nearest `index` in `controls`, looking before it first: "+" at
+    // the limit hands focus to "−" beside it, "−" at 1 to "+".
+    function nearestUsable(controls, index) {
+      for (let d = 0; d < controls.length; d += 1) {
+        if (usable(controls[index - d])) return controls[index - d];
+        if (usable(controls[index + d])) return controls[index + d];
+      }
+      return null;
+    }
+
+    function heading() {
+      const h1 = document.querySelector('main h1');
+      if (!h1) return document.querySelector('main');
+      if (!h1.hasAttribute('tabindex')) h1.setAttribute('tabindex', '-1');
+      return h1;
+    }
+
+    function scrollBy(el, wasTop) {
+      const delta = el.getBoundingClientRect().top - wasTop;
+      if (Math.abs(delta) >= 1) window.scrollBy(0, delta);
+    }
+
+    // The first row (or other element with an id) at the top of the screen, below the bar.
+    function elementAtTop() {
+      const main = document.querySelector('main');
+      if (!main) return null;
+      const rows = main.querySelectorAll('li[id], section, h1');
+      for (const el of rows) {
+        if (el.getBoundingClientRect().bottom > 0) return el;
+      }
+      return null;
+    }
+
+    // ---- messages --------------------------------------------------------------
+
+    let messageBox = null;
+    let messageTimer = 0;
+
+    // Shown for the eyes (aria-hidden), spoken through the polite live region.
+    function say(text) {
+      announce(text);
+      if (!messageBox) {
+        messageBox = document.createElement('div');
+        messageBox.className = 'flash';
+        messageBox.setAttribute('aria-hidden', 'true');
+        messageBox.dataset.client = '';
+        document.body.append(messageBox);
+        void messageBox.offsetWidth; // lay out the hidden state first, so it animates in
+      }
+      messageBox.textContent = text;
+      messageBox.classList.add('flash--visible');
+      clearTimeout(messageTimer);
+      messageTimer = setTimeout(() => messageBox.classList.remove('flash--visible'), MESSAGE_MS);
+    }
+
+    function serverMessage(html) {
+      const doc = parse(html);
+      const text = doc && doc.querySelector('.error-page p');
+      return text ? text.textContent.trim() : '';
+    }
+
+    // An inline message beside the form that failed, with a way forward: Retry when the
+    // shop could not be reached or could not save, Reload when the page itself is stale.
+    function showError(form, submitter, status, text) {
+      clearError(form);
+      const retry = status === 0 || status >= 500;
+      const box = document.createElement('div');
+      box.className = 'form-error';
+      box.dataset.client = '';
+      const words = document.createElement('p');
+      words.textContent = text || (status === 0
+        ? 'Could not reach QuickCart, so nothing was changed.'
+        : 'That did not work, so nothing was changed.');
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'button button--tinted';
+      button.textContent = retry ? 'Retry' : 'Reload';
+      button.addEventListener('click', () => {
+        if (!retry) { location.reload(); return; }
+        box.remove();
+        if (!form.isConnected) return;
+        const again = submitter && submitter.isConnected && !submitter.disabled ? submitter : null;
+        if (form.requestSubmit) form.requestSubmit(again);
+        else if (again) again.click();
+      });
+      box.append(words, button);
+      // Inside the row (a list holds only rows), across its whole width; else after the form.
+      const row = form.closest('li[id]');
+      if (row) row.append(box);
+      else form.after(box);
+      form.errorBox = box;
+      announce(words.textContent);
+    }
+
+    function clearError(form) {
+      if (form.errorBox) form.errorBox.remove();
+      form.errorBox = null;
+    }
+
+    // ---- the morph --------------------------------------------------------------
+
+    // Turns `from` into `to` in place, reusing nodes that match: by id (or the data-tab and
+    // data-product keys), else the next node of the same kind. Nodes and classes this
+    // script adds (data-client, JS_CLASSES) are kept.
+    function morph(from, to) {
+      if (from.isEqualNode(to)) return;
+      if (from.nodeType !== Node.ELEMENT_NODE) {
+        if (from.nodeValue !== to.nodeValue) from.nodeValue = to.nodeValue;
+        return;
+      }
+      syncAttributes(from, to);
+      if (from.localName === 'textarea') return;
+      morphChildren(from, to);
+    }
+
+    function morphChildren(from, to) {
+      const keyed = new Map();
+      for (const child of from.children) {
+        const key = keyOf(child);
+        if (key) keyed.set(key, child);
+      }
+      let cursor = from.firstChild;
+      const freshNodes = Array.from(to.childNodes);
+      freshNodes.forEach((fresh, at) => {
+        cursor = skipClientNodes(cursor);
+        const key = keyOf(fresh);
+        let match = null;
+        if (key) {
+          const candidate = keyed.get(key);
+          if (candidate && candidate.localName === fresh.localName) match = candidate;
+          keyed.delete(key);
+        } else {
+          match = sameKindAhead(cursor, fresh, freshNodes.slice(at + 1));
+          // Unkeyed nodes skipped on the way were deleted from the page.
+          while (match && cursor !== match) {
+            const next = cursor.nextSibling;
+            if (!keyOf(cursor) && !isClientNode(cursor)) cursor.remove();
+            cursor = next;
+          }
+        }
+        if (!match) {
+          from.insertBefore(document.importNode(fresh, true), cursor);
+          return;
+        }
+        if (match === cursor) cursor = cursor.nextSibling;
+        else from.insertBefore(match, cursor);
+        morph(match, fresh);
+      });
+      while (cursor) {
+        const next = cursor.nextSibling;
+        if (!isClientNode(cursor)) cursor.remove();
+        cursor = next;
+      }
+    }
+
+    function keyOf(node) {
+      if (node.nodeType !== Node.ELEMENT_NODE) return null;
+      const key = node.id || node.getAttribute('data-tab') || node.getAttribute('data-product');
+      return key ? `${node.localName}:${key}` : null;
+    }
+
+    function isClientNode(node) {
+      return node.nodeType === Node.ELEMENT_NODE && node.hasAttribute('data-client');
+    }
+
+    function skipClientNodes(node) {
+      let current = node;
+      while (current && isClientNode(current)) current = current.nextSibling;
+      return current;
+    }
+
+    // The node to morph into `fresh`: `start` when it is of the same kind, else the first
+    // one after it of that kind, but only across nodes that have gone (none of them like
+    // anything still to come, none keyed). Text is matched in place only.
+    function sameKindAhead(start, fresh, later) {
+      if (!start) return null;
+      if (fresh.nodeType !== Node.ELEMENT_NODE) return start.nodeType === fresh.nodeType ? start : null;
+      for (let node = start; node; node = node.nextSibling) {
+        if (isClientNode(node) || node.nodeType !== Node.ELEMENT_NODE) continue;
+        if (keyOf(node)) return null;
+        if (sameKind(node, fresh)) return node;
+        if (later.some((next) => sameKind(node, next))) return null;
+      }
+      return null;
+    }
+
+    const firstClass = (el) => (el.getAttribute('class') || '').split(' ')[0];
+    const sameKind = (a, b) => a.nodeType === b.nodeType
+      && (a.nodeType !== Node.ELEMENT_NODE || (a.localName === b.localName && firstClass(a) === firstClass(b)));
+
+    // Classes this script sets on server-rendered elements.
+    const JS_CLASSES = /^(tab-bar--minimized|tab__badge--bump|tab-order--[a-z]+|tab-order__item--dragging)$/;
+
+    function syncAttributes(from, to) {
+      for (const { name, value } of Array.from(to.attributes)) {
+        if (name === 'class') continue;
+        if (from.getAttribute(name) === value) continue;
+        from.setAttribute(name, value);
+        // A field shows its value property; the attribute alone does not change it once
+        // typed in. A focused field keeps what is being typed.
+        if (name === 'value' && 'value' in from && from !== document.activeElement) from.value = value;
+      }
+      for (const { name } of Array.from(from.attributes)) {
+        if (name !== 'class' && !to.hasAttribute(name)) from.removeAttribute(name);
+      }
+      const kept = Array.from(from.classList).filter((c) => JS_CLASSES.test(c));
+      const classes = [...(to.getAttribute('class') || '').split(/\s+/).filter(Boolean), ...kept].join(' ');
+      if ((from.getAttribute('class') || '') !== classes) {
+        if (classes) from.setAttribute('class', classes);
+        else from.removeAttribute('class');
+      }
+      if (from.localName === 'input' && (from.type === 'radio' || from.type === 'checkbox')) {
+        from.checked = to.hasAttribute('checked');
+      }
+    }
   }
 
   // ==== each tab keeps its place ============================================
@@ -435,8 +956,14 @@
   function reorderTabs() {
     const list = document.querySelector('ol.tab-order[data-tab-order]');
     if (!list || !window.fetch || !window.URLSearchParams || !('PointerEvent' in window)) return;
-    const rows = Array.from(list.children).filter((row) => row.matches('.tab-order__item[data-tab]'));
-    const movable = rows.filter((row) => !row.classList.contains('tab-order__item--pinned'));
+    // The rows in their order now: Move up / Move down posted in place reorder them.
+    let rows = [];
+    let movable = [];
+    const readRows = () => {
+      rows = Array.from(list.children).filter((row) => row.matches('.tab-order__item[data-tab]'));
+      movable = rows.filter((row) => !row.classList.contains('tab-order__item--pinned'));
+    };
+    readRows();
     const form = list.querySelector('form.tab-order__moves');
     const csrf = form && form.querySelector('input[name="csrf"]');
     if (movable.length < 2 || !csrf) return;
@@ -451,6 +978,7 @@
       const grip = document.createElement('span');
       grip.className = 'tab-order__handle';
       grip.setAttribute('aria-hidden', 'true'); // the buttons are the accessible way
+      grip.dataset.client = ''; // kept when the page is morphed (submitInPlace)
       row.append(grip);
     }
 
@@ -459,6 +987,7 @@
 
     list.addEventListener('pointerdown', (event) => {
       if (drag || saving || !event.isPrimary || event.button !== 0) return;
+      readRows();
       const row = event.target.closest('.tab-order__item');
       if (!row || !movable.includes(row) || event.target.closest('button, a, input')) return;
       // A finger elsewhere on the row scrolls the page; only the grip drags.
@@ -632,12 +1161,23 @@
     };
     open();
     channel.postMessage(mine); // only a fresh page: its attributes are the server's latest
+    // A form posted in place (submitInPlace) brings the server's latest too.
+    document.addEventListener('quickcart:morphed', () => {
+      const now = {};
+      for (const name of Object.keys(CHOICES)) now[name] = root.dataset[name];
+      paint();
+      if (channel && Object.keys(CHOICES).some((name) => now[name] !== mine[name])) {
+        Object.assign(mine, now);
+        channel.postMessage(mine);
+      }
+    });
     // Like the badge's channel: closed while in the back/forward cache.
     window.addEventListener('pagehide', () => { if (channel) channel.close(); channel = null; });
     window.addEventListener('pageshow', (event) => { if (event.persisted && !channel) open(); });
   }
 
-  liveBadge();
+  const live = liveBadge();
+  submitInPlace(live);
   tabPlaces();        // before minimiseOnScroll, which takes the restored position as its start
   minimiseOnScroll();
   reorderTabs();

@@ -43,7 +43,7 @@ do {
 
 let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
 // Written straight to the file descriptor: tools waiting for this line read a pipe.
-FileHandle.standardOutput.write(Data("QuickCart is serving http://\(host):\(app.port)/ (database \(configuration.databasePath))\n".utf8))
+FileHandle.standardOutput.write(Data("QuickCart is serving http://\(host):\(app.port)/ (database \(Storage.loggable(configuration.databasePath)))\n".utf8))
 
 let stop = DispatchSemaphore(value: 0)
 var signalSources: [any DispatchSourceSignal] = []

@@ -75,9 +75,10 @@ extension ShopTests {
         func increase() throws {
             let shop = try TestShop()
             let browser = shop.browser()
+            let shoes = try #require(try browser.cart().row(Products.shoes)?.id)
             let answer = try browser.click("Increase quantity of \(Products.shoes)", on: try browser.get("/cart"))
             #expect(answer.status == 303, "\(answer.summary)")
-            #expect(answer.location == "/cart")
+            #expect(answer.location == "/cart#item-\(shoes)", "back to the row that changed")
             let cart = try browser.cart()
             #expect(cart.badge == "4")
             #expect(cart.subtotal == "$305.00")
@@ -89,8 +90,9 @@ extension ShopTests {
         func decrease() throws {
             let shop = try TestShop()
             let browser = shop.browser()
+            let bottle = try #require(try browser.cart().row(Products.bottle)?.id)
             let answer = try browser.click("Decrease quantity of \(Products.bottle)", on: try browser.get("/cart"))
-            #expect(answer.status == 303 && answer.location == "/cart", "\(answer.summary)")
+            #expect(answer.status == 303 && answer.location == "/cart#item-\(bottle)", "\(answer.summary)")
             let cart = try browser.cart()
             #expect(cart.lines == ["1 × Trail Running Shoes at $128.00", "1 × Insulated Water Bottle at $24.50"])
             #expect(cart.badge == "2")
@@ -111,7 +113,7 @@ extension ShopTests {
             let id = try #require(try browser.cart().row(Products.shoes)?.id)
             let answer = try browser.post("/cart/items/\(id)/quantity", form: [("quantity", posted), ("return_to", "/cart")])
             #expect(answer.status == 303, "quantity “\(posted)”: \(answer.summary)")
-            #expect(answer.location == "/cart")
+            #expect(answer.location == "/cart#item-\(id)")
             let cart = try browser.cart()
             #expect(cart.row(Products.shoes)?.quantity == expected, "quantity “\(posted)” should become \(expected): \(cart)")
             #expect(cart.badge == String(expected + 2))
@@ -157,8 +159,10 @@ extension ShopTests {
             let browser = shop.browser()
             let before = try browser.get("/cart")
             let bottle = try #require(before.cartSnapshot.row(Products.bottle)?.id)
+            let shoes = try #require(before.cartSnapshot.row(Products.shoes)?.id)
             let answer = try browser.click("Remove \(Products.bottle)", on: before)
-            #expect(answer.status == 303 && answer.location == "/cart", "\(answer.summary)")
+            // The bottles' row is gone: back to the row before it, the last one left.
+            #expect(answer.status == 303 && answer.location == "/cart#item-\(shoes)", "\(answer.summary)")
             let after = try browser.cart()
             #expect(after.lines == ["1 × Trail Running Shoes at $128.00"])
             #expect(after.badge == "1")
@@ -196,9 +200,9 @@ extension ShopTests {
             let browser = shop.browser()
             let answer = try browser.click("Add \(Products.tent) to cart", on: try browser.get("/"))
             #expect(answer.status == 303, "\(answer.summary)")
-            #expect(answer.location == "/")
+            #expect(answer.location == "/#product-\(try shop.productID(named: Products.tent))")
             let again = try browser.click("Add \(Products.shoes) to cart", on: try browser.get("/"))
-            #expect(again.location == "/")
+            #expect(again.location == "/#product-\(try shop.productID(named: Products.shoes))")
             let cart = try browser.cart()
             #expect(cart.lines == ["2 × Trail Running Shoes at $128.00", "2 × Insulated Water Bottle at $24.50", "1 × Ultralight Tent at $349.00"])
             #expect(cart.badge == "5")
@@ -217,7 +221,8 @@ extension ShopTests {
             #expect(answer.status == 303, "\(answer.summary)")
             let location = try #require(answer.location)
             #expect(location.hasPrefix("/search?q="), "add from “\(query)” should lead back to the search, not \(location)")
-            let back = try browser.get(location)
+            #expect(location.hasSuffix("#product-\(try shop.productID(named: name))"), "add should lead back to the card, not \(location)")
+            let back = try browser.get(String(location.prefix { $0 != "#" })) // a browser keeps the fragment to itself
             #expect(back.status == 200, "\(back.summary)")
             let field = back.html.first("input") { $0["name"] == "q" }
             #expect(field?["value"] == query, "the page after adding should show the search for “\(query)”, saw \(field.map(\.description) ?? "none")")
@@ -225,15 +230,17 @@ extension ShopTests {
             #expect(try browser.cart().row(name) != nil)
         }
 
-        @Test("A local return_to comes back as Location exactly, escapes included", arguments: [
-            "/search?q=Running%20%26%20co%3F", "/search?q=caf%C3%A9+mug", "/profile", "/cart#items",
+        @Test("A local return_to comes back as Location exactly, escapes included, anchored at the row", arguments: [
+            ("/search?q=Running%20%26%20co%3F", "/search?q=Running%20%26%20co%3F#product-"), ("/search?q=caf%C3%A9+mug", "/search?q=caf%C3%A9+mug#product-"),
+            ("/profile", "/profile#product-"), ("/cart#items", "/cart#item-"),
         ])
-        func localReturnToIsKept(target: String) throws {
+        func localReturnToIsKept(target: String, expected: String) throws {
             let shop = try TestShop()
             let browser = shop.browser()
-            let answer = try browser.post("/cart/items", form: [("product", try shop.productID(named: Products.shoes)), ("return_to", target)])
+            let shoes = try shop.productID(named: Products.shoes)
+            let answer = try browser.post("/cart/items", form: [("product", shoes), ("return_to", target)])
             #expect(answer.status == 303, "\(answer.summary)")
-            #expect(answer.location == target)
+            #expect(answer.location == expected + shoes)
         }
 
         @Test("Items appear in the order they were added, even within one second")

@@ -81,6 +81,24 @@ public final class BadgeHub: Sendable {
         for stream in evicted { stream.close() }
     }
 
+    /// Sends the count to each stream of the session whose live key is `liveKey` even if
+    /// this version was sent before (but never older news): for news that may have been
+    /// missed, such as after a backend's listener reconnected.
+    public func resend(_ change: CartChange, liveKey: String) {
+        state.withLock { state in
+            guard var entry = state.listeners[liveKey], change.version >= entry.version else { return }
+            entry.version = change.version
+            state.listeners[liveKey] = entry
+            let event = Self.event(for: change)
+            for stream in entry.streams { stream.send(bytes: event) }
+        }
+    }
+
+    /// The live keys of the sessions with at least one open stream here.
+    public var liveKeysWithOpenStreams: [String] {
+        state.withLock { Array($0.listeners.keys) }
+    }
+
     /// How many streams are open in all.
     public var totalStreamCount: Int {
         state.withLock { $0.listeners.values.reduce(0) { $0 + $1.streams.count } }

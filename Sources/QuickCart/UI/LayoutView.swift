@@ -20,6 +20,8 @@ struct LayoutView: MustacheView {
     var csrf: String
     /// The address forms on this page return to: this page, with its query.
     var returnTo: String
+    /// What the last change did, shown once at the top of the content (``Notice``).
+    var notice: String?
 
     static let mustacheFields: MustacheFields<LayoutView> = [
         "title": .text(\.title),
@@ -35,6 +37,7 @@ struct LayoutView: MustacheView {
         "layoutToggle": .optional(\.layoutToggle),
         "csrf": .text(\.csrf),
         "returnTo": .text(\.returnTo),
+        "notice": .text(\.notice),
     ]
 }
 

@@ -31,8 +31,11 @@ struct PageRenderer: Sendable {
     }
 
     /// Renders `content` for `session` in the layout: its theme, layout and tab order apply;
-    /// `places` are the addresses where tabs were last left.
-    func render<Content: PageView>(_ content: Content, _ page: Page, session: Session?, places: [TabBar.TabID: String] = [:]) -> Response {
+    /// `places` are the addresses where tabs were last left. A `notice` shows at the top of the
+    /// content, and the answer clears its cookie, so it shows once (see ``Notice``).
+    func render<Content: PageView>(
+        _ content: Content, _ page: Page, session: Session?, places: [TabBar.TabID: String] = [:], notice: String? = nil
+    ) -> Response {
         let preferences = session?.preferences ?? .standard
         let layout = LayoutView(
             title: page.title,
@@ -43,7 +46,8 @@ struct PageRenderer: Sendable {
             cartCount: page.cartCount,
             layoutToggle: session.map { _ in preferences.usesSidebar ? layoutToggles.sidebar : layoutToggles.bar },
             csrf: session?.csrfToken ?? "",
-            returnTo: page.returnTo
+            returnTo: page.returnTo,
+            notice: notice
         )
         let template = templates[keyPath: Content.template]
         var output = MustacheOutput(capacity: template.lastSize.estimate)
@@ -54,6 +58,7 @@ struct PageRenderer: Sendable {
         var response = Response.html(bytes: output.finish(), status: page.status)
         // Pages carry the session's cart: never reuse one from a cache (Back shows it fresh).
         response.headers["Cache-Control"] = "no-store"
+        if notice != nil { response.setCookie(Notice.clearingCookie) }
         return response
     }
 }

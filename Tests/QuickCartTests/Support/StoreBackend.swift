@@ -1,3 +1,4 @@
+import PostgresTesting
 @testable import QuickCart
 import Testing
 
@@ -5,6 +6,7 @@ import Testing
 /// so another backend is one more case here (and in ``makeLocation()``), nothing else.
 enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite
+    case postgres
 
     var testDescription: String { rawValue }
 
@@ -14,6 +16,10 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .sqlite:
             let directory = try TemporaryDirectory()
             return StoreLocation(database: directory.path + "/stores.sqlite", keeping: directory)
+        case .postgres:
+            // A database of its own on the server shared by the test process.
+            let server = try TestPostgresServer.shared()
+            return StoreLocation(database: try server.makeDatabase(prefix: "stores"), keeping: server)
         }
     }
 }

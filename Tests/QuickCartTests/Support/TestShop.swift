@@ -161,7 +161,15 @@ final class Browser {
     /// Sends any request with the session cookie, and keeps a cookie the answer sets.
     func request(_ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []) throws -> Page {
         var headers = headers
-        if let sessionCookie { headers.append(("Cookie", "\(Page.sessionCookieName)=\(sessionCookie)")) }
+        if let sessionCookie {
+            // One Cookie header, as browsers send: other cookies a test gives go in the same one.
+            let session = "\(Page.sessionCookieName)=\(sessionCookie)"
+            if let index = headers.firstIndex(where: { $0.0.lowercased() == "cookie" }) {
+                headers[index].1 += "; " + session
+            } else {
+                headers.append(("Cookie", session))
+            }
+        }
         let client = try TestHTTPClient(port: port)
         let page = Page(try client.request(method, target, headers: headers, body: body), method: method, target: target)
         if let cookie = page.sessionCookie, cookie.value != sessionCookie {

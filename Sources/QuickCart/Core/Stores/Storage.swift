@@ -1,26 +1,35 @@
+import Postgres
+
 /// Where the composition root picks the storage backend; nothing else in the app names one.
 public enum Storage {
-    /// Opens the storage `configuration` names: a SQLite file path. A database that never had
-    /// a catalog imported gets the demo catalog (`Catalog/demo.csv`). (`postgres://` and
-    /// `postgresql://` URLs are recognised and refused until PostgreSQL support is built in.)
+    /// Opens the storage `configuration` names: PostgreSQL for a `postgres://` or
+    /// `postgresql://` URL, which any number of instances may share; otherwise a SQLite file
+    /// path. A database that never had a catalog imported gets the demo catalog
+    /// (`Catalog/demo.csv`).
     /// - Parameter connections: The most database connections to hold open: the server's
-    ///   threads and a few more.
-    /// - Throws: ``Configuration/UsageError`` for a URL of a backend this build lacks; otherwise
-    ///   when the database cannot be opened or migrated.
+    ///   threads and a few more. (PostgreSQL takes one more, for its badge listener.)
+    /// - Throws: ``StorageError/unavailable(reason:)`` when the database cannot be reached;
+    ///   otherwise when it cannot be opened or migrated. No message holds a password.
     public static func open(_ configuration: Configuration, connections: Int) throws -> any ShopStorage {
         let location = configuration.databasePath
-        if location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") {
-            throw Configuration.UsageError(
-                description: "--db \(redactingPassword(location)): PostgreSQL support is not built in yet; give a SQLite file path"
+        let emptyCarts = configuration.emptyCarts
+        // The demo cart belongs to the demo catalog: once the operator imports their own,
+        // new sessions start empty.
+        let makeStarterCart: @Sendable (Catalog, CatalogOrigin?) -> Cart = { catalog, origin in
+            emptyCarts || origin == .own ? Cart() : Cart.demo(from: catalog)
+        }
+        let storage: any ShopStorage
+        if PostgresConnectionString.isURL(location) {
+            if configuration.maximumDatabaseBytes != nil {
+                Log.info("--db-max-mb is a quota on a SQLite file; on PostgreSQL its own limits apply")
+            }
+            storage = try PostgresStorage(connectionString: location, maximumConnections: connections, makeStarterCart: makeStarterCart)
+        } else {
+            storage = try SQLiteStorage(
+                path: location, maximumConnections: connections, maximumBytes: configuration.maximumDatabaseBytes,
+                makeStarterCart: makeStarterCart
             )
         }
-        let emptyCarts = configuration.emptyCarts
-        let storage = try SQLiteStorage(
-            path: location, maximumConnections: connections, maximumBytes: configuration.maximumDatabaseBytes,
-            // The demo cart belongs to the demo catalog: once the operator imports their own,
-            // new sessions start empty.
-            makeStarterCart: { catalog, origin in emptyCarts || origin == .own ? Cart() : Cart.demo(from: catalog) }
-        )
         do {
             try loadDemoCatalogIfNeverImported(into: storage, resourcesPath: configuration.resourcesPath)
         } catch {
@@ -45,14 +54,13 @@ public enum Storage {
         }
     }
 
-    /// The URL with any password replaced by `***`, fit for a log or a message.
-    static func redactingPassword(_ url: String) -> String {
-        guard let schemeEnd = url.range(of: "://") else { return url }
-        let rest = url[schemeEnd.upperBound...]
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-        let authority = rest[..<authorityEnd]
-        guard let at = authority.lastIndex(of: "@"),
-              let colon = authority[..<at].firstIndex(of: ":") else { return url }
-        return String(url[..<authority.index(after: colon)]) + "***" + String(url[at...])
+    /// How `location` (a `--db` value) may be shown in a log: a URL's password is replaced
+    /// by `***`.
+    ///
+    /// ```swift
+    /// Storage.loggable("postgres://shop:s3cret@db/quickcart")  // "postgres://shop:***@db/quickcart"
+    /// ```
+    public static func loggable(_ location: String) -> String {
+        PostgresConnectionString.isURL(location) ? PostgresConnectionString.redactingPassword(location) : location
     }
 }

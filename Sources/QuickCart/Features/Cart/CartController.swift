@@ -2,7 +2,7 @@ import MicroHTTP
 
 /// The Cart tab and every form that changes a cart: add, the quantity steppers, remove and
 /// checkout. Each change commits, tells the session's open tabs the new count, then answers
-/// 303 back to the page the form came from.
+/// 303 back to the row the form came from, with a one-shot notice of what happened.
 struct CartController: Sendable {
     let shelf: LiveCatalog
     let carts: any CartStore
@@ -13,7 +13,7 @@ struct CartController: Sendable {
         let cart = request.cart
         return pages.render(
             CartView(cart: cart, cards: shelf.current.cards), .init(title: "Cart", tab: .cart, cartCount: cart.itemCount, returnTo: "/cart"),
-            session: request.session, places: request.places
+            session: request.session, places: request.places, notice: request.notice
         )
     }
 
@@ -27,7 +27,8 @@ struct CartController: Sendable {
             throw HTTPError(.notFound, "\(product.name) is no longer available.")
         }
         let change = try carts.add(productID: product.id, for: request.session, at: request.now)
-        return committed(change, request, returnTo: request.returnPath(default: "/cart"))
+        let notice = Self.quantityNotice(for: product.name, id: product.id, before: request.cart, after: change, verb: "Added ")
+        return committed(change, request, returnTo: Self.anchored(request.returnPath(default: "/cart"), at: product.id), notice: notice)
     }
 
     /// `POST /cart/items/:id/quantity` with `quantity`, clamped into 1...10. With `shown`, the
@@ -51,7 +52,9 @@ struct CartController: Sendable {
             } else {
                 change = try carts.setQuantity(quantity, of: productID, for: request.session, at: request.now)
             }
-            return committed(change, request, returnTo: request.returnPath(default: "/cart"))
+            let name = shelf.current.catalog.product(id: productID)?.name ?? "The item"
+            let notice = Self.quantityNotice(for: name, id: productID, before: request.cart, after: change, verb: "")
+            return committed(change, request, returnTo: Self.anchored(request.returnPath(default: "/cart"), at: productID), notice: notice)
         } catch CartError.notInCart {
             throw HTTPError(.notFound, "That item is not in your cart.")
         }
@@ -61,7 +64,18 @@ struct CartController: Sendable {
     func remove(_ request: ShopRequest) throws -> Response {
         let productID = try request.productID()
         let change = try carts.remove(productID: productID, for: request.session, at: request.now)
-        return committed(change, request, returnTo: request.returnPath(default: "/cart"))
+        // The row is gone: the place to come back to is the row after it, or else the one before.
+        let before = request.cart.items
+        let index = before.firstIndex { $0.product.id == productID }
+        let rest = before.filter { $0.product.id != productID }
+        let neighbour = index.flatMap { rest.indices.contains($0) ? rest[$0] : rest.last }
+        let returnTo = request.returnPath(default: "/cart")
+        let name = shelf.current.catalog.product(id: productID)?.name ?? "the item"
+        return committed(
+            change, request,
+            returnTo: neighbour.map { Self.anchored(returnTo, at: $0.product.id) } ?? Self.withoutFragment(returnTo),
+            notice: "Removed \(name)"
+        )
     }
 
     /// `POST /cart/checkout`: the cart becomes an order; the answer leads to its confirmation.
@@ -74,8 +88,32 @@ struct CartController: Sendable {
         }
     }
 
-    private func committed(_ change: CartChange, _ request: ShopRequest, returnTo path: String) -> Response {
+    private func committed(_ change: CartChange, _ request: ShopRequest, returnTo path: String, notice: String? = nil) -> Response {
         publisher.publish(change, for: request.session)
-        return .redirect(to: path)
+        var response = Response.redirect(to: path)
+        if let notice { response.setCookie(Notice.cookie(notice)) }
+        return response
+    }
+
+    /// What a change of one product's quantity says: its new quantity, or the limit when it
+    /// reached it. The new quantity is the one the request's cart showed, moved by the change
+    /// in the cart's count (read in the change's own transaction), so no second read is needed.
+    private static func quantityNotice(for name: String, id: Int64, before: Cart, after change: CartChange, verb: String) -> String {
+        let quantity = before.quantity(of: id) + change.itemCount - before.itemCount
+        guard quantity >= Cart.quantityRange.upperBound else { return "\(verb)\(name) — \(quantity) in cart" }
+        let limit = "You can have at most \(Cart.quantityRange.upperBound) of \(name)"
+        return change.itemCount != before.itemCount ? "\(limit) — \(Cart.quantityRange.upperBound) in cart" : limit
+    }
+
+    /// `path` leading to the row of `productID`, so the browser scrolls back to it: a cart row
+    /// (`#item-3`) on the cart page, a product card (`#product-3`) on Home and Search.
+    static func anchored(_ path: String, at productID: Int64) -> String {
+        let page = withoutFragment(path)
+        let isCart = page == "/cart" || page.hasPrefix("/cart?")
+        return page + (isCart ? "#item-" : "#product-") + String(productID)
+    }
+
+    private static func withoutFragment(_ path: String) -> String {
+        path.firstIndex(of: "#").map { String(path[..<$0]) } ?? path
     }
 }

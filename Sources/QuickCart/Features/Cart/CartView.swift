@@ -57,6 +57,7 @@ struct CartRowView: MustacheView {
         "increment": .int { $0.quantity + 1 },
         "canDecrease": .bool { $0.quantity > Cart.quantityRange.lowerBound },
         "canIncrease": .bool { $0.isAvailable && $0.quantity < Cart.quantityRange.upperBound },
+        "maximum": .int { _ in Cart.quantityRange.upperBound },
         "unavailable": .bool { !$0.isAvailable },
         "photo": .optional(\.photo),
     ]

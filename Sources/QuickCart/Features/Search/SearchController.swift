@@ -41,7 +41,7 @@ struct SearchController: Sendable {
         let title = query.isEmpty ? "Search" : "“\(query)” – Search"
         return pages.render(
             content, .init(title: title, tab: .search, cartCount: cart.itemCount, returnTo: returnTo),
-            session: session, places: request.places
+            session: session, places: request.places, notice: request.notice
         )
     }
 

@@ -17,6 +17,7 @@ struct SearchView: PageView {
     static let template = \PageTemplates.search
     static let mustacheFields: MustacheFields<SearchView> = [
         "query": .text(\.query),
+        "maximumQueryLength": .int { _ in SearchController.queryLimit.characters },
         "hasQuery": .bool { !$0.query.isEmpty },
         "results": .list(\.results),
         "hasResults": .bool { !$0.results.isEmpty },

@@ -1,0 +1,152 @@
+import Postgres
+
+/// Cart changes in PostgreSQL. Every change is one transaction that stores a new session,
+/// takes the session's row lock by bumping its cart version, changes the lines, reads the new
+/// count and sends it to every instance (`NOTIFY`, delivered only if the transaction commits).
+///
+/// Taking the session's row first serialises the changes of one cart across instances: each
+/// counts from what the one before it committed, the count read is exact, and two changes of
+/// one cart never lock rows in opposite orders.
+struct PostgresCartStore: CartStore {
+    let database: PostgresDatabase
+
+    func add(productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
+        try change(for: session, at: now) { connection in
+            // A new line goes after every line already there, even one stored in this same
+            // second (the starter cart's lines are stamped `now * 1000 + offset`).
+            try connection.execute(
+                """
+                INSERT INTO cart_items (session_id, product_id, quantity, added_at)
+                VALUES ($1, $2, 1, greatest($3::bigint, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE session_id = $1), 0)))
+                ON CONFLICT (session_id, product_id) DO UPDATE SET quantity = least(cart_items.quantity + 1, $4)
+                """,
+                session.storageID, productID, now * 1000, Cart.quantityRange.upperBound
+            )
+        }
+    }
+
+    func setQuantity(_ quantity: Int, of productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
+        try change(for: session, at: now) { connection in
+            let changed = try connection.execute(
+                "UPDATE cart_items SET quantity = $1 WHERE session_id = $2 AND product_id = $3",
+                Cart.clamp(quantity), session.storageID, productID
+            )
+            if changed == 0 { throw CartError.notInCart }
+        }
+    }
+
+    func adjustQuantity(by delta: Int, of productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
+        // Any delta past the range's width clamps the same way; bounding it first keeps the
+        // SQL's integer arithmetic far from overflow.
+        let width = Cart.quantityRange.upperBound - Cart.quantityRange.lowerBound
+        let bounded = min(max(delta, -width), width)
+        return try change(for: session, at: now) { connection in
+            // Relative to the quantity stored now, in one statement: presses on pages that
+            // showed the same quantity all count, whichever instance they reach.
+            let changed = try connection.execute(
+                "UPDATE cart_items SET quantity = least(greatest(quantity + $1, $2), $3) WHERE session_id = $4 AND product_id = $5",
+                bounded, Cart.quantityRange.lowerBound, Cart.quantityRange.upperBound, session.storageID, productID
+            )
+            if changed == 0 { throw CartError.notInCart }
+        }
+    }
+
+    func remove(productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
+        try change(for: session, at: now) { connection in
+            try connection.execute("DELETE FROM cart_items WHERE session_id = $1 AND product_id = $2", session.storageID, productID)
+        }
+    }
+
+    func checkout(for session: Session, at now: Int64) throws -> (orderID: Int64, change: CartChange) {
+        var orderID: Int64 = 0
+        let change = try change(for: session, at: now) { connection in
+            // The lines are locked until the order holds them, so none changes in between. Lines
+            // whose product is no longer for sale are left out of the order (the cart page says so).
+            let lines = try connection.fetchAll(
+                """
+                SELECT c.product_id FROM cart_items c JOIN products p ON p.id = c.product_id
+                WHERE c.session_id = $1 AND p.active ORDER BY c.added_at, c.product_id FOR UPDATE OF c
+                """,
+                session.storageID
+            ) { try $0.int64(0) }
+            guard !lines.isEmpty else { throw CartError.emptyCart }
+            // Orders take their ids one at a time across the cluster, each holding this lock until
+            // it commits, so ids commit in order and `quickcart orders export --follow`, which
+            // follows the largest id seen, misses none.
+            _ = try connection.fetchValue("SELECT pg_advisory_xact_lock($1)::text", PostgresOrderFeed.orderLockKey, as: String.self)
+            orderID = try connection.fetchValue(
+                "INSERT INTO orders (session_id, placed_at) VALUES ($1, $2) RETURNING id", session.storageID, now, as: Int64.self
+            ) ?? 0
+            try connection.execute(
+                """
+                INSERT INTO order_lines (order_id, position, product_id, name, unit_price_cents, quantity)
+                SELECT $1, row_number() OVER (ORDER BY c.added_at, c.product_id), p.id, p.name, p.price_cents, c.quantity
+                FROM cart_items c JOIN products p ON p.id = c.product_id
+                WHERE c.session_id = $2 AND p.active
+                """,
+                orderID, session.storageID
+            )
+            try connection.execute("DELETE FROM cart_items WHERE session_id = $1", session.storageID)
+        }
+        return (orderID, change)
+    }
+
+    /// Runs `body` in a transaction that first stores the session if needed and takes its row
+    /// lock (the version bump), then reads the new count and notifies every instance, all
+    /// before committing. The transaction is rerun if it loses a race, so `body` must only
+    /// write to the database.
+    private func change(for session: Session, at now: Int64, _ body: (PostgresConnection) throws -> Void) throws -> CartChange {
+        try database.write(storing: session, at: now) { connection in
+            // last_seen is left to the session's own touch, as in SQLite.
+            let version = try connection.fetchValue(
+                "UPDATE sessions SET cart_version = cart_version + 1 WHERE id = $1 RETURNING cart_version", session.storageID, as: Int64.self
+            ) ?? 0
+            try body(connection)
+            // The count and the news in one round trip: the payload is built around the count.
+            // The badge counts what checkout would buy: lines no longer for sale are left out.
+            let news = PostgresBadgeRelay.payloadParts(version: version, for: session)
+            let count = try connection.fetchValue(
+                """
+                SELECT items.count, pg_notify($2::text, $3::text || items.count || $4::text)
+                FROM (
+                    SELECT coalesce(sum(c.quantity), 0)::bigint AS count FROM cart_items c JOIN products p ON p.id = c.product_id
+                    WHERE c.session_id = $1 AND p.active
+                ) AS items
+                """,
+                session.storageID, PostgresBadgeRelay.channel, news.beforeCount, news.afterCount, as: Int.self
+            ) ?? 0
+            return CartChange(itemCount: count, version: version)
+        }
+    }
+}
+
+/// Orders in PostgreSQL.
+struct PostgresOrderStore: OrderStore {
+    let database: PostgresDatabase
+
+    func orders(for session: Session) throws -> [Order] {
+        guard session.isStored else { return [] }
+        let rows = try database.withConnection { connection in
+            try connection.fetchAll(
+                """
+                SELECT o.id, o.placed_at, l.name, l.unit_price_cents, l.quantity
+                FROM orders o JOIN order_lines l ON l.order_id = o.id
+                WHERE o.session_id = $1 ORDER BY o.id DESC, l.position
+                """,
+                session.storageID
+            ) { row in
+                (id: try row.int64(0), placedAt: try row.int64(1),
+                 line: Order.Line(name: try row.string(2), unitPrice: try row.get(3), quantity: try row.int(4)))
+            }
+        }
+        var orders: [Order] = []
+        for row in rows {
+            if orders.last?.id == row.id {
+                orders[orders.count - 1].lines.append(row.line)
+            } else {
+                orders.append(Order(id: row.id, placedAt: row.placedAt, lines: [row.line]))
+            }
+        }
+        return orders
+    }
+}

@@ -1,0 +1,106 @@
+import Postgres
+
+/// The PostgreSQL database's shape, as ordered migrations: the same tables and rules as the
+/// SQLite schema, plus each session's live keys (for resending counts after the listener
+/// reconnects). Instances starting together migrate once, under the migrator's advisory lock.
+/// A shipped migration is never edited or renamed: add a new one.
+enum PostgresSchema {
+    static var migrator: PostgresMigrator {
+        var migrator = PostgresMigrator()
+        migrator.registerMigration("v1-create-tables") { connection in
+            try connection.execute(sql: """
+                CREATE TABLE products (
+                    id bigint PRIMARY KEY,
+                    slug text NOT NULL UNIQUE,
+                    name text NOT NULL,
+                    summary text NOT NULL,
+                    category text NOT NULL,
+                    price_cents bigint NOT NULL CHECK (price_cents >= 0),
+                    icon text NOT NULL,
+                    featured boolean NOT NULL DEFAULT false
+                );
+                CREATE TABLE settings (
+                    key text PRIMARY KEY,
+                    value text NOT NULL
+                );
+                CREATE TABLE sessions (
+                    id text PRIMARY KEY,
+                    created_at bigint NOT NULL,
+                    last_seen bigint NOT NULL,
+                    display_name text NOT NULL,
+                    cart_version bigint NOT NULL DEFAULT 0,
+                    theme text NOT NULL DEFAULT 'system',
+                    tab_order text NOT NULL DEFAULT '',
+                    sidebar boolean NOT NULL DEFAULT false,
+                    notifications boolean NOT NULL DEFAULT true,
+                    live_key text NOT NULL,
+                    -- The live key of the cookie whose change stored the session under a new
+                    -- id, when it differs: streams opened under it follow the session.
+                    first_live_key text
+                );
+                CREATE INDEX sessions_by_last_seen ON sessions (last_seen);
+                -- After the listener reconnects, the counts of the sessions with open streams
+                -- are read by their live keys.
+                CREATE INDEX sessions_by_live_key ON sessions (live_key);
+                CREATE INDEX sessions_by_first_live_key ON sessions (first_live_key);
+                CREATE TABLE cart_items (
+                    session_id text NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+                    product_id bigint NOT NULL REFERENCES products (id),
+                    quantity integer NOT NULL CHECK (quantity BETWEEN 1 AND 10),
+                    added_at bigint NOT NULL,
+                    PRIMARY KEY (session_id, product_id)
+                );
+                CREATE INDEX cart_items_in_order ON cart_items (session_id, added_at, product_id);
+                CREATE TABLE recent_searches (
+                    session_id text NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+                    query text NOT NULL,
+                    searched_at bigint NOT NULL,
+                    PRIMARY KEY (session_id, query)
+                );
+                -- Orders are records of sales: they outlive the session that placed them.
+                CREATE TABLE orders (
+                    id bigserial PRIMARY KEY,
+                    session_id text NOT NULL,
+                    placed_at bigint NOT NULL
+                );
+                CREATE INDEX orders_by_session ON orders (session_id, id);
+                CREATE TABLE order_lines (
+                    order_id bigint NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+                    position integer NOT NULL,
+                    product_id bigint,
+                    name text NOT NULL,
+                    unit_price_cents bigint NOT NULL,
+                    quantity integer NOT NULL CHECK (quantity > 0),
+                    PRIMARY KEY (order_id, position)
+                );
+                """)
+        }
+        migrator.registerMigration("v2-seed-catalog") { connection in
+            for (index, product) in CatalogSeed.products.enumerated() {
+                try connection.execute(
+                    "INSERT INTO products (id, slug, name, summary, category, price_cents, icon, featured) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                    Int64(index + 1), product.slug, product.name, product.summary, product.category, product.priceCents, product.icon, product.featured
+                )
+            }
+        }
+        migrator.registerMigration("v3-importable-catalog") { connection in
+            // Imports (`quickcart catalog import`) deactivate products instead of deleting them,
+            // order the catalog by the file, may give a product a photo, and add products,
+            // which take their ids from a sequence. The catalog's version and origin go into
+            // `settings` with the first import.
+            try connection.execute(sql: """
+                ALTER TABLE products ADD COLUMN active boolean NOT NULL DEFAULT true;
+                ALTER TABLE products ADD COLUMN position bigint NOT NULL DEFAULT 0;
+                ALTER TABLE products ADD COLUMN image_file text;
+                ALTER TABLE products ADD COLUMN image_key text;
+                ALTER TABLE products ADD COLUMN image_width integer;
+                ALTER TABLE products ADD COLUMN image_height integer;
+                UPDATE products SET position = id;
+                CREATE SEQUENCE products_id_seq OWNED BY products.id;
+                SELECT setval('products_id_seq', greatest((SELECT max(id) FROM products), 1));
+                ALTER TABLE products ALTER COLUMN id SET DEFAULT nextval('products_id_seq');
+                """)
+        }
+        return migrator
+    }
+}

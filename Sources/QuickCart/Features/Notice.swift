@@ -1,0 +1,45 @@
+import Foundation
+import MicroHTTP
+
+/// The one-shot message a form post leaves for the page it leads to ("Added Trail Running
+/// Shoes — 2 in cart"). It rides in a short-lived cookie set on the 303 and is cleared by the
+/// page that shows it, so it costs no storage, and the page script shows the same words the
+/// server rendered: one wording with and without JavaScript.
+enum Notice {
+    /// The cookie's name.
+    static let cookieName = "quickcart_notice"
+    /// Long enough to reach the next page, short enough that a stale notice never surprises.
+    static let lifetimeSeconds = 60
+    /// Longer texts are not notices this server wrote.
+    static let maximumLength = 200
+    /// The header the page script sends when it re-reads its page because the cart changed
+    /// elsewhere: such a read must leave a notice for the page its own form post leads to.
+    static let refreshHeader = "X-QuickCart-Refresh"
+
+    /// The `Set-Cookie` that carries `text` to the next page.
+    static func cookie(_ text: String) -> Cookie {
+        let value = text.prefix(maximumLength).addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        return Cookie(name: cookieName, value: value, path: "/", maxAge: lifetimeSeconds)
+    }
+
+    /// The `Set-Cookie` that ends a notice once a page has shown it.
+    static let clearingCookie = Cookie(name: cookieName, value: "", path: "/", maxAge: 0)
+
+    /// The notice `request` carries, or `nil`: none, unreadable, or a refresh that must not take it.
+    static func text(in request: Request) -> String? {
+        guard request.headers[refreshHeader] == nil,
+              let value = request.cookies[cookieName], !value.isEmpty,
+              let text = value.removingPercentEncoding,
+              text.count <= maximumLength, !text.containsControlCharacter
+        else { return nil }
+        return text
+    }
+
+    /// RFC 3986's unreserved characters: all a cookie value needs, built once.
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+}
+
+extension ShopRequest {
+    /// The notice left by the form post that led here, if any (see ``Notice``).
+    var notice: String? { Notice.text(in: http) }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import HTTPTesting
+import PostgresTesting
+import QuickCart
+import Synchronization
+import Testing
+
+extension ShopTests {
+    /// Several real QuickCart apps on one PostgreSQL database, each on its own port, as
+    /// instances behind a load balancer: any request may reach any of them.
+    @Suite("Instances sharing PostgreSQL")
+    struct ClusterTests {
+        /// `count` shops on the database `url`.
+        static func instances(_ count: Int, on url: String) throws -> [TestShop] {
+            try (0..<count).map { _ in try TestShop { $0.databasePath = url } }
+        }
+
+        @Test("A session's cookie works on every instance, and a change through one reaches the streams on the others within 100 ms")
+        func badgeAcrossInstances() throws {
+            let shops = try Self.instances(3, on: try TestPostgresServer.shared().makeDatabase(prefix: "cluster_badge"))
+            let first = shops[0].browser()
+            _ = try first.get("/")
+            let cookie = try #require(first.sessionCookie)
+            let streams = try shops[1...].map { try $0.browser(cookie: cookie).eventStream() }
+            for stream in streams {
+                #expect(try stream.next().description == "badge: 3")
+            }
+            let id = try #require(try first.cart().row(Products.shoes)?.id)
+            for quantity in [4, 7] {
+                #expect(try first.post("/cart/items/\(id)/quantity", form: [("quantity", String(quantity))]).status == 303)
+                let arrivals = concurrently(streams) { stream in
+                    let start = ContinuousClock.now
+                    let event = Result { try stream.next().description }
+                    return (event, start.duration(to: .now))
+                }
+                for (event, elapsed) in arrivals {
+                    #expect((try? event.get()) == "badge: \(quantity + 2)")
+                    #expect(elapsed < .milliseconds(100), "the event took \(elapsed)")
+                }
+            }
+            let elsewhere = try shops[2].browser(cookie: cookie).cart()
+            #expect(elsewhere.row(Products.shoes)?.quantity == 7)
+        }
+
+        @Test("Increase pressed at once through every instance, on pages that showed the same quantity, adds exactly one each")
+        func concurrentIncreasesAllCount() throws {
+            let shops = try Self.instances(3, on: try TestPostgresServer.shared().makeDatabase(prefix: "cluster_increase"))
+            let cookie = try #require(try shops[0].browser().get("/").sessionCookie?.value)
+            let browsers = (0..<6).map { shops[$0 % 3].browser(cookie: cookie) }
+            let pages = try browsers.map { try $0.get("/cart") }
+            let statuses = concurrently(Array(zip(browsers, pages))) { browser, page in
+                (try? browser.click("Increase quantity of \(Products.shoes)", on: page).status) ?? 0
+            }
+            #expect(statuses == Array(repeating: 303, count: 6))
+            #expect(try browsers[1].cart().row(Products.shoes)?.quantity == 7)
+        }
+
+        @Test("PostgreSQL down: /healthz, pages and posts answer 503 with Retry-After; back: every instance recovers by itself")
+        func outage() throws {
+            let server = try TestPostgresServer()
+            defer { server.remove() }
+            let shops = try Self.instances(2, on: try server.makeDatabase(prefix: "cluster_outage"))
+            let browser = shops[0].browser()
+            let id = try #require(try browser.cart().row(Products.shoes)?.id)
+            #expect(try browser.post("/cart/items/\(id)/quantity", form: [("quantity", "5")]).status == 303)
+            let cookie = try #require(browser.sessionCookie)
+            let stream = try shops[1].browser(cookie: cookie).eventStream(timeout: 15)
+            #expect(try stream.next().description == "badge: 7")
+            // The first change rotated the cookie: the new one's page gives the token for the post below.
+            _ = try browser.token()
+
+            try server.stop()
+            for shop in shops {
+                let other = shop.browser(cookie: cookie)
+                #expect(try other.get("/healthz").status == 503)
+                let page = try other.get("/cart")
+                #expect(page.status == 503 && page.header("Retry-After") != nil, "\(page.summary)")
+            }
+            let refused = try browser.post("/cart/items/\(id)/quantity", form: [("quantity", "9")])
+            #expect(refused.status == 503 && refused.header("Retry-After") != nil, "\(refused.summary)")
+            try server.start()
+
+            // The other instance's listener reconnects and sends its open stream the count.
+            #expect(try stream.next().description == "badge: 7")
+            for shop in shops {
+                #expect(try shop.browser().get("/healthz").status == 200)
+                #expect(try shop.browser(cookie: cookie).cart().row(Products.shoes)?.quantity == 5, "the refused post changed the cart")
+            }
+            #expect(try browser.post("/cart/items/\(id)/quantity", form: [("quantity", "6")]).status == 303)
+            #expect(try stream.next().description == "badge: 8")
+        }
+    }
+}
