@@ -21,6 +21,8 @@ public final class QuickCartApp: Sendable {
     private let storage: any ShopStorage
     private let server: Server
     private let maintenance = Mutex<[MaintenanceTimer]>([])
+    /// Whether the last check for a new catalog failed, so an outage is logged once.
+    private let catalogCheckFailing = Atomic(false)
     /// Where access-log lines gather between writes; `nil` without an access log.
     private let accessLogOutput: BufferedLog?
 
@@ -118,13 +120,15 @@ public final class QuickCartApp: Sendable {
     public static let catalogCheckInterval = DispatchTimeInterval.seconds(2)
 
     /// Takes the stored catalog when an import changed it (on any instance sharing storage).
+    /// While storage is out of reach, the first failure is logged, then the recovery.
     public func refreshCatalog() {
         do {
             if try storage.catalog.refresh(from: storage.catalogs) {
                 Log.info("catalog version \(storage.catalog.current.version) loaded")
             }
+            if catalogCheckFailing.exchange(false, ordering: .relaxed) { Log.info("checking for a new catalog works again") }
         } catch {
-            Log.error("checking for a new catalog failed: \(error)")
+            if !catalogCheckFailing.exchange(true, ordering: .relaxed) { Log.error("checking for a new catalog failed: \(error)") }
         }
     }
 
