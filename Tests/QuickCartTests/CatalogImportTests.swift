@@ -56,6 +56,17 @@ struct CatalogImportTests {
         camp-chair,Camp Chair,Folds flat.,Camping,45.00,true
         """
 
+    @Test("Photos live in --media, QUICKCART_MEDIA, or media/ beside the database file (in the working directory for a URL)")
+    func mediaFolder() throws {
+        func folder(_ arguments: [String], _ environment: [String: String] = [:]) throws -> String {
+            try Configuration.parse(arguments: arguments, environment: environment).mediaDirectory
+        }
+        #expect(try folder(["--db", "/srv/shop/quickcart.sqlite"]) == "/srv/shop/media")
+        #expect(try folder(["--db", "/srv/shop/quickcart.sqlite", "--media", "/srv/photos"]) == "/srv/photos")
+        #expect(try folder([], ["QUICKCART_MEDIA": "/srv/photos", "QUICKCART_DB": "/srv/shop/q.sqlite"]) == "/srv/photos")
+        #expect(try folder(["--db", "postgres://shop@db/quickcart"]) == FileManager.default.currentDirectoryPath + "/media")
+    }
+
     @Test("A new database sells the demo catalog, loaded by the import: the shipped ids, in file order, the demo cart", arguments: StoreBackend.allCases)
     func newDatabase(backend: StoreBackend) throws {
         let workspace = try Workspace(backend)

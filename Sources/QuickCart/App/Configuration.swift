@@ -37,9 +37,13 @@ public struct Configuration: Sendable, Equatable {
 
     public init() {}
 
-    /// The folder of product photos: ``mediaPath``, or `media/` in the database's folder.
+    /// The folder of product photos: ``mediaPath``, or `media/` in the database file's folder
+    /// (in the working directory when the database is a PostgreSQL URL).
     public var mediaDirectory: String {
         if let mediaPath { return mediaPath }
+        if databasePath.hasPrefix("postgres://") || databasePath.hasPrefix("postgresql://") {
+            return URL(fileURLWithPath: "media").path
+        }
         return URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("media").path
     }
 
