@@ -9,6 +9,8 @@ struct SearchController: Sendable {
 
     let shelf: LiveCatalog
     let searches: any SearchHistoryStore
+    /// Searches of sessions not stored yet.
+    let pending: PendingSearches
     let pages: PageRenderer
 
     func show(_ request: ShopRequest) throws -> Response {
@@ -20,15 +22,10 @@ struct SearchController: Sendable {
             throw HTTPError(.badRequest, "The search contains control characters.")
         }
         let session = request.session
-        // Searching is reading: only a session stored by an earlier change keeps its searches,
-        // so a crawler following the category links costs no storage.
-        if !query.isEmpty, session.isStored {
-            try searches.recordSearch(query, for: session, at: request.nowMilliseconds)
-        }
+        let recent = try recentSearches(adding: query, request)
         let cart = request.cart
         let shelf = shelf.current
         let results = shelf.catalog.search(query)
-        let recent = try searches.recentSearches(for: session)
         var returnTo = "/search"
         if !query.isEmpty { returnTo = Self.href(for: query) }
         let content = SearchView(
@@ -43,6 +40,26 @@ struct SearchController: Sendable {
             content, .init(title: title, tab: .search, cartCount: cart.itemCount, returnTo: returnTo),
             session: session, places: request.places, notice: request.notice
         )
+    }
+
+    /// The session's recent searches, newest first, with `query` (when not empty) as the newest.
+    ///
+    /// Searching is reading, so it never stores a session: a crawler following the category
+    /// links costs no storage. Until its first change a session's searches wait in memory
+    /// (``PendingSearches``; only for a session that came back with its cookie), and move into
+    /// storage with its first search after that change.
+    private func recentSearches(adding query: String, _ request: ShopRequest) throws -> [String] {
+        let session = request.session
+        guard session.isStored else {
+            guard !request.isNewSession else { return [] }
+            if !query.isEmpty { pending.record(query, for: session.storageID) }
+            return pending.recent(for: session.storageID)
+        }
+        for waiting in pending.take(for: session.storageID).reversed() {
+            try searches.recordSearch(waiting, for: session, at: request.nowMilliseconds)
+        }
+        if !query.isEmpty { try searches.recordSearch(query, for: session, at: request.nowMilliseconds) }
+        return try searches.recentSearches(for: session)
     }
 
     /// A link to each category's search, with its product count, for Home and Search.
