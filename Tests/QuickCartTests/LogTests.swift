@@ -134,6 +134,8 @@ extension ShopTests {
                 == "- GET /events 200 stream 0.00ms s=-\n")
             #expect(LogLine.access(client: "203.0.113.7", method: "GET", path: "/", status: 200, bodyBytes: 1, microseconds: 1, session: "-")
                 == "203.0.113.7 GET / 200 1B 0.00ms s=-\n")
+            #expect(LogLine.access(client: "-", method: "GET", path: "/", status: 200, bodyBytes: 1, microseconds: 1, session: "-", sent: false)
+                == "- GET / 200!unsent 1B 0.00ms s=-\n")
             #expect(LogLine.printable(#"/a\x0A"#, limit: 100) == #"/a\\x0A"#)
             #expect(LogLine.printable("/été/日本", limit: 100) == "/été/日本")
             #expect(LogLine.printable(String(repeating: "a", count: 300), limit: 200) == String(repeating: "a", count: 200) + "…")
