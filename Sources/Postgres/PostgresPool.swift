@@ -136,9 +136,11 @@ public final class PostgresPool: Sendable {
     /// back if it throws, and reruns it on a serialization failure or deadlock, as
     /// ``PostgresConnection/inTransaction(_:maximumAttempts:_:)`` does.
     ///
-    /// If `BEGIN` itself finds the connection dead (the server restarted since it was last
-    /// used and the idle check could not tell), the transaction is tried once more on a
-    /// new connection: nothing was sent yet, so this cannot run `body`'s work twice.
+    /// If the outermost `BEGIN` itself finds the connection dead (the server restarted since
+    /// it was last used and the idle check could not tell), the transaction is tried once
+    /// more on a new connection: `body` had not started, so this cannot run its work twice.
+    /// A connection lost later, even at a nested transaction's `SAVEPOINT` (operation
+    /// `savepoint`), is never rerun.
     ///
     /// - Parameters:
     ///   - isolation: The isolation level.

@@ -114,6 +114,27 @@ struct PoolTests {
         #expect(second != first)
     }
 
+    /// A connection lost at a nested transaction's SAVEPOINT, after the outer transaction's
+    /// work was sent, fails the call: rerunning it would repeat that work.
+    @Test func aConnectionLostAtASavepointIsNotRerun() throws {
+        let url = try makeTestDatabase()
+        let pool = try PostgresPool(connectionString: url, maximumConnections: 2)
+        defer { pool.close() }
+        let killer = try PostgresConnection(connectionString: url)
+        defer { killer.close() }
+        let runs = Mutex(0)
+        let error = try #require(throws: PostgresError.self) {
+            try pool.transaction { connection in
+                runs.withLock { $0 += 1 }
+                #expect(try connection.fetchValue("SELECT 1") == 1)
+                #expect(try killer.fetchValue("SELECT pg_terminate_backend($1)", connection.backendProcessID) == true)
+                try connection.inTransaction { try connection.execute(sql: "SELECT 1") }
+            }
+        }
+        #expect(error.kind == .connectionLost && error.operation == "savepoint", "\(error)")
+        #expect(runs.withLock { $0 } == 1)
+    }
+
     @Test func aClosedPoolRefusesBorrowers() throws {
         let pool = try PostgresPool(connectionString: try makeTestDatabase())
         try pool.ping()
