@@ -1,7 +1,7 @@
 import CVips
 import Synchronization
 
-/// The Swift face of libvips, for what the shop's import needs: read an image's header, make a
+/// The Swift face of libvips, for what an image import needs: read an image's header, make a
 /// stripped WebP thumbnail, list an image's metadata, and (for tests and tools) make an image.
 ///
 /// ```swift
@@ -9,8 +9,8 @@ import Synchronization
 /// let thumbnail = try ImageProcessor.webPThumbnail(of: bytes, width: 320)
 /// ```
 ///
-/// libvips is loaded and started once per process, on first use (so a process that never
-/// makes a thumbnail, such as the server, never loads it). C types never leave this module.
+/// libvips is loaded and started once per process, by ``start(programName:)`` or on first use
+/// (so a process that never makes a thumbnail, such as a server, never loads it). C types never leave this module.
 public enum ImageProcessor {
     /// An image's header: what it is, without decoding its pixels.
     public struct Header: Sendable, Equatable {
@@ -165,18 +165,29 @@ public enum ImageProcessor {
         _ body: (UnsafeMutablePointer<CVipsLibrary>) throws(ImageError) -> T
     ) throws(ImageError) -> T {
         try state.withLock { (state) throws(ImageError) -> T in
-            let library = try opened(&state).get()
+            let library = try opened(&state, programName: CommandLine.arguments.first ?? "vips").get()
             return try body(library.table)
         }
     }
 
-    private static func opened(_ state: inout Result<Library, ImageError>?) -> Result<Library, ImageError> {
+    private static func opened(_ state: inout Result<Library, ImageError>?, programName: String) -> Result<Library, ImageError> {
         if let state { return state }
         var message: UnsafePointer<CChar>?
-        let opened: Result<Library, ImageError> = cvips_open(&message).map { .success(Library(table: $0)) }
+        let opened: Result<Library, ImageError> = cvips_open(programName, &message).map { .success(Library(table: $0)) }
             ?? .failure(ImageError(description: "cannot load libvips (install libvips42): \(message.map { String(cString: $0) } ?? "unknown error")"))
         state = opened
         return opened
+    }
+
+    /// Loads and starts libvips under `programName` (the name its messages and warnings give),
+    /// if no earlier call has: a program calls this before its first image for its own name,
+    /// otherwise the first image starts libvips under the process's name.
+    /// - Throws: ``ImageError`` when libvips cannot be loaded.
+    public static func start(programName: String) throws(ImageError) {
+        _ = try state.withLock { (state) throws(ImageError) -> Bool in
+            _ = try opened(&state, programName: programName).get()
+            return true
+        }
     }
 }
 
