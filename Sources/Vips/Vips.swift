@@ -174,7 +174,7 @@ public enum ImageProcessor {
         if let state { return state }
         var message: UnsafePointer<CChar>?
         let opened: Result<Library, ImageError> = cvips_open(programName, &message).map { .success(Library(table: $0)) }
-            ?? .failure(ImageError(description: "cannot load libvips (install libvips42): \(message.map { String(cString: $0) } ?? "unknown error")"))
+            ?? .failure(ImageError(description: "cannot load libvips (Debian's libvips-dev brings it): \(message.map { String(cString: $0) } ?? "unknown error")"))
         state = opened
         return opened
     }
