@@ -14,11 +14,14 @@ import Synchronization
 public enum ImageProcessor {
     /// An image's header: what it is, without decoding its pixels.
     public struct Header: Sendable, Equatable {
+        /// The width in pixels.
         public let width: Int
+        /// The height in pixels.
         public let height: Int
         /// The format libvips recognised: `jpeg`, `png`, `webp`, `gif`, … (its loader's name).
         public let format: String
 
+        /// Creates a header, as tests expect one.
         public init(width: Int, height: Int, format: String) {
             self.width = width
             self.height = height
@@ -28,8 +31,11 @@ public enum ImageProcessor {
 
     /// A made image.
     public struct Encoded: Sendable {
+        /// The encoded file.
         public let bytes: [UInt8]
+        /// The image's width in pixels.
         public let width: Int
+        /// The image's height in pixels.
         public let height: Int
     }
 
@@ -199,6 +205,7 @@ private struct Library: @unchecked Sendable {
 
 /// A libvips failure, with its message.
 public struct ImageError: Error, CustomStringConvertible, Sendable {
+    /// What failed, and libvips' message when it gave one.
     public let description: String
 
     /// The error libvips recorded last, for `operation`; clears it.
