@@ -10,7 +10,9 @@ import Synchronization
 /// ```
 ///
 /// libvips is loaded and started once per process, by ``start(programName:)`` or on first use
-/// (so a process that never makes a thumbnail, such as a server, never loads it). C types never leave this module.
+/// (so a process that never makes a thumbnail, such as a server, never loads it). Calls from
+/// several threads run one at a time: libvips keeps one error message for the whole process.
+/// C types never leave this module.
 public enum ImageProcessor {
     /// An image's header: what it is, without decoding its pixels.
     public struct Header: Sendable, Equatable {
