@@ -61,7 +61,7 @@ run: build
 
 ## A throwaway PostgreSQL in .build/cluster, three instances sharing it and nginx in front
 ## on http://$(HOST):$(PORT)/ (deploy/cluster); Ctrl-C stops them all.
-CLUSTER_PACKAGES := postgresql nginx
+CLUSTER_PACKAGES := postgresql nginx python3
 cluster: build
 	$(call install-missing,$(CLUSTER_PACKAGES))
 	HOST=$(HOST) PORT=$(PORT) deploy/cluster
@@ -100,7 +100,7 @@ clean:
 	rm -rf $(VENV) .build/screenshots .build/cluster
 
 # ---------------------------------------------------------------------------------------
-# Benchmarks (issue 6; see Benchmarks/README.md). `make bench` builds QuickCart in release,
+# Benchmarks (see Benchmarks/README.md). `make bench` builds QuickCart in release,
 # the C ceiling server and the micro-benchmarks, then measures with servers pinned to CPU 0
 # and load on CPU 1, and writes Benchmarks/RESULTS.md and Benchmarks/results/. Durations:
 #   make bench BENCH_SECONDS=5 BENCH_RUNS=3
@@ -111,7 +111,7 @@ BENCH_STREAMS  ?= 10000
 BENCH_ARGS     ?=
 BENCH_CC       ?= cc
 BENCH_PYTHON   ?= python3
-BENCH_PACKAGES := wrk postgresql
+BENCH_PACKAGES := wrk postgresql gcc python3
 BENCH_DIR      := .build/bench
 BENCH_MICRO    := Benchmarks/Micro/.build/release/quickcart-micro
 

@@ -67,7 +67,7 @@ let package = Package(
         // A raw-socket HTTP and event-stream client for tests against real servers.
         .target(name: "HTTPTesting", path: "Tests/HTTPTesting", swiftSettings: strictSwift),
         // A throwaway PostgreSQL server (Debian's binaries) in a temp dir, for tests.
-        .target(name: "PostgresTesting", dependencies: ["Postgres"], path: "Tests/PostgresTesting", swiftSettings: strictSwift),
+        .target(name: "PostgresTesting", dependencies: ["Postgres", "CPostgres"], path: "Tests/PostgresTesting", swiftSettings: strictSwift),
 
         // CZlib: the static-file tests inflate what the server gzipped.
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTesting", "CZlib"], swiftSettings: strictSwift),

@@ -1,7 +1,18 @@
 #ifndef CPOSTGRES_SHIM_H
 #define CPOSTGRES_SHIM_H
 
+#include <fcntl.h>
 #include <libpq-fe.h>
+
+/// Glibc's pipe2 is declared only under _GNU_SOURCE, which Swift's Glibc module is not built
+/// with; the declaration is repeated here (Linux has had it since 2.6.27).
+int pipe2(int descriptors[2], int flags);
+
+/// A pipe whose both ends are close-on-exec from the start: marked in a second call, a child
+/// spawned by another thread in between would inherit them. 0 on success, else -1 and errno.
+static inline int cpostgres_pipe_cloexec(int descriptors[2], int nonblocking) {
+    return pipe2(descriptors, O_CLOEXEC | (nonblocking ? O_NONBLOCK : 0));
+}
 
 /// libpq's default notice processor prints every NOTICE and WARNING ("relation already
 /// exists, skipping", ...) to stderr; the Swift layer reports what matters as errors instead.

@@ -41,9 +41,10 @@ typedef struct CVipsLibrary {
 #define CVIPS_MAX_COORD 10000000
 #define CVIPS_FORMAT_UCHAR 0
 
-/// Opens libvips and resolves its functions (GLib's through it). NULL when it cannot be
-/// loaded; then `*error` is dlerror's message. Never closed: libvips cannot be unloaded.
-static inline CVipsLibrary *cvips_open(const char **error) {
+/// Opens libvips, resolves its functions (GLib's through it) and starts it as `program`
+/// (the name in its messages). NULL when it cannot be loaded; then `*error` is dlerror's
+/// message. Never closed: libvips cannot be unloaded.
+static inline CVipsLibrary *cvips_open(const char *program, const char **error) {
     void *handle = dlopen("libvips.so.42", RTLD_NOW | RTLD_LOCAL);
     if (!handle) handle = dlopen("libvips.so", RTLD_NOW | RTLD_LOCAL);
     if (!handle) { *error = dlerror(); return NULL; }
@@ -67,14 +68,14 @@ static inline CVipsLibrary *cvips_open(const char **error) {
         *slots[i] = dlsym(handle, names[i]);
         if (!*slots[i]) { *error = names[i]; free(library); return NULL; }
     }
-    if (library->init("quickcart") != 0) { *error = library->error_buffer(); free(library); return NULL; }
+    if (library->init(program) != 0) { *error = library->error_buffer(); free(library); return NULL; }
     // One image at a time: libvips' operation cache would only hold memory.
     library->cache_set_max(0);
     return library;
 }
 
 // libvips' operations take their optional arguments as NULL-terminated varargs, which Swift
-// cannot call: each use QuickCart needs is one fixed-argument function here.
+// cannot call: each use the Swift module needs is one fixed-argument function here.
 
 /// Reads only the header of an image in memory (pixels are decoded lazily, never here).
 /// NULL on failure; release the result with cvips_unref.

@@ -22,5 +22,6 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         self.headers = headers
     }
 
+    /// The status and the message, for logs.
     public var description: String { "\(status): \(message)" }
 }

@@ -52,6 +52,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
             && zip(fields, other.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
     }
 
+    /// The fields in order, repeated names included.
     public func makeIterator() -> IndexingIterator<[Field]> {
         fields.makeIterator()
     }

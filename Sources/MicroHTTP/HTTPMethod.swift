@@ -13,13 +13,21 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
         self.rawValue = rawValue
     }
 
+    /// `GET`.
     public static let get = HTTPMethod(rawValue: "GET")
+    /// `HEAD`.
     public static let head = HTTPMethod(rawValue: "HEAD")
+    /// `POST`.
     public static let post = HTTPMethod(rawValue: "POST")
+    /// `PUT`.
     public static let put = HTTPMethod(rawValue: "PUT")
+    /// `PATCH`.
     public static let patch = HTTPMethod(rawValue: "PATCH")
+    /// `DELETE`.
     public static let delete = HTTPMethod(rawValue: "DELETE")
+    /// `OPTIONS`.
     public static let options = HTTPMethod(rawValue: "OPTIONS")
 
+    /// The method as sent, e.g. `GET`.
     public var description: String { rawValue }
 }

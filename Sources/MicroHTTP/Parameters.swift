@@ -15,6 +15,7 @@ public struct Parameters: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         self.pairs = pairs
     }
 
+    /// Creates parameters from a literal, in the order written.
     public init(dictionaryLiteral elements: (String, String)...) {
         pairs = elements.map { (name: $0.0, value: $0.1) }
     }
@@ -35,6 +36,7 @@ public struct Parameters: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// Whether nothing was sent.
     public var isEmpty: Bool { pairs.isEmpty }
 
+    /// The pairs in the order sent.
     public func makeIterator() -> IndexingIterator<[Pair]> {
         pairs.makeIterator()
     }

@@ -90,6 +90,7 @@ public struct Router: HTTPResponder {
 
     // MARK: - Responding
 
+    /// Runs the middleware chain, then the matching route's handler (or a 404 or 405 page).
     public func respond(to request: Request) -> Response {
         run(request, fromMiddleware: 0, endingWith: dispatch)
     }

@@ -33,6 +33,9 @@ public final class Server: Sendable {
     let requestsInFlight = Atomic<Int>(0)
     private let boundPort = Atomic<Int>(0)
     let isStopping = Atomic<Bool>(false)
+    /// Set by a successful ``start()``, under `daemon`'s lock: stopping leaves the server
+    /// refusing everything, so it is never started again.
+    private let hasStarted = Atomic<Bool>(false)
     /// Files answered by the server itself, before any responder, and their address prefix.
     let staticFiles: StaticFiles?
     let staticPrefix: String
@@ -80,10 +83,14 @@ public final class Server: Sendable {
     // MARK: - Starting and stopping
 
     /// Binds the address and starts serving on libmicrohttpd's threads.
+    ///
+    /// A server is started once: calling this again, even after ``stop()``, is a programming
+    /// error that stops the process; to serve again, create a new server. (A start that threw
+    /// may be retried.)
     /// - Throws: ``StartError`` when the address cannot be bound (in use, not local, malformed).
     public func start() throws {
         try daemon.withLock { daemon in
-            precondition(daemon == nil, "Server.start() called twice")
+            precondition(daemon == nil && !hasStarted.load(ordering: .relaxed), "a Server is started once; create a new one to serve again")
             _ = try TrustedProxies(configuration.trustedProxies)
             // A client that leaves mid-answer must not kill the process.
             signal(SIGPIPE, SIG_IGN)
@@ -130,12 +137,14 @@ public final class Server: Sendable {
                 throw StartError(description: "cannot listen on \(configuration.host):\(configuration.port): \(reason)")
             }
             daemon = DaemonHandle(pointer: started, context: context)
+            hasStarted.store(true, ordering: .relaxed)
             boundPort.store(Int(cmhd_bound_port(started)), ordering: .relaxed)
+            // Under the lock, so a `stop()` racing this start finds the timers to cancel.
+            // Keep-alive comments on event streams, which also find clients that left.
+            repeatEvery(min(Self.heartbeatTick, configuration.heartbeatInterval)) { [weak self] in self?.beat() }
+            // Deadlines for slow clients; a second's precision is plenty.
+            repeatEvery(1) { [weak self] in self?.watchdog.sweep() }
         }
-        // Keep-alive comments on event streams, which also find clients that left.
-        repeatEvery(min(Self.heartbeatTick, configuration.heartbeatInterval)) { [weak self] in self?.beat() }
-        // Deadlines for slow clients; a second's precision is plenty.
-        repeatEvery(1) { [weak self] in self?.watchdog.sweep() }
     }
 
     /// Stops accepting connections, ends every event stream, waits up to the grace period for

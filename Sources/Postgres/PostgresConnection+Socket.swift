@@ -17,7 +17,11 @@ extension PostgresConnection {
         let socket = PQsocket(handle)
         guard socket >= 0 else { return false }
         var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&descriptor, 1, 0)
+        var ready = poll(&descriptor, 1, 0)
+        // A signal says nothing about the connection: ask again rather than drop it.
+        while ready < 0, errno == EINTR {
+            ready = poll(&descriptor, 1, 0)
+        }
         return ready == 0
     }
 }

@@ -92,7 +92,7 @@ extension PostgresConnection {
     }
 
     private func inSavepoint<T>(_ body: () throws -> T) throws -> T {
-        try runCommand("SAVEPOINT nested", operation: Operation.begin)
+        try runCommand("SAVEPOINT nested", operation: Operation.savepoint)
         do {
             let result = try body()
             try runCommand("RELEASE SAVEPOINT nested", operation: Operation.commit)

@@ -188,6 +188,8 @@ public final class PostgresConnection {
         static let prepare = "prepare"
         static let execute = "execute"
         static let begin = "begin"
+        /// A nested transaction's `SAVEPOINT`: unlike `begin`, work may precede it.
+        static let savepoint = "savepoint"
         static let commit = "commit"
         static let listen = "listen"
         static let receive = "receive notifications"

@@ -1,3 +1,4 @@
+import CPostgres
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -125,14 +126,8 @@ public final class PostgresListener: Sendable {
         precondition(!channels.isEmpty, "a PostgresListener needs at least one channel")
         try PostgresConnection.validate(connectionString)
         var descriptors: [Int32] = [-1, -1]
-        guard pipe(&descriptors) == 0 else {
+        guard cpostgres_pipe_cloexec(&descriptors, 1) == 0 else {
             throw PostgresError.misuse("cannot create the wake-up pipe (errno \(errno))", operation: PostgresConnection.Operation.listen)
-        }
-        // Glibc's pipe2 is not visible to Swift; a child forked in between inherits the
-        // pipe at worst, which holds nothing and closes with it.
-        for descriptor in descriptors {
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(descriptor, F_SETFL, O_NONBLOCK)
         }
         self.connectionString = connectionString
         self.channels = channels

@@ -7,7 +7,7 @@
 /// that start together migrate exactly once: the others wait, then find nothing to do.
 ///
 /// ```swift
-/// var migrator = PostgresMigrator()
+/// var migrator = PostgresMigrator(lockKey: 0x4D59_4150_504D_4947) // "MYAPPMIG" in ASCII
 /// migrator.registerMigration("v1-create-carts") { connection in
 ///     try connection.execute(sql: "CREATE TABLE carts (id bigserial PRIMARY KEY, owner text NOT NULL)")
 /// }
@@ -20,9 +20,6 @@
 /// Never reorder, remove or edit a migration once it has shipped; add a new one. A
 /// database whose recorded names differ from the registered ones is refused.
 public struct PostgresMigrator: Sendable {
-    /// The advisory lock key used unless another is given: "QCMIGRAT" in ASCII.
-    public static let defaultLockKey: Int64 = 0x5143_4D49_4752_4154
-
     private struct Migration: Sendable {
         let name: String
         let body: @Sendable (PostgresConnection) throws -> Void
@@ -39,9 +36,11 @@ public struct PostgresMigrator: Sendable {
     /// Creates a migrator with no migrations.
     ///
     /// - Parameters:
+    ///   - lockKey: The advisory lock key: every instance of the application must use the
+    ///     same, and other applications sharing the database a different one (advisory lock
+    ///     keys are database-wide).
     ///   - tableName: The table recording applied migrations; created when missing.
-    ///   - lockKey: The advisory lock key; every instance must use the same.
-    public init(tableName: String = "schema_migrations", lockKey: Int64 = PostgresMigrator.defaultLockKey) {
+    public init(lockKey: Int64, tableName: String = "schema_migrations") {
         self.tableName = tableName
         self.lockKey = lockKey
     }

@@ -29,8 +29,14 @@ import Synchronization
 /// the pool again: with every connection lent, a nested borrow waits for itself until
 /// ``waitTimeout``.
 ///
-/// While the database is unreachable, calls fail fast with an error whose
-/// ``PostgresError/isUnavailable`` is `true` (a new connection is tried each time).
+/// While the database is unreachable, calls fail with an error whose
+/// ``PostgresError/isUnavailable`` is `true`. A refused connection fails at once, but a
+/// host that drops packets (or does not answer) makes an attempt wait for the connect
+/// timeout. So that such a host does not tie up the worker threads one by one, after a
+/// failed attempt a borrower needing a new connection fails at once, without trying, while
+/// another borrower's attempt is under way, and for as long as the failed attempt took (at
+/// most ``reconnectDelay``). A refused attempt takes next to no time, so a restarted local
+/// server is used again at once.
 ///
 /// ### Locking
 /// The pool's mutex only guards the list of idle connections, for a few instructions; no
@@ -42,6 +48,10 @@ public final class PostgresPool: Sendable {
     /// How long a borrower waits for a free connection when all are lent before failing
     /// with ``PostgresError/Kind/poolTimeout``.
     public let waitTimeout: Duration
+
+    /// The longest time after a failed attempt to open a connection during which borrowers
+    /// needing a new one fail at once (as unavailable) instead of trying again.
+    public let reconnectDelay: Duration
 
     /// The options every connection is opened with.
     public let configuration: PostgresConnection.Configuration
@@ -55,6 +65,11 @@ public final class PostgresPool: Sendable {
         /// Opened connections not lent right now, most recently returned last.
         var idle: [IdleConnection] = []
         var isClosed = false
+        /// When opening a connection last failed, for how long borrowers then fail at once,
+        /// and how it failed; `nil` after a success.
+        var lastConnectFailure: (at: ContinuousClock.Instant, quiet: Duration, error: PostgresError)?
+        /// Attempts to open a connection under way.
+        var connecting = 0
     }
 
     /// A connection moving in or out of the mutex-guarded idle list.
@@ -78,12 +93,15 @@ public final class PostgresPool: Sendable {
     ///     the server's worker threads, and keep the total of all instances under the
     ///     server's `max_connections`.
     ///   - waitTimeout: How long a borrower waits for a free connection.
+    ///   - reconnectDelay: The longest time after a failed connection attempt during which
+    ///     borrowers fail at once.
     ///   - configuration: Options for every connection.
     /// - Throws: ``PostgresError`` (misuse) if the connection string does not parse.
     public init(
         connectionString: String,
         maximumConnections: Int = 8,
         waitTimeout: Duration = .seconds(5),
+        reconnectDelay: Duration = .seconds(1),
         configuration: PostgresConnection.Configuration = PostgresConnection.Configuration()
     ) throws {
         precondition(maximumConnections > 0, "a PostgresPool needs at least one connection")
@@ -91,6 +109,7 @@ public final class PostgresPool: Sendable {
         self.connectionString = connectionString
         self.maximumConnections = maximumConnections
         self.waitTimeout = waitTimeout
+        self.reconnectDelay = reconnectDelay
         self.configuration = configuration
         self.freeSlots = DispatchSemaphore(value: maximumConnections)
     }
@@ -136,9 +155,11 @@ public final class PostgresPool: Sendable {
     /// back if it throws, and reruns it on a serialization failure or deadlock, as
     /// ``PostgresConnection/inTransaction(_:maximumAttempts:_:)`` does.
     ///
-    /// If `BEGIN` itself finds the connection dead (the server restarted since it was last
-    /// used and the idle check could not tell), the transaction is tried once more on a
-    /// new connection: nothing was sent yet, so this cannot run `body`'s work twice.
+    /// If the outermost `BEGIN` itself finds the connection dead (the server restarted since
+    /// it was last used and the idle check could not tell), the transaction is tried once
+    /// more on a new connection: `body` had not started, so this cannot run its work twice.
+    /// A connection lost later, even at a nested transaction's `SAVEPOINT` (operation
+    /// `savepoint`), is never rerun.
     ///
     /// - Parameters:
     ///   - isolation: The isolation level.
@@ -193,9 +214,45 @@ public final class PostgresPool: Sendable {
                 }
                 idle.connection.close()
             }
-            return try PostgresConnection(connectionString: connectionString, configuration: configuration)
+            return try openConnection()
         } catch {
             freeSlots.signal()
+            throw error
+        }
+    }
+
+    /// Opens a new connection, unless the last attempt failed and another is under way or
+    /// the failure is too recent (see the type's documentation).
+    private func openConnection() throws -> PostgresConnection {
+        let start = ContinuousClock.now
+        let skipped = state.withLock { state -> PostgresError? in
+            if let failure = state.lastConnectFailure, state.connecting > 0 || start - failure.at < failure.quiet {
+                let milliseconds = Int((start - failure.at) / .milliseconds(1))
+                return PostgresError(
+                    kind: .connectionFailed,
+                    message: "not tried: the last attempt, \(milliseconds) ms ago, failed: \(failure.error.message)",
+                    operation: PostgresConnection.Operation.connect
+                )
+            }
+            state.connecting += 1
+            return nil
+        }
+        if let skipped { throw skipped }
+        do {
+            let connection = try PostgresConnection(connectionString: connectionString, configuration: configuration)
+            state.withLock { state in
+                state.connecting -= 1
+                state.lastConnectFailure = nil
+            }
+            return connection
+        } catch {
+            let end = ContinuousClock.now
+            state.withLock { state in
+                state.connecting -= 1
+                if let error = error as? PostgresError, error.kind == .connectionFailed {
+                    state.lastConnectFailure = (end, min(end - start, reconnectDelay), error)
+                }
+            }
             throw error
         }
     }

@@ -14,7 +14,7 @@ import Glibc
 /// with `synchronous=NORMAL`, enforced foreign keys, and a busy timeout.
 ///
 /// ```swift
-/// let db = try Database(path: "/var/lib/quickcart/shop.sqlite")
+/// let db = try Database(path: "/var/lib/myapp/data.sqlite")
 /// try db.execute("INSERT INTO carts (owner) VALUES (?)", [owner])
 /// let id = db.lastInsertRowID
 /// let count: Int? = try db.fetchValue("SELECT count(*) FROM carts")

@@ -9,7 +9,7 @@ import Synchronization
 /// effectively keeps a warm connection with its cached statements.
 ///
 /// ```swift
-/// let pool = try DatabasePool(path: "/var/lib/quickcart/shop.sqlite")
+/// let pool = try DatabasePool(path: "/var/lib/myapp/data.sqlite")
 /// try migrator.migrate(pool)
 ///
 /// // In a request handler, on any thread:

@@ -15,6 +15,7 @@ public struct StatementArguments: ExpressibleByArrayLiteral, Sendable, Equatable
         self.values = values
     }
 
+    /// Arguments from a literal of convertible values; `nil` binds NULL.
     public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
         values = elements.map { $0?.databaseValue ?? .null }
     }

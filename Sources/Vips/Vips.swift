@@ -1,7 +1,7 @@
 import CVips
 import Synchronization
 
-/// The Swift face of libvips, for what the shop's import needs: read an image's header, make a
+/// The Swift face of libvips, for what an image import needs: read an image's header, make a
 /// stripped WebP thumbnail, list an image's metadata, and (for tests and tools) make an image.
 ///
 /// ```swift
@@ -9,16 +9,21 @@ import Synchronization
 /// let thumbnail = try ImageProcessor.webPThumbnail(of: bytes, width: 320)
 /// ```
 ///
-/// libvips is loaded and started once per process, on first use (so a process that never
-/// makes a thumbnail, such as the server, never loads it). C types never leave this module.
+/// libvips is loaded and started once per process, by ``start(programName:)`` or on first use
+/// (so a process that never makes a thumbnail, such as a server, never loads it). Calls from
+/// several threads run one at a time: libvips keeps one error message for the whole process.
+/// C types never leave this module.
 public enum ImageProcessor {
     /// An image's header: what it is, without decoding its pixels.
     public struct Header: Sendable, Equatable {
+        /// The width in pixels.
         public let width: Int
+        /// The height in pixels.
         public let height: Int
         /// The format libvips recognised: `jpeg`, `png`, `webp`, `gif`, … (its loader's name).
         public let format: String
 
+        /// Creates a header, as tests expect one.
         public init(width: Int, height: Int, format: String) {
             self.width = width
             self.height = height
@@ -28,8 +33,11 @@ public enum ImageProcessor {
 
     /// A made image.
     public struct Encoded: Sendable {
+        /// The encoded file.
         public let bytes: [UInt8]
+        /// The image's width in pixels.
         public let width: Int
+        /// The image's height in pixels.
         public let height: Int
     }
 
@@ -41,31 +49,43 @@ public enum ImageProcessor {
     /// Reads the header of an image in memory; the pixels are not decoded.
     /// - Throws: ``ImageError`` when libvips does not recognise the bytes as an image.
     public static func header(of bytes: [UInt8]) throws(ImageError) -> Header {
-        let vips = try library()
-        guard let loader = bytes.withUnsafeBytes({ cvips_find_loader(vips, $0.baseAddress, $0.count) }) else {
-            throw ImageError.last(from: vips, operation: "not an image libvips can read")
+        try withLibrary { vips throws(ImageError) in
+            // The image reads the lent bytes for as long as it lives: it is made and dropped
+            // inside the closure that lends them.
+            try lending(bytes) { start, count throws(ImageError) in
+                guard let loader = cvips_find_loader(vips, start, count) else {
+                    throw ImageError.last(from: vips, operation: "not an image libvips can read")
+                }
+                guard let image = cvips_header_from_buffer(vips, start, count) else {
+                    throw ImageError.last(from: vips, operation: "reading the image header")
+                }
+                defer { cvips_unref(vips, image) }
+                return Header(
+                    width: Int(cvips_width(vips, image)), height: Int(cvips_height(vips, image)),
+                    format: formatName(loader: String(cString: loader))
+                )
+            }
         }
-        let image = bytes.withUnsafeBytes { cvips_header_from_buffer(vips, $0.baseAddress, $0.count) }
-        guard let image else { throw ImageError.last(from: vips, operation: "reading the image header") }
-        defer { cvips_unref(vips, image) }
-        return Header(
-            width: Int(cvips_width(vips, image)), height: Int(cvips_height(vips, image)),
-            format: formatName(loader: String(cString: loader))
-        )
     }
 
     /// Decodes the image, shrinks it to `width` pixels wide (never enlarges it), turns it
     /// upright by its orientation tag and encodes it as WebP without any metadata.
     /// - Throws: ``ImageError`` when the image is damaged or cannot be read.
     public static func webPThumbnail(of bytes: [UInt8], width: Int, quality: Int = 80) throws(ImageError) -> Encoded {
-        let vips = try library()
-        var copy = bytes
-        var thumbnail: OpaquePointer?
-        let failed = copy.withUnsafeMutableBytes { cvips_thumbnail_buffer(vips, $0.baseAddress, $0.count, &thumbnail, Int32(width)) }
-        guard failed == 0, let thumbnail else { throw ImageError.last(from: vips, operation: "decoding the image") }
-        defer { cvips_unref(vips, thumbnail) }
-        let webP = try encoded(thumbnail, vips, operation: "encoding the thumbnail as WebP") { image, buffer, length in
-            cvips_webpsave_stripped(vips, image, buffer, length, Int32(quality))
+        let webP = try withLibrary { vips throws(ImageError) in
+            // The thumbnail is a lazy pipeline that reads the lent bytes while it is saved, so
+            // it is made, saved and dropped inside the closure that lends them.
+            try lending(bytes) { start, count throws(ImageError) in
+                var thumbnail: OpaquePointer?
+                // The pointer is mutable only in libvips' signature: it never writes to the buffer.
+                guard cvips_thumbnail_buffer(vips, UnsafeMutableRawPointer(mutating: start), count, &thumbnail, Int32(width)) == 0, let thumbnail else {
+                    throw ImageError.last(from: vips, operation: "decoding the image")
+                }
+                defer { cvips_unref(vips, thumbnail) }
+                return try encoded(thumbnail, vips, operation: "encoding the thumbnail as WebP") { image, buffer, length in
+                    cvips_webpsave_stripped(vips, image, buffer, length, Int32(quality))
+                }
+            }
         }
         // libvips 8.14's WebP saver writes a fresh EXIF block (resolution, colour space) even
         // when told to strip; the file's metadata chunks are dropped here instead.
@@ -75,35 +95,40 @@ public enum ImageProcessor {
     /// The names of the metadata fields an image carries (`exif-data`, `xmp-data`,
     /// `icc-profile-data`, …) besides its basic ones.
     public static func metadataNames(of bytes: [UInt8]) throws(ImageError) -> [String] {
-        let vips = try library()
-        let image = bytes.withUnsafeBytes { cvips_header_from_buffer(vips, $0.baseAddress, $0.count) }
-        guard let image else { throw ImageError.last(from: vips, operation: "reading the image header") }
-        defer { cvips_unref(vips, image) }
-        guard let fields = cvips_fields(vips, image) else { return [] }
-        defer { cvips_strfreev(vips, fields) }
-        var names: [String] = []
-        var index = 0
-        while let field = fields[index] {
-            names.append(String(cString: field))
-            index += 1
+        try withLibrary { vips throws(ImageError) in
+            try lending(bytes) { start, count throws(ImageError) in
+                guard let image = cvips_header_from_buffer(vips, start, count) else {
+                    throw ImageError.last(from: vips, operation: "reading the image header")
+                }
+                defer { cvips_unref(vips, image) }
+                guard let fields = cvips_fields(vips, image) else { return [] }
+                defer { cvips_strfreev(vips, fields) }
+                var names: [String] = []
+                var index = 0
+                while let field = fields[index] {
+                    names.append(String(cString: field))
+                    index += 1
+                }
+                return names
+            }
         }
-        return names
     }
 
     /// An image of one colour, encoded: for tests and tools that need a real image file.
     public static func solidImage(width: Int, height: Int, format: TestFormat, red: Double = 200, green: Double = 80, blue: Double = 40) throws(ImageError) -> [UInt8] {
-        let vips = try library()
-        var image: OpaquePointer?
-        guard cvips_solid(vips, &image, Int32(width), Int32(height), red, green, blue) == 0, let image else {
-            throw ImageError.last(from: vips, operation: "making an image")
-        }
-        defer { cvips_unref(vips, image) }
-        return try encoded(image, vips, operation: "encoding an image") { image, buffer, length in
-            switch format {
-            case .jpeg: cvips_jpegsave(vips, image, buffer, length)
-            case .png: cvips_pngsave(vips, image, buffer, length)
+        try withLibrary { vips throws(ImageError) in
+            var image: OpaquePointer?
+            guard cvips_solid(vips, &image, Int32(width), Int32(height), red, green, blue) == 0, let image else {
+                throw ImageError.last(from: vips, operation: "making an image")
             }
-        }.bytes
+            defer { cvips_unref(vips, image) }
+            return try encoded(image, vips, operation: "encoding an image") { image, buffer, length in
+                switch format {
+                case .jpeg: cvips_jpegsave(vips, image, buffer, length)
+                case .png: cvips_pngsave(vips, image, buffer, length)
+                }
+            }.bytes
+        }
     }
 
     // MARK: - Internals
@@ -128,19 +153,49 @@ public enum ImageProcessor {
         return name.lowercased()
     }
 
-    private static let loaded = Mutex<Result<Library, ImageError>?>(nil)
-
-    /// libvips, loaded and started on first use.
-    private static func library() throws(ImageError) -> UnsafeMutablePointer<CVipsLibrary> {
-        let result = loaded.withLock { loaded in
-            if let loaded { return loaded }
-            var message: UnsafePointer<CChar>?
-            let opened: Result<Library, ImageError> = cvips_open(&message).map { .success(Library(table: $0)) }
-                ?? .failure(ImageError(description: "cannot load libvips (install libvips42): \(message.map { String(cString: $0) } ?? "unknown error")"))
-            loaded = opened
-            return opened
+    /// Lends `bytes` to `body` as a pointer and a length; nothing made from the pointer may
+    /// outlive `body`.
+    private static func lending<T>(
+        _ bytes: [UInt8], _ body: (UnsafeRawPointer?, Int) throws(ImageError) -> T
+    ) throws(ImageError) -> T {
+        let result: Result<T, ImageError> = bytes.withUnsafeBytes { buffer in
+            do throws(ImageError) { return .success(try body(buffer.baseAddress, buffer.count)) } catch { return .failure(error) }
         }
-        return try result.get().table
+        return try result.get()
+    }
+
+    /// libvips, loaded and started on first use, or `nil` before.
+    private static let state = Mutex<Result<Library, ImageError>?>(nil)
+
+    /// Runs `body` with libvips, one call at a time: its error buffer is one for the whole
+    /// process, so two calls at once would mix (and clear) each other's messages.
+    private static func withLibrary<T: Sendable>(
+        _ body: (UnsafeMutablePointer<CVipsLibrary>) throws(ImageError) -> T
+    ) throws(ImageError) -> T {
+        try state.withLock { (state) throws(ImageError) -> T in
+            let library = try opened(&state, programName: CommandLine.arguments.first ?? "vips").get()
+            return try body(library.table)
+        }
+    }
+
+    private static func opened(_ state: inout Result<Library, ImageError>?, programName: String) -> Result<Library, ImageError> {
+        if let state { return state }
+        var message: UnsafePointer<CChar>?
+        let opened: Result<Library, ImageError> = cvips_open(programName, &message).map { .success(Library(table: $0)) }
+            ?? .failure(ImageError(description: "cannot load libvips (Debian's libvips-dev brings it): \(message.map { String(cString: $0) } ?? "unknown error")"))
+        state = opened
+        return opened
+    }
+
+    /// Loads and starts libvips under `programName` (the name its messages and warnings give),
+    /// if no earlier call has: a program calls this before its first image for its own name,
+    /// otherwise the first image starts libvips under the process's name.
+    /// - Throws: ``ImageError`` when libvips cannot be loaded.
+    public static func start(programName: String) throws(ImageError) {
+        _ = try state.withLock { (state) throws(ImageError) -> Bool in
+            _ = try opened(&state, programName: programName).get()
+            return true
+        }
     }
 }
 
@@ -152,6 +207,7 @@ private struct Library: @unchecked Sendable {
 
 /// A libvips failure, with its message.
 public struct ImageError: Error, CustomStringConvertible, Sendable {
+    /// What failed, and libvips' message when it gave one.
     public let description: String
 
     /// The error libvips recorded last, for `operation`; clears it.

@@ -54,10 +54,15 @@ class PostgresServer:
         if self.as_postgres:
             shutil.chown(self.folder, "postgres", "postgres")
         self.port = free_port()
-        self.run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "-E", "UTF8",
-                 "--locale=C", "--no-sync", "--no-instructions")
-        self.start()
-        self.run("createdb", "-h", HOST, "-p", str(self.port), "-U", "postgres", "quickcart")
+        try:
+            self.run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "-E", "UTF8",
+                     "--locale=C", "--no-sync", "--no-instructions")
+            self.start()
+            self.run("createdb", "-h", HOST, "-p", str(self.port), "-U", "postgres", "quickcart")
+        except BaseException:
+            # No fixture will call remove(): stop a postmaster that started and delete the folder.
+            self.remove()
+            raise
 
     @property
     def data(self) -> Path:

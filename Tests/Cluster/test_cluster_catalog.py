@@ -39,6 +39,22 @@ def test_an_import_reaches_every_instance_within_seconds(cluster, postgres, tmp_
 
 def test_orders_export_follow_prints_orders_from_every_instance(cluster, postgres):
     instances = cluster(3)
+
+    def place(server) -> str:
+        shopper = Shopper()
+        shopper.begin(server.port)
+        answer = shopper.post(server.port, "/cart/checkout", {})
+        assert answer.status == 303, answer
+        return answer.location.split("order=")[1].split("#")[0]
+
+    def printed(count: int, seconds: float = 30) -> list[str]:
+        deadline = time.monotonic() + seconds
+        while len(lines) < count and time.monotonic() < deadline and follower.poll() is None:
+            time.sleep(0.05)
+        return [json.loads(line)["number"] for line in lines]
+
+    # An order placed before the follower starts: once it is printed, the follower is running.
+    existing = place(instances[0])
     follower = subprocess.Popen([str(binary_path()), "orders", "export", "--follow", "--format", "json",
                                  "--db", postgres.url, "--resources", str(RESOURCES)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -46,18 +62,10 @@ def test_orders_export_follow_prints_orders_from_every_instance(cluster, postgre
     reader = threading.Thread(target=lambda: lines.extend(iter(follower.stdout.readline, "")), daemon=True)
     reader.start()
     try:
-        placed = []
-        for server in instances:
-            shopper = Shopper()
-            shopper.begin(server.port)
-            answer = shopper.post(server.port, "/cart/checkout", {})
-            assert answer.status == 303, answer
-            placed.append(answer.location.split("order=")[1].split("#")[0])
-        deadline = time.monotonic() + 5
-        while len(lines) < len(placed) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        numbers = [json.loads(line)["number"] for line in lines]
-        assert numbers == placed, f"--follow printed orders {numbers}, placed {placed}"
+        assert printed(1) == [existing], f"--follow did not print the existing order {existing}: {lines}"
+        placed = [place(server) for server in instances]
+        numbers = printed(1 + len(placed))
+        assert numbers == [existing] + placed, f"--follow printed orders {numbers}, placed {[existing] + placed}"
     finally:
         follower.terminate()
         follower.wait(timeout=10)

@@ -1,3 +1,4 @@
+import CPostgres
 import Foundation
 import Postgres
 import Synchronization
@@ -227,11 +228,10 @@ public final class TestPostgresServer: Sendable {
     /// - Returns: The shell, and the write end of its standard input, kept open by this process.
     private static func startWatchdog(directory: String) throws -> Watchdog {
         var descriptors: [Int32] = [-1, -1]
-        guard pipe(&descriptors) == 0 else { throw Failure("pipe() failed (errno \(errno))") }
         // Only the watchdog may hold the read end, and no child the write end: the server
-        // inheriting it would keep the watchdog waiting forever.
-        _ = fcntl(descriptors[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(descriptors[1], F_SETFD, FD_CLOEXEC)
+        // inheriting it would keep the watchdog waiting forever. Close-on-exec from the
+        // start, as a test spawning on another thread could otherwise inherit them.
+        guard cpostgres_pipe_cloexec(&descriptors, 0) == 0 else { throw Failure("pipe2() failed (errno \(errno))") }
         defer { close(descriptors[0]) }
         let script = """
             trap '' INT TERM HUP

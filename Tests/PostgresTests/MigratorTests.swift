@@ -4,8 +4,11 @@ import Testing
 
 @Suite("Migrator")
 struct MigratorTests {
+    /// "TESTMIGR" in ASCII.
+    private static let lockKey: Int64 = 0x5445_5354_4D49_4752
+
     private static func migrator(failingAt failing: String? = nil) -> PostgresMigrator {
-        var migrator = PostgresMigrator()
+        var migrator = PostgresMigrator(lockKey: Self.lockKey)
         migrator.registerMigration("v1-carts") { connection in
             try connection.execute(sql: "CREATE TABLE carts (id bigserial PRIMARY KEY, owner text NOT NULL)")
         }
@@ -70,7 +73,7 @@ struct MigratorTests {
     @Test func aChangedHistoryIsRefused() throws {
         try withTestConnection { connection, _ throws in
             try Self.migrator().migrate(connection)
-            var renamed = PostgresMigrator()
+            var renamed = PostgresMigrator(lockKey: Self.lockKey)
             renamed.registerMigration("v1-baskets") { _ in }
             let error = try #require(throws: PostgresError.self) { try renamed.migrate(connection) }
             #expect(error.kind == .misuse)

@@ -114,6 +114,71 @@ struct PoolTests {
         #expect(second != first)
     }
 
+    /// A connection lost at a nested transaction's SAVEPOINT, after the outer transaction's
+    /// work was sent, fails the call: rerunning it would repeat that work.
+    @Test func aConnectionLostAtASavepointIsNotRerun() throws {
+        let url = try makeTestDatabase()
+        let pool = try PostgresPool(connectionString: url, maximumConnections: 2)
+        defer { pool.close() }
+        let killer = try PostgresConnection(connectionString: url)
+        defer { killer.close() }
+        let runs = Mutex(0)
+        let error = try #require(throws: PostgresError.self) {
+            try pool.transaction { connection in
+                runs.withLock { $0 += 1 }
+                #expect(try connection.fetchValue("SELECT 1") == 1)
+                #expect(try killer.fetchValue("SELECT pg_terminate_backend($1)", connection.backendProcessID) == true)
+                try connection.inTransaction { try connection.execute(sql: "SELECT 1") }
+            }
+        }
+        #expect(error.kind == .connectionLost && error.operation == "savepoint", "\(error)")
+        #expect(runs.withLock { $0 } == 1)
+    }
+
+    /// A host that takes a connection but never answers: after the first attempt timed out,
+    /// borrowers fail at once for a while (and while another attempt is under way) instead of
+    /// each waiting for the connect timeout.
+    @Test func aSlowFailedConnectFailsTheNextBorrowersAtOnce() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(listener >= 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
+        }
+        #expect(bound && listen(listener, 16) == 0)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let pool = try PostgresPool(
+            connectionString: "postgres://quickcart@127.0.0.1:\(port)/nothing?connect_timeout=2", reconnectDelay: .seconds(30)
+        )
+        defer { pool.close() }
+        let clock = ContinuousClock()
+        var first: PostgresError?
+        let waited = clock.measure { first = #expect(throws: PostgresError.self) { try pool.ping() } }
+        #expect(first?.isUnavailable == true && first?.message.hasPrefix("not tried") == false, "\(String(describing: first))")
+        #expect(waited >= .seconds(1), "the attempt waited for the connect timeout")
+        var second: PostgresError?
+        let failedAtOnce = clock.measure { second = #expect(throws: PostgresError.self) { try pool.ping() } }
+        #expect(second?.isUnavailable == true && second?.message.hasPrefix("not tried") == true, "\(String(describing: second))")
+        #expect(failedAtOnce < .milliseconds(500))
+    }
+
+    /// A refused attempt takes no time, so the next borrower tries again (a restarted local
+    /// server is used at once).
+    @Test func aRefusedConnectIsTriedAgainAtOnce() throws {
+        let pool = try PostgresPool(connectionString: "postgres://quickcart@127.0.0.1:1/nothing?connect_timeout=5")
+        defer { pool.close() }
+        for _ in 0..<2 {
+            // Longer than a refused attempt takes, far shorter than a person would notice.
+            usleep(10_000)
+            let error = try #require(throws: PostgresError.self) { try pool.ping() }
+            #expect(error.kind == .connectionFailed && !error.message.hasPrefix("not tried"), "\(error)")
+        }
+    }
+
     @Test func aClosedPoolRefusesBorrowers() throws {
         let pool = try PostgresPool(connectionString: try makeTestDatabase())
         try pool.ping()

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTesting
 @testable import QuickCart
+import Synchronization
 import Testing
 import Vips
 
@@ -50,6 +51,34 @@ struct PhotoTests {
             #expect(!metadata.contains("exif-data") && !metadata.contains("xmp-data") && !metadata.contains("icc-profile-data"), "\(metadata)")
             #expect(!Self.contains(bytes, "Secret Photographer") && !Self.contains(bytes, "Exif"))
             #expect(try ImageProcessor.webPThumbnail(of: bytes, width: 80).width == 80, "the stripped file still decodes")
+        }
+    }
+
+    @Test("Images read and thumbnailed from many threads at once give each its own result and error")
+    func concurrentCalls() throws {
+        let jpeg = try ImageProcessor.solidImage(width: 640, height: 480, format: .jpeg)
+        let truncated = Array(jpeg.prefix(jpeg.count / 2))
+        let fake = Array("this is not a picture at all".utf8)
+        @Sendable func outcome(_ index: Int) -> String {
+            do throws(ImageError) {
+                switch index % 3 {
+                case 0: return "\(try ImageProcessor.webPThumbnail(of: jpeg, width: 160).width)"
+                case 1: return "\(try ImageProcessor.webPThumbnail(of: truncated, width: 160).width)"
+                default: return "\(try ImageProcessor.header(of: fake).width)"
+                }
+            } catch {
+                return error.description
+            }
+        }
+        let expected = (0..<3).map(outcome)
+        #expect(expected[0] == "160" && expected[1] != expected[2], "\(expected)")
+        let results = Mutex<[Int: String]>([:])
+        DispatchQueue.concurrentPerform(iterations: 60) { index in
+            let result = outcome(index)
+            results.withLock { $0[index] = result }
+        }
+        for (index, result) in results.withLock({ $0 }) {
+            #expect(result == expected[index % 3], "call \(index)")
         }
     }
 

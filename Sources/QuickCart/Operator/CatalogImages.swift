@@ -23,6 +23,9 @@ final class CatalogImages: Sendable {
 
     init(mediaDirectory: String) {
         self.mediaDirectory = mediaDirectory
+        // libvips names the program in its warnings. Should it fail to load, the first image
+        // reports that, with the file's name, so the error is not needed here.
+        _ = try? ImageProcessor.start(programName: "quickcart")
     }
 
     /// Larger originals are refused: decoding one would take too much memory.

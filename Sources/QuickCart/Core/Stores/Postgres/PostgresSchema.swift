@@ -5,8 +5,12 @@ import Postgres
 /// reconnects). Instances starting together migrate once, under the migrator's advisory lock.
 /// A shipped migration is never edited or renamed: add a new one.
 enum PostgresSchema {
+    /// The migrator's advisory lock key, "QCMIGRAT" in ASCII; never change it, or instances
+    /// of two versions would migrate at once.
+    static let migrationLockKey: Int64 = 0x5143_4D49_4752_4154
+
     static var migrator: PostgresMigrator {
-        var migrator = PostgresMigrator()
+        var migrator = PostgresMigrator(lockKey: migrationLockKey)
         migrator.registerMigration("v1-create-tables") { connection in
             try connection.execute(sql: """
                 CREATE TABLE products (
