@@ -190,8 +190,10 @@ struct TransactionTests {
             }
         }
         #expect(failures.values.isEmpty)
-        #expect(deadlocks.value == 1)
-        #expect(attempts.value == 3)
+        // Usually one victim; on a loaded machine both waiters may run the deadlock check before
+        // either is cancelled, and both are then rerun. Either way each deadlock cost one rerun.
+        #expect(deadlocks.value >= 1)
+        #expect(attempts.value == 2 + deadlocks.value)
         let connection = try PostgresConnection(connectionString: url)
         defer { connection.close() }
         #expect(try connection.fetchAll("SELECT value FROM rows ORDER BY id") { try $0.int(0) } == [2, 2])
