@@ -156,6 +156,10 @@ extension ShopTests {
                 let db = try Database(path: location.database)
                 try db.execute(sql: """
                     PRAGMA user_version = 5;
+                    DROP TRIGGER products_search_insert;
+                    DROP TRIGGER products_search_delete;
+                    DROP TRIGGER products_search_update;
+                    DROP TABLE product_search;
                     INSERT INTO sessions (id, created_at, last_seen, display_name) VALUES ('\(id)', 1, 2, 'Ada');
                     INSERT INTO cart_items (session_id, product_id, quantity, added_at) VALUES ('\(id)', 3, 2, 1);
                     INSERT INTO recent_searches (session_id, query, searched_at) VALUES ('\(id)', 'tent', 1);

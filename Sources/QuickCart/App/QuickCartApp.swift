@@ -59,7 +59,7 @@ public final class QuickCartApp: Sendable {
             sessions: sessions,
             home: HomeController(catalog: catalog, pages: pages, cards: cards, categoryLinks: categoryLinks),
             search: SearchController(
-                catalog: catalog, searches: storage.searches, pages: pages, cards: cards, categoryLinks: categoryLinks
+                catalog: catalog, searches: storage.searches, productSearch: storage.productSearch, pages: pages, cards: cards, categoryLinks: categoryLinks
             ),
             cart: CartController(
                 catalog: catalog, carts: storage.carts, publisher: storage.badgePublisher(deliveringTo: hub), pages: pages, cards: cards

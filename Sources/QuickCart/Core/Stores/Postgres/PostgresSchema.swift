@@ -83,6 +83,19 @@ enum PostgresSchema {
                 )
             }
         }
+        migrator.registerMigration("v3-product-search") { connection in
+            // Search by the English text-search configuration (stemming: "tents" finds the
+            // tent), ranked by ts_rank. The document is a generated column, so whatever writes
+            // products leaves them searchable; the name weighs most, then category, then summary.
+            try connection.execute(sql: """
+                ALTER TABLE products ADD COLUMN search_document tsvector GENERATED ALWAYS AS (
+                    setweight(to_tsvector('english', name), 'A')
+                    || setweight(to_tsvector('english', category), 'B')
+                    || setweight(to_tsvector('english', summary), 'C')
+                ) STORED;
+                CREATE INDEX products_search ON products USING gin (search_document);
+                """)
+        }
         return migrator
     }
 }

@@ -11,6 +11,7 @@ final class PostgresStorage: ShopStorage {
     let carts: any CartStore
     let orders: any OrderStore
     let searches: any SearchHistoryStore
+    let productSearch: any ProductSearchStore
     private let database: PostgresDatabase
     /// Private, so it cannot be printed by accident: it may hold a password.
     private let connectionString: String
@@ -48,6 +49,7 @@ final class PostgresStorage: ShopStorage {
         carts = PostgresCartStore(database: database)
         orders = PostgresOrderStore(database: database)
         searches = PostgresSearchHistoryStore(database: database)
+        productSearch = PostgresProductSearchStore(database: database)
     }
 
     func sessionSecret() throws -> [UInt8] {

@@ -107,6 +107,34 @@ enum SQLiteSchema {
                 try db.execute("UPDATE orders SET session_id = ? WHERE session_id = ?", [hashed, id])
             }
         }
+        migrator.registerMigration("v7-product-search") { db in
+            // Search by FTS5 with porter stemming ("tents" finds the tent), ranked by bm25().
+            // The index holds no copy of the text (external content, read from `products`),
+            // and triggers keep it in step with every insert, update and delete of a product,
+            // so whatever writes products leaves them searchable.
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE product_search USING fts5(
+                    name, summary, category,
+                    content = 'products', content_rowid = 'id',
+                    tokenize = 'porter unicode61 remove_diacritics 2'
+                );
+                CREATE TRIGGER products_search_insert AFTER INSERT ON products BEGIN
+                    INSERT INTO product_search (rowid, name, summary, category)
+                    VALUES (new.id, new.name, new.summary, new.category);
+                END;
+                CREATE TRIGGER products_search_delete AFTER DELETE ON products BEGIN
+                    INSERT INTO product_search (product_search, rowid, name, summary, category)
+                    VALUES ('delete', old.id, old.name, old.summary, old.category);
+                END;
+                CREATE TRIGGER products_search_update AFTER UPDATE ON products BEGIN
+                    INSERT INTO product_search (product_search, rowid, name, summary, category)
+                    VALUES ('delete', old.id, old.name, old.summary, old.category);
+                    INSERT INTO product_search (rowid, name, summary, category)
+                    VALUES (new.id, new.name, new.summary, new.category);
+                END;
+                INSERT INTO product_search (product_search) VALUES ('rebuild');
+                """)
+        }
         return migrator
     }
 }

@@ -10,6 +10,7 @@ final class SQLiteStorage: ShopStorage {
     let carts: any CartStore
     let orders: any OrderStore
     let searches: any SearchHistoryStore
+    let productSearch: any ProductSearchStore
     private let database: SQLiteDatabase
 
     /// Opens (creating and migrating if needed) the file at `path`.
@@ -40,6 +41,7 @@ final class SQLiteStorage: ShopStorage {
         carts = SQLiteCartStore(database: database)
         orders = SQLiteOrderStore(database: database)
         searches = SQLiteSearchHistoryStore(database: database)
+        productSearch = SQLiteProductSearchStore(database: database)
     }
 
     func sessionSecret() throws -> [UInt8] {

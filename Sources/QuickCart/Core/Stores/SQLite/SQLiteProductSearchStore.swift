@@ -1,0 +1,27 @@
+/// Product search in SQLite: the FTS5 table `product_search` (porter stemming over unicode61
+/// words), which triggers keep in step with `products`, ranked by `bm25()` with the name
+/// weighing most.
+struct SQLiteProductSearchStore: ProductSearchStore {
+    let database: SQLiteDatabase
+
+    func searchProducts(matching query: String, limit: Int) throws -> [Int64] {
+        guard let expression = Self.matchExpression(for: query) else { return [] }
+        return try database.read { db in
+            try db.fetchAll(
+                """
+                SELECT rowid FROM product_search WHERE product_search MATCH ?
+                ORDER BY bm25(product_search, 10.0, 1.0, 4.0), rowid LIMIT ?
+                """,
+                [expression, limit]
+            ) { try $0.int64(0) }
+        }
+    }
+
+    /// An FTS5 expression requiring every word, each a quoted string (so none is read as an
+    /// operator); the last matches as a whole word or as the start of one.
+    static func matchExpression(for query: String) -> String? {
+        let words = ProductSearch.words(in: query).map { "\"\($0)\"" }
+        guard let last = words.last else { return nil }
+        return (words.dropLast() + ["(\(last) OR \(last)*)"]).joined(separator: " AND ")
+    }
+}
