@@ -43,6 +43,9 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
+        // libvips, opened at run time by the commands that make thumbnails (see its
+        // shim.h): no link flags, so the server never loads it.
+        .systemLibrary(name: "CVips"),
 
         // Generic layers: they know nothing of the shop.
         // zlib precompresses static files at start.
@@ -50,11 +53,13 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strictSwift),
         .target(name: "Postgres", dependencies: ["CPostgres"], swiftSettings: strictSwift),
         .target(name: "Mustache", swiftSettings: strictSwift),
+        // Image thumbnails for catalog imports (libvips); the server never decodes images.
+        .target(name: "Vips", dependencies: ["CVips"], swiftSettings: strictSwift),
 
         // The shop, and the executable that serves it.
         .target(
             name: "QuickCart",
-            dependencies: ["MicroHTTP", "SQLite", "Postgres", "Mustache", "CCrypto"],
+            dependencies: ["MicroHTTP", "SQLite", "Postgres", "Mustache", "CCrypto", "Vips"],
             swiftSettings: strictSwift
         ),
         .executableTarget(name: "quickcart", dependencies: ["QuickCart"], swiftSettings: strictSwift),
@@ -72,7 +77,7 @@ let package = Package(
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], exclude: ["Spec"], swiftSettings: strictSwift),
         .testTarget(
             name: "QuickCartTests",
-            dependencies: ["QuickCart", "MicroHTTP", "SQLite", "Postgres", "Mustache", "HTTPTesting", "PostgresTesting"],
+            dependencies: ["QuickCart", "MicroHTTP", "SQLite", "Postgres", "Mustache", "Vips", "HTTPTesting", "PostgresTesting"],
             swiftSettings: strictSwift
         ),
     ],

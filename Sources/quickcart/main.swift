@@ -2,13 +2,25 @@ import Dispatch
 import Foundation
 import QuickCart
 
-/// Reads options, opens the database, serves until SIGINT or SIGTERM, then stops cleanly.
+/// Runs an operator's command (`catalog …`, `orders …`), or reads options, opens the database,
+/// serves until SIGINT or SIGTERM, then stops cleanly.
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data("quickcart: \(message)\n".utf8))
     exit(status)
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+// `quickcart catalog …` and `quickcart orders …` are the operator's commands; anything else serves.
+if OperatorCommand.isCommand(arguments) {
+    let status = OperatorCommand.run(
+        arguments: arguments, environment: ProcessInfo.processInfo.environment,
+        output: OperatorCommand.Output(
+            write: { FileHandle.standardOutput.write(Data($0.utf8)) },
+            report: { FileHandle.standardError.write(Data(($0.hasSuffix("\n") ? $0 : $0 + "\n").utf8)) }
+        )
+    )
+    exit(status)
+}
 if arguments.contains("--help") || arguments.contains("-h") {
     FileHandle.standardOutput.write(Data(Configuration.usage.utf8))
     exit(0)

@@ -160,6 +160,13 @@ extension ShopTests {
                     DROP TRIGGER products_search_delete;
                     DROP TRIGGER products_search_update;
                     DROP TABLE product_search;
+                    ALTER TABLE products DROP COLUMN active;
+                    ALTER TABLE products DROP COLUMN position;
+                    ALTER TABLE products DROP COLUMN image_file;
+                    ALTER TABLE products DROP COLUMN image_key;
+                    ALTER TABLE products DROP COLUMN image_width;
+                    ALTER TABLE products DROP COLUMN image_height;
+                    DELETE FROM settings WHERE key IN ('catalog-version', 'catalog-origin');
                     INSERT INTO sessions (id, created_at, last_seen, display_name) VALUES ('\(id)', 1, 2, 'Ada');
                     INSERT INTO cart_items (session_id, product_id, quantity, added_at) VALUES ('\(id)', 3, 2, 1);
                     INSERT INTO recent_searches (session_id, query, searched_at) VALUES ('\(id)', 'tent', 1);

@@ -51,7 +51,7 @@ struct PostgresStorageTests {
         let hub = BadgeHub()
         _ = first.badgePublisher(deliveringTo: BadgeHub())
         _ = second.badgePublisher(deliveringTo: hub)
-        let tent = try #require(first.catalog.product(slug: "ultralight-tent"))
+        let tent = try #require(first.catalog.current.catalog.product(slug: "ultralight-tent"))
         let session = TestSessions.new()
         let stream = EventStream()
         // Ended as the server ends a stream whose client left: the hub lets go of it.
@@ -75,7 +75,7 @@ struct PostgresStorageTests {
         let firstHub = BadgeHub(), secondHub = BadgeHub()
         let publisher = first.badgePublisher(deliveringTo: firstHub)
         _ = second.badgePublisher(deliveringTo: secondHub)
-        let tent = try #require(first.catalog.product(slug: "ultralight-tent"))
+        let tent = try #require(first.catalog.current.catalog.product(slug: "ultralight-tent"))
         let fresh = TestSessions.new()
         let session = Session(
             storageID: fresh.storageID, createdAt: fresh.createdAt, displayName: fresh.displayName, isStored: false,
@@ -105,7 +105,7 @@ struct PostgresStorageTests {
         defer { first.close(); second.close() }
         let hub = BadgeHub()
         _ = second.badgePublisher(deliveringTo: hub)
-        let tent = try #require(first.catalog.product(slug: "ultralight-tent"))
+        let tent = try #require(first.catalog.current.catalog.product(slug: "ultralight-tent"))
         let fresh = TestSessions.new()
         let session = Session(
             storageID: fresh.storageID, createdAt: fresh.createdAt, displayName: fresh.displayName, isStored: false,
@@ -140,8 +140,8 @@ struct PostgresStorageTests {
         let url = try TestPostgresServer.shared().makeDatabase(prefix: "concurrent")
         let storages = try (0..<3).map { _ in try Self.open(url) }
         defer { for storage in storages { storage.close() } }
-        let shoes = try #require(storages[0].catalog.product(slug: "trail-running-shoes"))
-        let tent = try #require(storages[0].catalog.product(slug: "ultralight-tent"))
+        let shoes = try #require(storages[0].catalog.current.catalog.product(slug: "trail-running-shoes"))
+        let tent = try #require(storages[0].catalog.current.catalog.product(slug: "ultralight-tent"))
         // Every instance stores the same new session with its first change, at once.
         let session = TestSessions.new()
         let failures = Mutex<[String]>([])
@@ -189,7 +189,7 @@ struct PostgresStorageTests {
         defer { storage.close() }
         let hub = BadgeHub()
         _ = storage.badgePublisher(deliveringTo: hub)
-        let tent = try #require(storage.catalog.product(slug: "ultralight-tent"))
+        let tent = try #require(storage.catalog.current.catalog.product(slug: "ultralight-tent"))
         let session = TestSessions.new()
         let change = try storage.carts.add(productID: tent.id, for: session, at: now)
         let stream = EventStream()

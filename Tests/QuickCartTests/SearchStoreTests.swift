@@ -11,7 +11,7 @@ struct SearchStoreTests {
     /// The names `query` finds, best first.
     private static func names(_ storage: any ShopStorage, _ query: String) throws -> [String] {
         try storage.productSearch.searchProducts(matching: query, limit: 50).map { id in
-            try #require(storage.catalog.product(id: id), "an id that is not in the catalog: \(id)").name
+            try #require(storage.catalog.current.catalog.product(id: id), "an id that is not in the catalog: \(id)").name
         }
     }
 
@@ -104,5 +104,37 @@ struct SearchStoreTests {
         #expect(try storage.searches.recentSearches(for: stored) == ["bottle"], "searching goes on after clearing")
         try storage.searches.clearSearches(for: TestSessions.new())
         #expect(try storage.searches.recentSearches(for: otherStored) == ["shoes", "tent"])
+    }
+
+    @Test("An import stays searchable with no code of its own: new words found, old ones gone, inactive products never",
+          arguments: StoreBackend.allCases)
+    func importsStaySearchable(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let catalog = try storage.catalogs.loadCatalog()
+        let tent = try #require(catalog.products.first { $0.slug == "ultralight-tent" })
+        func entry(_ product: Product, name: String? = nil, summary: String? = nil) -> CatalogEntry {
+            CatalogEntry(
+                slug: product.slug, name: name ?? product.name, summary: summary ?? product.summary, category: product.category,
+                price: product.price, icon: product.icon, isFeatured: product.isFeatured, isActive: true, image: nil
+            )
+        }
+        let chair = CatalogEntry(
+            slug: "camp-chair", name: "Camp Chair", summary: "Folds flat into a pouch.", category: "Camping",
+            price: Money(cents: 4_500), icon: "tent", isFeatured: false, isActive: true, image: nil
+        )
+        // Everything but the tent and the bottle is left out (inactive); the tent gets new words.
+        let bottle = try #require(catalog.products.first { $0.slug == "insulated-water-bottle" })
+        let imported = try storage.catalogs.importCatalog(
+            [entry(tent, name: "Ultralight Shelter", summary: "A two-person shelter."), chair, entry(bottle)], origin: .own
+        )
+        let ids = { (query: String) in try storage.productSearch.searchProducts(matching: query, limit: 50) }
+        let chairID = try #require(imported.products.first { $0.slug == "camp-chair" }?.id)
+        #expect(try ids("chairs") == [chairID], "a new product is found, by another form of its word")
+        #expect(try ids("pouches") == [chairID])
+        #expect(try ids("shelters") == [tent.id], "changed words are found")
+        #expect(try ids("tent") == [], "words no product has any more are not")
+        #expect(try ids("running") == [], "inactive products are never found")
+        #expect(try ids("bottle") == [bottle.id])
     }
 }

@@ -12,6 +12,8 @@ public struct Configuration: Sendable, Equatable {
     public var secureCookies = false
     /// The folder holding `Views/` and `Public/`; found next to the executable when not set.
     public var resourcesPath: String?
+    /// The folder of product photos; `media/` beside the database when not set.
+    public var mediaPath: String?
     /// Server threads; one per CPU when not set.
     public var threads: Int?
     /// Seconds of inactivity after which a session ends.
@@ -35,6 +37,16 @@ public struct Configuration: Sendable, Equatable {
 
     public init() {}
 
+    /// The folder of product photos: ``mediaPath``, or `media/` in the database file's folder
+    /// (in the working directory when the database is a PostgreSQL URL).
+    public var mediaDirectory: String {
+        if let mediaPath { return mediaPath }
+        if databasePath.hasPrefix("postgres://") || databasePath.hasPrefix("postgresql://") {
+            return URL(fileURLWithPath: "media").path
+        }
+        return URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("media").path
+    }
+
     /// A usage error: the message names the flag or variable at fault.
     public struct UsageError: Error, CustomStringConvertible {
         public let description: String
@@ -43,6 +55,7 @@ public struct Configuration: Sendable, Equatable {
     /// The text `--help` prints.
     public static let usage = """
         Usage: quickcart [options]
+               quickcart catalog import FILE [--dry-run] | catalog export | orders export (see quickcart catalog --help)
 
           --host ADDRESS        IP address to listen on (QUICKCART_HOST, default 127.0.0.1)
           --port PORT           TCP port, 0 picks a free one (QUICKCART_PORT, default 8080)
@@ -50,6 +63,7 @@ public struct Configuration: Sendable, Equatable {
           --empty-carts         start new sessions with an empty cart (QUICKCART_EMPTY_CARTS=1)
           --secure-cookies      Secure cookies and HSTS, for HTTPS (QUICKCART_SECURE_COOKIES=1)
           --resources DIR       folder with Views/ and Public/ (QUICKCART_RESOURCES)
+          --media DIR           folder of product photos (QUICKCART_MEDIA, default media/ beside the database)
           --threads N           server threads (QUICKCART_THREADS, default: one per CPU)
           --session-days DAYS   idle days before a session ends (QUICKCART_SESSION_DAYS, default 30)
           --db-max-mb MB        refuse changes (503) once the database reaches MB (QUICKCART_DB_MAX_MB)
@@ -91,6 +105,7 @@ public struct Configuration: Sendable, Equatable {
         if let value = environment["QUICKCART_EMPTY_CARTS"] { configuration.emptyCarts = try flag(value, "QUICKCART_EMPTY_CARTS") }
         if let value = environment["QUICKCART_SECURE_COOKIES"] { configuration.secureCookies = try flag(value, "QUICKCART_SECURE_COOKIES") }
         if let value = environment["QUICKCART_RESOURCES"] { configuration.resourcesPath = value }
+        if let value = environment["QUICKCART_MEDIA"] { configuration.mediaPath = value }
         if let value = environment["QUICKCART_THREADS"] { configuration.threads = try number(value, "QUICKCART_THREADS", 1...256) }
         if let value = environment["QUICKCART_DB_MAX_MB"] {
             configuration.maximumDatabaseBytes = Int64(try number(value, "QUICKCART_DB_MAX_MB", 1...1_000_000)) << 20
@@ -129,6 +144,7 @@ public struct Configuration: Sendable, Equatable {
             case "--empty-carts": configuration.emptyCarts = true
             case "--secure-cookies": configuration.secureCookies = true
             case "--resources": configuration.resourcesPath = try value()
+            case "--media": configuration.mediaPath = try value()
             case "--threads": configuration.threads = try number(try value(), "--threads", 1...256)
             case "--session-days": configuration.sessionIdleSeconds = Int64(try number(try value(), "--session-days", 1...3650)) * 86_400
             case "--db-max-mb": configuration.maximumDatabaseBytes = Int64(try number(try value(), "--db-max-mb", 1...1_000_000)) << 20

@@ -21,6 +21,8 @@ public final class QuickCartApp: Sendable {
     private let storage: any ShopStorage
     private let server: Server
     private let maintenance = Mutex<[MaintenanceTimer]>([])
+    /// Whether the last check for a new catalog failed, so an outage is logged once.
+    private let catalogCheckFailing = Atomic(false)
     /// Where access-log lines gather between writes; `nil` without an access log.
     private let accessLogOutput: BufferedLog?
 
@@ -34,9 +36,8 @@ public final class QuickCartApp: Sendable {
         let threads = configuration.threads ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
 
         storage = try Storage.open(configuration, connections: threads + 2)
-        let catalog = storage.catalog
         let sessions = SessionManager(
-            store: storage.sessions, secret: try storage.sessionSecret(), starterCart: storage.starterCart,
+            store: storage.sessions, secret: try storage.sessionSecret(), catalog: storage.catalog,
             idleLifetime: configuration.sessionIdleSeconds, secureCookies: configuration.secureCookies
         )
         hub = BadgeHub()
@@ -50,24 +51,20 @@ public final class QuickCartApp: Sendable {
             icons: icons,
             assets: AssetsView(css: Self.versionedURL("css/app.css", in: staticFiles), js: Self.versionedURL("js/app.js", in: staticFiles))
         )
-        let cards = ProductCards(catalog: catalog, icons: icons)
-        let categoryLinks = SearchController.categoryLinks(in: catalog)
+        let shelf = LiveCatalog(source: storage.catalog, icons: icons)
         let accessLogOutput = configuration.accessLog ? BufferedLog() : nil
         self.accessLogOutput = accessLogOutput
         let storage = storage
         let routes = Routes(
             sessions: sessions,
-            home: HomeController(catalog: catalog, pages: pages, cards: cards, categoryLinks: categoryLinks),
-            search: SearchController(
-                catalog: catalog, searches: storage.searches, productSearch: storage.productSearch, pages: pages, cards: cards, categoryLinks: categoryLinks
-            ),
-            cart: CartController(
-                catalog: catalog, carts: storage.carts, publisher: storage.badgePublisher(deliveringTo: hub), pages: pages, cards: cards
-            ),
+            home: HomeController(shelf: shelf, pages: pages),
+            search: SearchController(shelf: shelf, searches: storage.searches, productSearch: storage.productSearch, pages: pages),
+            cart: CartController(shelf: shelf, carts: storage.carts, publisher: storage.badgePublisher(deliveringTo: hub), pages: pages),
             profile: ProfileController(orders: storage.orders, sessions: storage.sessions, sessionManager: sessions, pages: pages),
             preferences: PreferencesController(sessions: storage.sessions, tabBar: pages.tabBar),
             events: EventsController(hub: hub),
             staticFiles: staticFiles,
+            media: MediaFiles(directory: CatalogImages.generatedDirectory(in: configuration.mediaDirectory)),
             errorPages: ErrorPages(sessions: sessions, pages: pages),
             health: { [hub] in
                 try storage.ping()
@@ -96,10 +93,12 @@ public final class QuickCartApp: Sendable {
     /// Event streams currently open.
     public var openEventStreamCount: Int { server.openEventStreamCount }
 
-    /// Starts serving, the hourly purge of expired sessions, and the access log's writes.
+    /// Starts serving, the hourly purge of expired sessions, the check for a new catalog
+    /// (every ``catalogCheckInterval``) and the access log's writes.
     public func start() throws {
         try server.start()
         repeatEvery(.seconds(3600), firstAfter: .seconds(60)) { [weak self] in self?.purgeExpiredSessions() }
+        repeatEvery(Self.catalogCheckInterval) { [weak self] in self?.refreshCatalog() }
         if let accessLogOutput {
             repeatEvery(.milliseconds(200)) { accessLogOutput.flush() }
         }
@@ -114,6 +113,23 @@ public final class QuickCartApp: Sendable {
         server.stop()
         accessLogOutput?.flush()
         storage.close()
+    }
+
+    /// How often a running shop asks storage whether an import landed: one small read. Pages
+    /// show an imported catalog at the latest this long after its commit.
+    public static let catalogCheckInterval = DispatchTimeInterval.seconds(2)
+
+    /// Takes the stored catalog when an import changed it (on any instance sharing storage).
+    /// While storage is out of reach, the first failure is logged, then the recovery.
+    public func refreshCatalog() {
+        do {
+            if try storage.catalog.refresh(from: storage.catalogs) {
+                Log.info("catalog version \(storage.catalog.current.version) loaded")
+            }
+            if catalogCheckFailing.exchange(false, ordering: .relaxed) { Log.info("checking for a new catalog works again") }
+        } catch {
+            if !catalogCheckFailing.exchange(true, ordering: .relaxed) { Log.error("checking for a new catalog failed: \(error)") }
+        }
     }
 
     private func repeatEvery(_ interval: DispatchTimeInterval, firstAfter delay: DispatchTimeInterval? = nil, _ work: @escaping @Sendable () -> Void) {

@@ -10,6 +10,8 @@ struct Routes {
     let preferences: PreferencesController
     let events: EventsController
     let staticFiles: StaticFiles
+    /// Product photo thumbnails, under `/media/`.
+    let media: MediaFiles
     let errorPages: ErrorPages
     /// Checks storage and describes the server's state, one `name: value` per line.
     let health: @Sendable () throws -> String
@@ -45,6 +47,10 @@ struct Routes {
         let staticFiles = staticFiles
         router.get("/static/*path") { request in
             try staticFiles.response(for: request, path: request.routeParameters["path"] ?? "")
+        }
+        let media = media
+        router.get("/media/:name") { request in
+            try media.response(for: request, name: request.routeParameters["name"] ?? "")
         }
         let health = health
         router.get("/healthz") { _ in

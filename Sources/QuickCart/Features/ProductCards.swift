@@ -1,14 +1,15 @@
 import Mustache
 
 /// Product cards as Home and Search show them, and the cart's rows reuse: name, description,
-/// price and icon, made once for the whole catalog (which does not change while the server
-/// runs), so a page only adds how many of each are in the cart.
+/// price and photo or icon, made once per catalog (``LiveCatalog`` makes them again when an import
+/// lands), so a page only adds how many of each are in the cart.
 struct ProductCards: Sendable {
     private let cards: [Int64: ProductCard]
     private let icons: IconSet
 
     init(catalog: Catalog, icons: IconSet) {
-        cards = Dictionary(uniqueKeysWithValues: catalog.products.map { ($0.id, ProductCard($0, icons: icons)) })
+        // Inactive products too: carts may still hold them.
+        cards = Dictionary(uniqueKeysWithValues: catalog.allProducts.map { ($0.id, ProductCard($0, icons: icons)) })
         self.icons = icons
     }
 
@@ -22,9 +23,13 @@ struct ProductCards: Sendable {
     /// headings one level below `parentLevel`, the heading of the section that lists them, so
     /// the outline never skips a level.
     func views(_ products: [Product], cart: Cart, under parentLevel: Int) -> [ProductCardView] {
-        products.map { product in
+        products.enumerated().map { position, product in
             let quantity = cart.quantity(of: product.id)
-            return ProductCardView(card: card(for: product), inCart: quantity > 0 ? quantity : nil, headingLevel: parentLevel + 1)
+            let card = card(for: product)
+            return ProductCardView(
+                card: card, inCart: quantity > 0 ? quantity : nil, headingLevel: parentLevel + 1,
+                photo: ProductPhotoView(card.photo, position: position)
+            )
         }
     }
 }
@@ -37,8 +42,9 @@ final class ProductCard: Sendable {
     let description: MustacheText
     /// The price, formatted once.
     let price: MustacheText
-    /// The icon's SVG markup.
+    /// The icon's SVG markup, shown when there is no photo.
     let icon: MustacheText
+    let photo: ProductPhoto?
 
     init(_ product: Product, icons: IconSet) {
         id = Int(product.id)
@@ -46,6 +52,7 @@ final class ProductCard: Sendable {
         description = MustacheText(product.summary)
         price = MustacheText(product.price.formatted)
         icon = MustacheText(icons[product.icon])
+        photo = product.image.map { ProductPhoto($0, name: product.name) }
     }
 }
 
@@ -56,6 +63,8 @@ struct ProductCardView: MustacheView {
     let inCart: Int?
     /// The level of the `h` element holding the product's name.
     let headingLevel: Int
+    /// Its photo; the icon shows when it has none.
+    let photo: ProductPhotoView?
 
     static let mustacheFields: MustacheFields<ProductCardView> = [
         "id": .int(\.card.id),
@@ -65,6 +74,7 @@ struct ProductCardView: MustacheView {
         "icon": .text(\.card.icon),
         "inCart": .int(\.inCart),
         "headingLevel": .int(\.headingLevel),
+        "photo": .optional(\.photo),
     ]
 }
 

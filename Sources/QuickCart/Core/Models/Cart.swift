@@ -13,6 +13,11 @@ public struct Cart: Hashable, Sendable {
 
         /// Unit price times quantity.
         public var lineTotal: Money { product.price * quantity }
+
+        /// Whether its product is still for sale. A line that is not shows as no longer
+        /// available, cannot be increased, and counts towards neither the badge nor the
+        /// subtotal; checkout leaves it out.
+        public var isAvailable: Bool { product.isActive }
     }
 
     /// The quantities a line may have; posted values outside are clamped into it.
@@ -24,13 +29,16 @@ public struct Cart: Hashable, Sendable {
         self.items = items
     }
 
-    /// The badge's number: the sum of quantities.
-    public var itemCount: Int { items.reduce(0) { $0 + $1.quantity } }
+    /// The badge's number: the sum of quantities of the lines still for sale.
+    public var itemCount: Int { items.reduce(0) { $1.isAvailable ? $0 + $1.quantity : $0 } }
 
-    /// The exact sum of line totals.
-    public var subtotal: Money { items.reduce(.zero) { $0 + $1.lineTotal } }
+    /// The exact sum of line totals of the lines still for sale.
+    public var subtotal: Money { items.reduce(.zero) { $1.isAvailable ? $0 + $1.lineTotal : $0 } }
 
     public var isEmpty: Bool { items.isEmpty }
+
+    /// Whether checkout would place an order: some line is still for sale.
+    public var canCheckout: Bool { items.contains(where: \.isAvailable) }
 
     /// The quantity of `productID` in the cart, 0 when absent.
     public func quantity(of productID: Int64) -> Int {
@@ -49,7 +57,7 @@ extension Cart {
     public static func demo(from catalog: Catalog) -> Cart {
         let lines: [(String, Int)] = [("trail-running-shoes", 1), ("insulated-water-bottle", 2)]
         return Cart(items: lines.compactMap { slug, quantity in
-            catalog.product(slug: slug).map { Cart.Item(product: $0, quantity: quantity) }
+            catalog.product(slug: slug).flatMap { $0.isActive ? Cart.Item(product: $0, quantity: quantity) : nil }
         })
     }
 }

@@ -5,11 +5,14 @@ public struct Order: Hashable, Sendable, Identifiable {
         public var name: String
         public var unitPrice: Money
         public var quantity: Int
+        /// The slug of the product it was, when that product is still in the catalog.
+        public var productSlug: String?
 
-        public init(name: String, unitPrice: Money, quantity: Int) {
+        public init(name: String, unitPrice: Money, quantity: Int, productSlug: String? = nil) {
             self.name = name
             self.unitPrice = unitPrice
             self.quantity = quantity
+            self.productSlug = productSlug
         }
 
         public var lineTotal: Money { unitPrice * quantity }
@@ -28,4 +31,9 @@ public struct Order: Hashable, Sendable, Identifiable {
 
     public var total: Money { lines.reduce(.zero) { $0 + $1.lineTotal } }
     public var itemCount: Int { lines.reduce(0) { $0 + $1.quantity } }
+
+    /// The number a shopper and the shop read to each other ("order 1042"): the order's
+    /// shop-wide id in plain digits, the same on the shopper's confirmation, on Profile and
+    /// in `quickcart orders export`. Pages show it after a `#`.
+    public var number: String { String(id) }
 }

@@ -50,7 +50,7 @@ public final class SessionManager: Sendable {
     public let cookieName: String
     private let store: any SessionStore
     /// The cart of a session that is not stored yet.
-    private let starterCart: Cart
+    private let catalog: CatalogSource
     private let key: HMACKey
     private let idleLifetime: Int64
     private let secureCookies: Bool
@@ -61,9 +61,9 @@ public final class SessionManager: Sendable {
     private let verified = Mutex<[String: Derived]>([:])
     private static let verifiedCapacity = 10_000
 
-    init(store: any SessionStore, secret: [UInt8], starterCart: Cart, idleLifetime: Int64, secureCookies: Bool) {
+    init(store: any SessionStore, secret: [UInt8], catalog: CatalogSource, idleLifetime: Int64, secureCookies: Bool) {
         self.store = store
-        self.starterCart = starterCart
+        self.catalog = catalog
         key = HMACKey(secret)
         self.idleLifetime = idleLifetime
         self.secureCookies = secureCookies
@@ -83,7 +83,7 @@ public final class SessionManager: Sendable {
             storageID: derived.rotatedStorageID, createdAt: now, displayName: Session.defaultDisplayName, isStored: false,
             csrfToken: derived.rotatedCSRFToken, liveKey: derived.liveKey, storedLiveKey: derived.rotatedLiveKey
         )
-        return Resolution(session: session, cart: starterCart, cartVersion: 0, cookie: cookie(for: token), isNew: true, token: token)
+        return Resolution(session: session, cart: catalog.current.starterCart, cartVersion: 0, cookie: cookie(for: token), isNew: true, token: token)
     }
 
     /// The session of a cookie this server signed, or `nil` when it no longer leads anywhere.
@@ -114,7 +114,7 @@ public final class SessionManager: Sendable {
             storageID: derived.rotatedStorageID, createdAt: token.issuedAt, displayName: Session.defaultDisplayName,
             isStored: false, csrfToken: derived.rotatedCSRFToken, liveKey: derived.liveKey, storedLiveKey: derived.rotatedLiveKey
         )
-        return Resolution(session: session, cart: starterCart, cartVersion: 0, cookie: nil, isNew: false, token: token)
+        return Resolution(session: session, cart: catalog.current.starterCart, cartVersion: 0, cookie: nil, isNew: false, token: token)
     }
 
     /// The session of a cookie whose first change stored the session under its rotated id.

@@ -1,7 +1,7 @@
 /// Full-text search over the products, by the backend's own engine: words are stemmed
 /// ("tents" finds the tent), every word must match, and results come best first.
 public protocol ProductSearchStore: Sendable {
-    /// The ids of the products whose name, description or category match every word of
+    /// The ids of the products for sale (active) whose name, description or category match every word of
     /// `query` (the last one also as the start of a word, as it is being typed), best match
     /// first, at most `limit`. A query without words matches nothing. Quotes, operators and
     /// other punctuation in `query` are never read as search syntax: they separate words.

@@ -32,7 +32,7 @@ public struct StoredSession: Sendable, Equatable {
 ///
 /// A session is stored only with its first change of its cart, name or preferences: every
 /// method here and on ``CartStore`` that changes something for a ``Session`` whose
-/// ``Session/isStored`` is false first stores it (with ``ShopStorage/starterCart``), in the
+/// ``Session/isStored`` is false first stores it (with the current ``CatalogSource/Snapshot/starterCart``), in the
 /// same transaction as the change, so the two land together or not at all. Storing a session
 /// that another request stored meanwhile is harmless.
 ///

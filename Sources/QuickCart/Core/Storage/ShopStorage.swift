@@ -12,17 +12,20 @@
 /// Every method may throw ``StorageError/unavailable(reason:)``; when it does, nothing was
 /// changed.
 public protocol ShopStorage: Sendable {
-    /// Everything the shop sells, read once when storage opened: it does not change while
-    /// the server runs.
-    var catalog: Catalog { get }
-    /// The cart a session has until it first changes something, and the one it is stored with.
-    var starterCart: Cart { get }
+    /// Everything the shop sells now, and the cart a session has until it first changes
+    /// something (the one it is stored with). Loaded when storage opened; the app refreshes it
+    /// from ``catalogs`` when an import lands.
+    var catalog: CatalogSource { get }
+    /// The catalog as stored: load, version, import.
+    var catalogs: any CatalogStore { get }
     /// Sessions: lookup (with the cart), touch, display name, preferences, purge.
     var sessions: any SessionStore { get }
     /// Cart changes.
     var carts: any CartStore { get }
     /// Placed orders.
     var orders: any OrderStore { get }
+    /// Every session's orders, for the operator's export.
+    var orderFeed: any OrderFeed { get }
     /// Each session's recent searches.
     var searches: any SearchHistoryStore { get }
     /// Full-text search over the products.

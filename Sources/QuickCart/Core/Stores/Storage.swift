@@ -4,7 +4,8 @@ import Postgres
 public enum Storage {
     /// Opens the storage `configuration` names: PostgreSQL for a `postgres://` or
     /// `postgresql://` URL, which any number of instances may share; otherwise a SQLite file
-    /// path.
+    /// path. A database that never had a catalog imported gets the demo catalog
+    /// (`Catalog/demo.csv`).
     /// - Parameter connections: The most database connections to hold open: the server's
     ///   threads and a few more. (PostgreSQL takes one more, for its badge listener.)
     /// - Throws: ``StorageError/unavailable(reason:)`` when the database cannot be reached;
@@ -12,17 +13,45 @@ public enum Storage {
     public static func open(_ configuration: Configuration, connections: Int) throws -> any ShopStorage {
         let location = configuration.databasePath
         let emptyCarts = configuration.emptyCarts
-        let makeStarterCart: (Catalog) -> Cart = { catalog in emptyCarts ? Cart() : Cart.demo(from: catalog) }
+        // The demo cart belongs to the demo catalog: once the operator imports their own,
+        // new sessions start empty.
+        let makeStarterCart: @Sendable (Catalog, CatalogOrigin?) -> Cart = { catalog, origin in
+            emptyCarts || origin == .own ? Cart() : Cart.demo(from: catalog)
+        }
+        let storage: any ShopStorage
         if PostgresConnectionString.isURL(location) {
             if configuration.maximumDatabaseBytes != nil {
                 Log.info("--db-max-mb is a quota on a SQLite file; on PostgreSQL its own limits apply")
             }
-            return try PostgresStorage(connectionString: location, maximumConnections: connections, makeStarterCart: makeStarterCart)
+            storage = try PostgresStorage(connectionString: location, maximumConnections: connections, makeStarterCart: makeStarterCart)
+        } else {
+            storage = try SQLiteStorage(
+                path: location, maximumConnections: connections, maximumBytes: configuration.maximumDatabaseBytes,
+                makeStarterCart: makeStarterCart
+            )
         }
-        return try SQLiteStorage(
-            path: location, maximumConnections: connections, maximumBytes: configuration.maximumDatabaseBytes,
-            makeStarterCart: makeStarterCart
-        )
+        do {
+            try loadDemoCatalogIfNeverImported(into: storage, resourcesPath: configuration.resourcesPath)
+        } catch {
+            storage.close()
+            throw error
+        }
+        return storage
+    }
+
+    /// A database no catalog was ever imported into (a new one, or one made before imports
+    /// existed, which holds the same demo rows) gets `Catalog/demo.csv` through the import.
+    /// A database that already holds products (made before imports existed) keeps serving them
+    /// when this fails (say, the file is missing or the disk is full); an empty one cannot.
+    private static func loadDemoCatalogIfNeverImported(into storage: any ShopStorage, resourcesPath: String?) throws {
+        let current = storage.catalog.current
+        guard current.origin == nil else { return }
+        do {
+            let entries = try DemoCatalog.entries(resourcesPath: resourcesPath)
+            storage.catalog.replace(with: try storage.catalogs.importCatalog(entries, origin: .demo))
+        } catch where !current.catalog.allProducts.isEmpty {
+            Log.error("loading the demo catalog failed, serving the products stored: \(error)")
+        }
     }
 
     /// How `location` (a `--db` value) may be shown in a log: a URL's password is replaced

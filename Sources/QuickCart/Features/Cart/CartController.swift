@@ -4,16 +4,15 @@ import MicroHTTP
 /// checkout. Each change commits, tells the session's open tabs the new count, then answers
 /// 303 back to the row the form came from, with a one-shot notice of what happened.
 struct CartController: Sendable {
-    let catalog: Catalog
+    let shelf: LiveCatalog
     let carts: any CartStore
     let publisher: any BadgePublisher
     let pages: PageRenderer
-    let cards: ProductCards
 
     func show(_ request: ShopRequest) throws -> Response {
         let cart = request.cart
         return pages.render(
-            CartView(cart: cart, cards: cards), .init(title: "Cart", tab: .cart, cartCount: cart.itemCount, returnTo: "/cart"),
+            CartView(cart: cart, cards: shelf.current.cards), .init(title: "Cart", tab: .cart, cartCount: cart.itemCount, returnTo: "/cart"),
             session: request.session, places: request.places, notice: request.notice
         )
     }
@@ -21,8 +20,11 @@ struct CartController: Sendable {
     /// `POST /cart/items` with `product`: one more of it, up to the maximum.
     func add(_ request: ShopRequest) throws -> Response {
         let id = try request.integer("product", named: "product")
-        guard let product = catalog.product(id: Int64(clamping: id)) else {
+        guard let product = shelf.current.catalog.product(id: Int64(clamping: id)) else {
             throw HTTPError(.notFound, "That product is not in our catalog.")
+        }
+        guard product.isActive else {
+            throw HTTPError(.notFound, "\(product.name) is no longer available.")
         }
         let change = try carts.add(productID: product.id, for: request.session, at: request.now)
         let notice = Self.quantityNotice(for: product.name, id: product.id, before: request.cart, after: change, verb: "Added ")
@@ -36,6 +38,10 @@ struct CartController: Sendable {
         let productID = try request.productID()
         let quantity = try request.integer("quantity", named: "quantity")
         let shown = try request.optionalInteger("shown", named: "quantity shown")
+        if let product = shelf.current.catalog.product(id: productID), !product.isActive,
+           quantity > (shown ?? request.cart.quantity(of: productID)) {
+            throw HTTPError(.badRequest, "\(product.name) is no longer available, so you cannot add more of it.")
+        }
         do {
             let change: CartChange
             if let shown {
@@ -46,7 +52,7 @@ struct CartController: Sendable {
             } else {
                 change = try carts.setQuantity(quantity, of: productID, for: request.session, at: request.now)
             }
-            let name = catalog.product(id: productID)?.name ?? "The item"
+            let name = shelf.current.catalog.product(id: productID)?.name ?? "The item"
             let notice = Self.quantityNotice(for: name, id: productID, before: request.cart, after: change, verb: "")
             return committed(change, request, returnTo: Self.anchored(request.returnPath(default: "/cart"), at: productID), notice: notice)
         } catch CartError.notInCart {
@@ -64,7 +70,7 @@ struct CartController: Sendable {
         let rest = before.filter { $0.product.id != productID }
         let neighbour = index.flatMap { rest.indices.contains($0) ? rest[$0] : rest.last }
         let returnTo = request.returnPath(default: "/cart")
-        let name = catalog.product(id: productID)?.name ?? "the item"
+        let name = shelf.current.catalog.product(id: productID)?.name ?? "the item"
         return committed(
             change, request,
             returnTo: neighbour.map { Self.anchored(returnTo, at: $0.product.id) } ?? Self.withoutFragment(returnTo),

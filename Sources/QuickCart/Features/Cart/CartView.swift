@@ -4,15 +4,22 @@ import Mustache
 /// subtotal and checkout.
 struct CartView: PageView {
     let items: [CartRowView]
+    /// Counts and sums only the lines still for sale (``Cart/itemCount``, ``Cart/subtotal``).
     let count: Int
     let subtotal: Money
+    let canCheckout: Bool
 
     init(cart: Cart, cards: ProductCards) {
-        items = cart.items.map { item in
-            CartRowView(card: cards.card(for: item.product), quantity: item.quantity, lineTotal: item.lineTotal)
+        items = cart.items.enumerated().map { position, item in
+            let card = cards.card(for: item.product)
+            return CartRowView(
+                card: card, quantity: item.quantity, lineTotal: item.lineTotal, isAvailable: item.isAvailable,
+                photo: ProductPhotoView(card.photo, position: position)
+            )
         }
         count = cart.itemCount
         subtotal = cart.subtotal
+        canCheckout = cart.canCheckout
     }
 
     static let templateName = "cart"
@@ -22,7 +29,8 @@ struct CartView: PageView {
         "hasItems": .bool { !$0.items.isEmpty },
         "count": .int(\.count),
         "subtotal": .money(\.subtotal),
-        "canCheckout": .bool { !$0.items.isEmpty },
+        "canCheckout": .bool(\.canCheckout),
+        "hasUnavailable": .bool { $0.items.contains { !$0.isAvailable } },
     ]
 }
 
@@ -32,6 +40,10 @@ struct CartRowView: MustacheView {
     let card: ProductCard
     let quantity: Int
     let lineTotal: Money
+    /// False once an import took the product off sale: the row says so and cannot be increased.
+    let isAvailable: Bool
+    /// Its photo; the icon shows when it has none.
+    let photo: ProductPhotoView?
 
     static let mustacheFields: MustacheFields<CartRowView> = [
         "id": .int(\.card.id),
@@ -43,7 +55,9 @@ struct CartRowView: MustacheView {
         "decrement": .int { $0.quantity - 1 },
         "increment": .int { $0.quantity + 1 },
         "canDecrease": .bool { $0.quantity > Cart.quantityRange.lowerBound },
-        "canIncrease": .bool { $0.quantity < Cart.quantityRange.upperBound },
+        "canIncrease": .bool { $0.isAvailable && $0.quantity < Cart.quantityRange.upperBound },
         "maximum": .int { _ in Cart.quantityRange.upperBound },
+        "unavailable": .bool { !$0.isAvailable },
+        "photo": .optional(\.photo),
     ]
 }

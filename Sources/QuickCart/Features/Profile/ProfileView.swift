@@ -37,7 +37,7 @@ struct OrderView: MustacheView {
     let placedAtISO: String
 
     static let mustacheFields: MustacheFields<OrderView> = [
-        "number": .int { Int($0.order.id) },
+        "number": .text { $0.order.number },
         "placedAt": .text(\.placedAt),
         "placedAtISO": .text(\.placedAtISO),
         "total": .money(\.order.total),
@@ -61,7 +61,7 @@ struct OrderConfirmationView: MustacheView {
     let order: Order
 
     static let mustacheFields: MustacheFields<OrderConfirmationView> = [
-        "number": .int { Int($0.order.id) },
+        "number": .text { $0.order.number },
         "total": .money(\.order.total),
         "itemCountText": .text { Badge.itemCountText($0.order.itemCount) },
     ]

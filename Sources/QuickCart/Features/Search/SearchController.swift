@@ -7,16 +7,13 @@ struct SearchController: Sendable {
     /// Searches are at most 100 characters and 400 UTF-8 bytes (``TextLimit``).
     static let queryLimit = TextLimit(characters: 100, bytes: 400)
 
-    /// At most this many results are shown: more than the catalog's categories hold.
+    /// At most this many results are shown.
     static let resultLimit = 50
 
-    let catalog: Catalog
+    let shelf: LiveCatalog
     let searches: any SearchHistoryStore
     let productSearch: any ProductSearchStore
     let pages: PageRenderer
-    let cards: ProductCards
-    /// The category links, built once (``categoryLinks(in:)``).
-    let categoryLinks: [CategoryLinkView]
 
     /// `GET /search?q=…`. The page reads the session with its cart (one read), then runs the
     /// search as a second statement, and reads the recent searches.
@@ -32,18 +29,21 @@ struct SearchController: Sendable {
             try searches.recordSearch(query, for: session, at: request.nowMilliseconds)
         }
         let cart = request.cart
+        let shelf = shelf.current
+        // Products for sale only: the store leaves inactive ones out, and the catalog this
+        // request reads (an import may have landed between the two) has the last word.
         let results = try productSearch.searchProducts(matching: query, limit: Self.resultLimit)
-            .compactMap { catalog.product(id: $0) }
+            .compactMap { shelf.catalog.product(id: $0) }.filter(\.isActive)
         let recent = try searches.recentSearches(for: session)
         var returnTo = "/search"
         if !query.isEmpty { returnTo = Self.href(for: query) }
         let content = SearchView(
             query: query,
             problem: nil,
-            results: cards.views(results, cart: cart, under: SearchView.resultsLevel),
+            results: shelf.cards.views(results, cart: cart, under: SearchView.resultsLevel),
             resultSummary: Self.summary(count: results.count, query: query),
             recent: recent.map { RecentSearchView(text: $0, href: Self.href(for: $0)) },
-            categories: categoryLinks
+            categories: shelf.categoryLinks
         )
         let title = query.isEmpty ? "Search" : "“\(query)” – Search"
         return pages.render(
@@ -80,7 +80,7 @@ struct SearchController: Sendable {
             results: [],
             resultSummary: "",
             recent: try searches.recentSearches(for: request.session).map { RecentSearchView(text: $0, href: Self.href(for: $0)) },
-            categories: categoryLinks
+            categories: shelf.current.categoryLinks
         )
         return pages.render(
             content,

@@ -60,11 +60,20 @@ struct PostgresCartStore: CartStore {
     func checkout(for session: Session, at now: Int64) throws -> (orderID: Int64, change: CartChange) {
         var orderID: Int64 = 0
         let change = try change(for: session, at: now) { connection in
-            // The lines are locked until the order holds them, so none changes in between.
+            // The lines are locked until the order holds them, so none changes in between. Lines
+            // whose product is no longer for sale are left out of the order (the cart page says so).
             let lines = try connection.fetchAll(
-                "SELECT product_id FROM cart_items WHERE session_id = $1 ORDER BY added_at, product_id FOR UPDATE", session.storageID
+                """
+                SELECT c.product_id FROM cart_items c JOIN products p ON p.id = c.product_id
+                WHERE c.session_id = $1 AND p.active ORDER BY c.added_at, c.product_id FOR UPDATE OF c
+                """,
+                session.storageID
             ) { try $0.int64(0) }
             guard !lines.isEmpty else { throw CartError.emptyCart }
+            // Orders take their ids one at a time across the cluster, each holding this lock until
+            // it commits, so ids commit in order and `quickcart orders export --follow`, which
+            // follows the largest id seen, misses none.
+            _ = try connection.fetchValue("SELECT pg_advisory_xact_lock($1)::text", PostgresOrderFeed.orderLockKey, as: String.self)
             orderID = try connection.fetchValue(
                 "INSERT INTO orders (session_id, placed_at) VALUES ($1, $2) RETURNING id", session.storageID, now, as: Int64.self
             ) ?? 0
@@ -73,7 +82,7 @@ struct PostgresCartStore: CartStore {
                 INSERT INTO order_lines (order_id, position, product_id, name, unit_price_cents, quantity)
                 SELECT $1, row_number() OVER (ORDER BY c.added_at, c.product_id), p.id, p.name, p.price_cents, c.quantity
                 FROM cart_items c JOIN products p ON p.id = c.product_id
-                WHERE c.session_id = $2
+                WHERE c.session_id = $2 AND p.active
                 """,
                 orderID, session.storageID
             )
@@ -94,11 +103,15 @@ struct PostgresCartStore: CartStore {
             ) ?? 0
             try body(connection)
             // The count and the news in one round trip: the payload is built around the count.
+            // The badge counts what checkout would buy: lines no longer for sale are left out.
             let news = PostgresBadgeRelay.payloadParts(version: version, for: session)
             let count = try connection.fetchValue(
                 """
                 SELECT items.count, pg_notify($2::text, $3::text || items.count || $4::text)
-                FROM (SELECT coalesce(sum(quantity), 0)::bigint AS count FROM cart_items WHERE session_id = $1) AS items
+                FROM (
+                    SELECT coalesce(sum(c.quantity), 0)::bigint AS count FROM cart_items c JOIN products p ON p.id = c.product_id
+                    WHERE c.session_id = $1 AND p.active
+                ) AS items
                 """,
                 session.storageID, PostgresBadgeRelay.channel, news.beforeCount, news.afterCount, as: Int.self
             ) ?? 0

@@ -1,5 +1,6 @@
 /// Product search in PostgreSQL: the generated `search_document` column (English stemming,
-/// the name weighing most), indexed with GIN, ranked by `ts_rank`.
+/// the name weighing most), indexed with GIN, ranked by `ts_rank`. Inactive products are
+/// never found.
 struct PostgresProductSearchStore: ProductSearchStore {
     let database: PostgresDatabase
 
@@ -9,7 +10,7 @@ struct PostgresProductSearchStore: ProductSearchStore {
             try connection.fetchAll(
                 """
                 SELECT id FROM products, to_tsquery('english', $1) AS query
-                WHERE search_document @@ query
+                WHERE search_document @@ query AND active
                 ORDER BY ts_rank(search_document, query) DESC, id LIMIT $2
                 """,
                 expression, Int64(limit)

@@ -83,7 +83,25 @@ enum PostgresSchema {
                 )
             }
         }
-        migrator.registerMigration("v3-product-search") { connection in
+        migrator.registerMigration("v3-importable-catalog") { connection in
+            // Imports (`quickcart catalog import`) deactivate products instead of deleting them,
+            // order the catalog by the file, may give a product a photo, and add products,
+            // which take their ids from a sequence. The catalog's version and origin go into
+            // `settings` with the first import.
+            try connection.execute(sql: """
+                ALTER TABLE products ADD COLUMN active boolean NOT NULL DEFAULT true;
+                ALTER TABLE products ADD COLUMN position bigint NOT NULL DEFAULT 0;
+                ALTER TABLE products ADD COLUMN image_file text;
+                ALTER TABLE products ADD COLUMN image_key text;
+                ALTER TABLE products ADD COLUMN image_width integer;
+                ALTER TABLE products ADD COLUMN image_height integer;
+                UPDATE products SET position = id;
+                CREATE SEQUENCE products_id_seq OWNED BY products.id;
+                SELECT setval('products_id_seq', greatest((SELECT max(id) FROM products), 1));
+                ALTER TABLE products ALTER COLUMN id SET DEFAULT nextval('products_id_seq');
+                """)
+        }
+        migrator.registerMigration("v4-product-search") { connection in
             // Search by the English text-search configuration (stemming: "tents" finds the
             // tent), ranked by ts_rank. The document is a generated column, so whatever writes
             // products leaves them searchable; the name weighs most, then category, then summary.

@@ -13,7 +13,7 @@ struct PostgresSessionStore: SessionStore {
         // moment. A session without lines gives one row of NULLs for them. The newest search
         // (of at most five) comes along, for the Search tab's link.
         var stored: StoredSession?
-        let catalog = database.catalog
+        let catalog = database.catalog.current.catalog
         let items = try database.withConnection { connection in
             try connection.fetchAll(
                 """

@@ -5,11 +5,12 @@ import Synchronization
 /// of connections per instance, the schema migrated on open (once across instances), and a
 /// listener that carries the live badge between them. Every store's SQL lives in this folder.
 final class PostgresStorage: ShopStorage {
-    let catalog: Catalog
-    let starterCart: Cart
+    let catalog: CatalogSource
+    let catalogs: any CatalogStore
     let sessions: any SessionStore
     let carts: any CartStore
     let orders: any OrderStore
+    let orderFeed: any OrderFeed
     let searches: any SearchHistoryStore
     let productSearch: any ProductSearchStore
     private let database: PostgresDatabase
@@ -22,32 +23,38 @@ final class PostgresStorage: ShopStorage {
     /// - Parameters:
     ///   - maximumConnections: The most connections this instance opens at once (its listener
     ///     takes one more): the server's threads and a few more.
-    ///   - makeStarterCart: Builds the cart new sessions start with, from the catalog.
+    ///   - makeStarterCart: Builds the cart new sessions start with, from the catalog and its origin.
     /// - Throws: ``StorageError/unavailable(reason:)`` when the database cannot be reached;
     ///   ``PostgresError`` when the URL is malformed or the schema is not this build's.
-    init(connectionString: String, maximumConnections: Int, makeStarterCart: (Catalog) -> Cart) throws {
+    init(connectionString: String, maximumConnections: Int, makeStarterCart: @escaping @Sendable (Catalog, CatalogOrigin?) -> Cart) throws {
         let pool = try PostgresDatabase.mapping {
             try PostgresPool(
                 connectionString: connectionString, maximumConnections: maximumConnections,
                 configuration: PostgresConnection.Configuration(connectTimeout: .seconds(2))
             )
         }
+        // The source starts empty and is filled by the store it serves, before anyone reads it.
+        let source = CatalogSource(StoredCatalog(products: [], version: -1, origin: nil), makeStarterCart: makeStarterCart)
+        let database = PostgresDatabase(pool: pool, catalog: source)
+        let catalogs = PostgresCatalogStore(database: database)
         do {
             try PostgresDatabase.mapping {
                 try PostgresSchema.migrator.migrate(pool)
                 try Self.makeSessionSecretIfMissing(in: pool)
             }
-            catalog = try PostgresDatabase.mapping { try Self.loadCatalog(from: pool) }
+            source.replace(with: try catalogs.loadCatalog())
         } catch {
             pool.close()
             throw error
         }
-        starterCart = makeStarterCart(catalog)
         self.connectionString = connectionString
-        database = PostgresDatabase(pool: pool, catalog: catalog, starterCart: starterCart)
+        self.database = database
+        catalog = source
+        self.catalogs = catalogs
         sessions = PostgresSessionStore(database: database)
         carts = PostgresCartStore(database: database)
         orders = PostgresOrderStore(database: database)
+        orderFeed = PostgresOrderFeed(database: database)
         searches = PostgresSearchHistoryStore(database: database)
         productSearch = PostgresProductSearchStore(database: database)
     }
@@ -94,40 +101,18 @@ final class PostgresStorage: ShopStorage {
             )
         }
     }
-
-    private static func loadCatalog(from pool: PostgresPool) throws -> Catalog {
-        let products = try pool.withConnection { connection in
-            try connection.fetchAll("SELECT id, slug, name, summary, category, price_cents, icon, featured FROM products ORDER BY id") { row in
-                Product(
-                    id: try row.int64(0), slug: try row.string(1), name: try row.string(2), summary: try row.string(3),
-                    category: try row.string(4), price: try row.get(5), icon: try row.string(6), isFeatured: try row.bool(7)
-                )
-            }
-        }
-        return Catalog(products: products)
-    }
 }
 
-/// What the PostgreSQL stores share: the pool, the catalog (carts are read as product ids),
-/// the starter cart, and the one place PostgreSQL's passing failures become ``StorageError``.
+/// What the PostgreSQL stores share: the pool, the live catalog (carts are read as product
+/// ids; it gives the starter cart), and the one place PostgreSQL's passing failures become
+/// ``StorageError``.
 struct PostgresDatabase: Sendable {
     let pool: PostgresPool
-    let catalog: Catalog
-    let starterCart: Cart
-    /// The starter cart as two array literals, bound when a session is stored.
-    private let starterProductIDs: String
-    private let starterQuantities: String
+    let catalog: CatalogSource
 
     /// How often a transaction that lost a race (serialization failure, deadlock) runs at most.
     static let maximumAttempts = 5
 
-    init(pool: PostgresPool, catalog: Catalog, starterCart: Cart) {
-        self.pool = pool
-        self.catalog = catalog
-        self.starterCart = starterCart
-        starterProductIDs = "{" + starterCart.items.map { String($0.product.id) }.joined(separator: ",") + "}"
-        starterQuantities = "{" + starterCart.items.map { String($0.quantity) }.joined(separator: ",") + "}"
-    }
 
     /// A borrowed connection, outside any transaction: one statement is its own snapshot.
     @discardableResult
@@ -157,6 +142,10 @@ struct PostgresDatabase: Sendable {
     private func store(_ session: Session, in connection: PostgresConnection, at now: Int64) throws {
         // A session read from the database moments ago is there: no insert to attempt.
         guard !session.isStored else { return }
+        // The starter cart as two array literals.
+        let starterCart = catalog.current.starterCart
+        let starterProductIDs = "{" + starterCart.items.map { String($0.product.id) }.joined(separator: ",") + "}"
+        let starterQuantities = "{" + starterCart.items.map { String($0.quantity) }.joined(separator: ",") + "}"
         try connection.execute(
             """
             WITH stored AS (

@@ -55,7 +55,11 @@ struct SQLiteCartStore: CartStore {
     func checkout(for session: Session, at now: Int64) throws -> (orderID: Int64, change: CartChange) {
         var orderID: Int64 = 0
         let change = try change(for: session, at: now) { db in
-            let lines = try db.fetchValue("SELECT count(*) FROM cart_items WHERE session_id = ?", [session.storageID], as: Int.self) ?? 0
+            // Lines whose product is no longer for sale are left out of the order (the cart page says so).
+            let lines = try db.fetchValue(
+                "SELECT count(*) FROM cart_items c JOIN products p ON p.id = c.product_id WHERE c.session_id = ? AND p.active",
+                [session.storageID], as: Int.self
+            ) ?? 0
             guard lines > 0 else { throw CartError.emptyCart }
             try db.execute("INSERT INTO orders (session_id, placed_at) VALUES (?, ?)", [session.storageID, now])
             orderID = db.lastInsertRowID
@@ -64,7 +68,7 @@ struct SQLiteCartStore: CartStore {
                 INSERT INTO order_lines (order_id, position, product_id, name, unit_price_cents, quantity)
                 SELECT ?, row_number() OVER (ORDER BY c.added_at, c.product_id), p.id, p.name, p.price_cents, c.quantity
                 FROM cart_items c JOIN products p ON p.id = c.product_id
-                WHERE c.session_id = ?
+                WHERE c.session_id = ? AND p.active
                 """,
                 [orderID, session.storageID]
             )
@@ -83,8 +87,13 @@ struct SQLiteCartStore: CartStore {
             let version = try db.fetchValue(
                 "UPDATE sessions SET cart_version = cart_version + 1 WHERE id = ? RETURNING cart_version", [session.storageID], as: Int64.self
             ) ?? 0
+            // The badge counts what checkout would buy: lines no longer for sale are left out.
             let count = try db.fetchValue(
-                "SELECT coalesce(sum(quantity), 0) FROM cart_items WHERE session_id = ?", [session.storageID], as: Int.self
+                """
+                SELECT coalesce(sum(c.quantity), 0) FROM cart_items c JOIN products p ON p.id = c.product_id
+                WHERE c.session_id = ? AND p.active
+                """,
+                [session.storageID], as: Int.self
             ) ?? 0
             return CartChange(itemCount: count, version: version)
         }

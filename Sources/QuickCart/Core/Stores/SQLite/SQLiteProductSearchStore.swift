@@ -1,6 +1,6 @@
 /// Product search in SQLite: the FTS5 table `product_search` (porter stemming over unicode61
 /// words), which triggers keep in step with `products`, ranked by `bm25()` with the name
-/// weighing most.
+/// weighing most. Inactive products are never found.
 struct SQLiteProductSearchStore: ProductSearchStore {
     let database: SQLiteDatabase
 
@@ -9,8 +9,9 @@ struct SQLiteProductSearchStore: ProductSearchStore {
         return try database.read { db in
             try db.fetchAll(
                 """
-                SELECT rowid FROM product_search WHERE product_search MATCH ?
-                ORDER BY bm25(product_search, 10.0, 1.0, 4.0), rowid LIMIT ?
+                SELECT products.id FROM product_search JOIN products ON products.id = product_search.rowid
+                WHERE product_search MATCH ? AND products.active = 1
+                ORDER BY bm25(product_search, 10.0, 1.0, 4.0), products.id LIMIT ?
                 """,
                 [expression, limit]
             ) { try $0.int64(0) }

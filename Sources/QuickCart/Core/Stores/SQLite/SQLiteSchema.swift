@@ -107,11 +107,25 @@ enum SQLiteSchema {
                 try db.execute("UPDATE orders SET session_id = ? WHERE session_id = ?", [hashed, id])
             }
         }
-        migrator.registerMigration("v7-product-search") { db in
+        migrator.registerMigration("v7-importable-catalog") { db in
+            // Imports (`quickcart catalog import`) deactivate products instead of deleting them,
+            // order the catalog by the file, and may give a product a photo. The catalog's
+            // version and origin go into `settings` with the first import.
+            try db.execute(sql: """
+                ALTER TABLE products ADD COLUMN active INTEGER NOT NULL DEFAULT 1;
+                ALTER TABLE products ADD COLUMN position INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE products ADD COLUMN image_file TEXT;
+                ALTER TABLE products ADD COLUMN image_key TEXT;
+                ALTER TABLE products ADD COLUMN image_width INTEGER;
+                ALTER TABLE products ADD COLUMN image_height INTEGER;
+                UPDATE products SET position = id;
+                """)
+        }
+        migrator.registerMigration("v8-product-search") { db in
             // Search by FTS5 with porter stemming ("tents" finds the tent), ranked by bm25().
             // The index holds no copy of the text (external content, read from `products`),
-            // and triggers keep it in step with every insert, update and delete of a product,
-            // so whatever writes products leaves them searchable.
+            // and triggers keep it in step with every insert, delete and change of a product's
+            // words, so whatever writes products (an import) leaves them searchable.
             try db.execute(sql: """
                 CREATE VIRTUAL TABLE product_search USING fts5(
                     name, summary, category,
@@ -126,7 +140,7 @@ enum SQLiteSchema {
                     INSERT INTO product_search (product_search, rowid, name, summary, category)
                     VALUES ('delete', old.id, old.name, old.summary, old.category);
                 END;
-                CREATE TRIGGER products_search_update AFTER UPDATE ON products BEGIN
+                CREATE TRIGGER products_search_update AFTER UPDATE OF name, summary, category ON products BEGIN
                     INSERT INTO product_search (product_search, rowid, name, summary, category)
                     VALUES ('delete', old.id, old.name, old.summary, old.category);
                     INSERT INTO product_search (rowid, name, summary, category)

@@ -10,7 +10,7 @@ struct SQLiteSessionStore: SessionStore {
         // NULLs for them; the cart_items_in_order index gives the lines in order, unsorted.
         // The newest search (of at most five) comes along, for the Search tab's link.
         var stored: StoredSession?
-        let catalog = database.catalog
+        let catalog = database.catalog.current.catalog
         let items = try database.withConnection { db in
             try db.fetchAll(
                 """

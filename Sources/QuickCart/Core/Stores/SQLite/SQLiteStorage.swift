@@ -4,11 +4,12 @@ import SQLite
 /// QuickCart's storage in one SQLite file: WAL, a pool of connections (one per server thread
 /// in practice), the schema migrated on open. Every store's SQL lives in this folder.
 final class SQLiteStorage: ShopStorage {
-    let catalog: Catalog
-    let starterCart: Cart
+    let catalog: CatalogSource
+    let catalogs: any CatalogStore
     let sessions: any SessionStore
     let carts: any CartStore
     let orders: any OrderStore
+    let orderFeed: any OrderFeed
     let searches: any SearchHistoryStore
     let productSearch: any ProductSearchStore
     private let database: SQLiteDatabase
@@ -17,8 +18,11 @@ final class SQLiteStorage: ShopStorage {
     /// - Parameters:
     ///   - maximumConnections: The most connections open at once: the server's threads and a few more.
     ///   - maximumBytes: A size quota; past it, changes fail as ``StorageError/unavailable(reason:)``.
-    ///   - makeStarterCart: Builds the cart new sessions start with, from the catalog.
-    init(path: String, maximumConnections: Int, maximumBytes: Int64?, makeStarterCart: (Catalog) -> Cart) throws {
+    ///   - makeStarterCart: Builds the cart new sessions start with, from the catalog and its origin.
+    init(
+        path: String, maximumConnections: Int, maximumBytes: Int64?,
+        makeStarterCart: @escaping @Sendable (Catalog, CatalogOrigin?) -> Cart
+    ) throws {
         var configuration = Database.Configuration()
         if let maximumBytes {
             configuration.prepareConnection = { db in
@@ -34,12 +38,17 @@ final class SQLiteStorage: ShopStorage {
             // (such as one that held a session's raw id) lingers there.
             try pool.withConnection { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         }
-        catalog = try SQLiteDatabase.mapping { try Self.loadCatalog(from: pool) }
-        starterCart = makeStarterCart(catalog)
-        database = SQLiteDatabase(pool: pool, catalog: catalog, starterCart: self.starterCart)
+        // The source starts empty and is filled by the store it serves, before anyone reads it.
+        let source = CatalogSource(StoredCatalog(products: [], version: -1, origin: nil), makeStarterCart: makeStarterCart)
+        database = SQLiteDatabase(pool: pool, catalog: source)
+        let catalogs = SQLiteCatalogStore(database: database)
+        source.replace(with: try catalogs.loadCatalog())
+        catalog = source
+        self.catalogs = catalogs
         sessions = SQLiteSessionStore(database: database)
         carts = SQLiteCartStore(database: database)
         orders = SQLiteOrderStore(database: database)
+        orderFeed = SQLiteOrderFeed(database: database)
         searches = SQLiteSearchHistoryStore(database: database)
         productSearch = SQLiteProductSearchStore(database: database)
     }
@@ -76,26 +85,13 @@ final class SQLiteStorage: ShopStorage {
         // Any failure (the file exists, the folder is missing) is SQLite's to report on open.
         if descriptor >= 0 { Glibc.close(descriptor) }
     }
-
-    private static func loadCatalog(from pool: DatabasePool) throws -> Catalog {
-        let products = try pool.read { db in
-            try db.fetchAll("SELECT id, slug, name, summary, category, price_cents, icon, featured FROM products ORDER BY id") { row in
-                Product(
-                    id: try row.int64(0), slug: try row.string(1), name: try row.string(2), summary: try row.string(3),
-                    category: try row.string(4), price: try row.get(5), icon: try row.string(6), isFeatured: try row.bool(7)
-                )
-            }
-        }
-        return Catalog(products: products)
-    }
 }
 
-/// What the SQLite stores share: the pool, the catalog (carts are read as product ids), the
-/// starter cart, and the one place SQLite's passing failures become ``StorageError``.
+/// What the SQLite stores share: the pool, the live catalog (carts are read as product ids;
+/// it gives the starter cart), and the one place SQLite's passing failures become ``StorageError``.
 struct SQLiteDatabase: Sendable {
     let pool: DatabasePool
-    let catalog: Catalog
-    let starterCart: Cart
+    let catalog: CatalogSource
 
     /// A borrowed connection, outside any transaction: one statement is its own snapshot.
     func withConnection<T>(_ body: (Database) throws -> T) throws -> T {
@@ -130,7 +126,7 @@ struct SQLiteDatabase: Sendable {
             [session.storageID, session.createdAt, now, session.displayName]
         )
         guard db.changes == 1 else { return }
-        for (offset, item) in starterCart.items.enumerated() {
+        for (offset, item) in catalog.current.starterCart.items.enumerated() {
             try db.execute(
                 "INSERT INTO cart_items (session_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)",
                 [session.storageID, item.product.id, item.quantity, now * 1000 + Int64(offset)]

@@ -1,0 +1,59 @@
+import Synchronization
+
+/// The catalog a running shop sells right now, and the cart new sessions start with, swapped
+/// whole when an import lands. Every reader sees either the old snapshot or the new one.
+///
+/// ```swift
+/// let source = CatalogSource(try store.loadCatalog(), starterCart: { $0.origin == .demo ? Cart.demo(from: $0.catalog) : Cart() })
+/// let snapshot = source.current          // once per request
+/// if try source.refresh(from: store) { … } // every few seconds: true when an import landed
+/// ```
+public final class CatalogSource: Sendable {
+    /// One catalog, with what was derived from it.
+    public struct Snapshot: Sendable {
+        public let catalog: Catalog
+        public let version: Int64
+        public let origin: CatalogOrigin?
+        /// The cart of a session that has changed nothing yet, under this catalog.
+        public let starterCart: Cart
+    }
+
+    private let makeStarterCart: @Sendable (Catalog, CatalogOrigin?) -> Cart
+    private let snapshot: Mutex<Snapshot>
+
+    /// - Parameter makeStarterCart: The cart new sessions start with, for a catalog and its origin.
+    public init(_ stored: StoredCatalog, makeStarterCart: @escaping @Sendable (Catalog, CatalogOrigin?) -> Cart) {
+        self.makeStarterCart = makeStarterCart
+        snapshot = Mutex(Self.snapshot(of: stored, makeStarterCart))
+    }
+
+    /// The catalog now. Read it once per request and use that value throughout.
+    public var current: Snapshot {
+        snapshot.withLock { $0 }
+    }
+
+    /// Takes `stored` as the current catalog, unless the current one is as new.
+    /// - Returns: Whether it was taken.
+    @discardableResult
+    public func replace(with stored: StoredCatalog) -> Bool {
+        let next = Self.snapshot(of: stored, makeStarterCart)
+        return snapshot.withLock { current in
+            guard stored.version != current.version || stored.origin != current.origin else { return false }
+            current = next
+            return true
+        }
+    }
+
+    /// Asks `store` for its version and, when it moved, loads and takes the new catalog.
+    /// - Returns: Whether a new catalog was taken.
+    @discardableResult
+    public func refresh(from store: any CatalogStore) throws -> Bool {
+        guard try store.catalogVersion() != current.version else { return false }
+        return replace(with: try store.loadCatalog())
+    }
+
+    private static func snapshot(of stored: StoredCatalog, _ makeStarterCart: (Catalog, CatalogOrigin?) -> Cart) -> Snapshot {
+        let catalog = Catalog(products: stored.products)
+        return Snapshot(catalog: catalog, version: stored.version, origin: stored.origin, starterCart: makeStarterCart(catalog, stored.origin))
+    }
+}

@@ -1,0 +1,234 @@
+/// Just enough JSON for catalog files: values with the line each starts on, and numbers kept
+/// as their text, so a price like `24.50` never passes through floating point.
+indirect enum JSONText: Equatable {
+    case object([Member], line: Int)
+    case array([JSONText], line: Int)
+    case string(String, line: Int)
+    /// A number's exact text, e.g. `24.50`.
+    case number(String, line: Int)
+    case bool(Bool, line: Int)
+    case null(line: Int)
+
+    /// An object member, with the line its name is on.
+    struct Member: Equatable {
+        let name: String
+        let value: JSONText
+        let line: Int
+    }
+
+    /// Where the text stops being JSON.
+    struct Failure: Error, Equatable {
+        let line: Int
+        let message: String
+    }
+
+    /// The line the value starts on.
+    var line: Int {
+        switch self {
+        case .object(_, let line), .array(_, let line), .string(_, let line), .number(_, let line), .bool(_, let line): line
+        case .null(let line): line
+        }
+    }
+
+    /// Reads one JSON value filling the whole of `text` (white space aside).
+    /// - Throws: ``Failure`` naming the line where it is not JSON.
+    static func parse(_ text: String) throws(Failure) -> JSONText {
+        var reader = Reader(bytes: Array(text.utf8))
+        let value = try reader.value(depth: 0)
+        reader.skipSpace()
+        guard reader.index == reader.bytes.count else { throw reader.failure("more text after the JSON value ends") }
+        return value
+    }
+
+    /// `value` as a JSON string literal.
+    static func quoted(_ value: String) -> String {
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    private struct Reader {
+        let bytes: [UInt8]
+        var index = 0
+        var line = 1
+        /// Deeper nesting than a catalog needs is refused rather than recursed into.
+        static let maximumDepth = 32
+
+        func failure(_ message: String) -> Failure { Failure(line: line, message: message) }
+
+        mutating func skipSpace() {
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "\n"): line += 1
+                case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"): break
+                default: return
+                }
+                index += 1
+            }
+        }
+
+        mutating func value(depth: Int) throws(Failure) -> JSONText {
+            skipSpace()
+            guard depth < Self.maximumDepth else { throw failure("nested too deeply") }
+            guard index < bytes.count else { throw failure("the JSON ends where a value should be") }
+            let start = line
+            switch bytes[index] {
+            case UInt8(ascii: "{"):
+                index += 1
+                var members: [Member] = []
+                skipSpace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    return .object(members, line: start)
+                }
+                while true {
+                    skipSpace()
+                    let nameLine = line
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure("expected a member name in quotes") }
+                    let name = try string()
+                    skipSpace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected “:” after the member name") }
+                    index += 1
+                    members.append(Member(name: name, value: try value(depth: depth + 1), line: nameLine))
+                    skipSpace()
+                    guard index < bytes.count else { throw failure("the JSON ends inside an object") }
+                    if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                    if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members, line: start) }
+                    throw failure("expected “,” or “}” in an object")
+                }
+            case UInt8(ascii: "["):
+                index += 1
+                var elements: [JSONText] = []
+                skipSpace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    return .array(elements, line: start)
+                }
+                while true {
+                    elements.append(try value(depth: depth + 1))
+                    skipSpace()
+                    guard index < bytes.count else { throw failure("the JSON ends inside an array") }
+                    if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                    if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements, line: start) }
+                    throw failure("expected “,” or “]” in an array")
+                }
+            case UInt8(ascii: "\""):
+                return .string(try string(), line: start)
+            case UInt8(ascii: "t"):
+                try literal("true")
+                return .bool(true, line: start)
+            case UInt8(ascii: "f"):
+                try literal("false")
+                return .bool(false, line: start)
+            case UInt8(ascii: "n"):
+                try literal("null")
+                return .null(line: start)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                return .number(try number(), line: start)
+            default:
+                throw failure("unexpected character where a JSON value should be")
+            }
+        }
+
+        private mutating func literal(_ word: String) throws(Failure) {
+            let expected = Array(word.utf8)
+            guard bytes[index...].starts(with: expected) else { throw failure("unexpected word where a JSON value should be") }
+            index += expected.count
+        }
+
+        private mutating func number() throws(Failure) -> String {
+            let start = index
+            if bytes[index] == UInt8(ascii: "-") { index += 1 }
+            func digits() -> Int {
+                let from = index
+                while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+                return index - from
+            }
+            guard digits() > 0 else { throw failure("a number needs digits") }
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                guard digits() > 0 else { throw failure("a number needs digits after its point") }
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                guard digits() > 0 else { throw failure("a number needs digits in its exponent") }
+            }
+            return String(decoding: bytes[start..<index], as: UTF8.self)
+        }
+
+        private mutating func string() throws(Failure) -> String {
+            index += 1
+            var scalars = String.UnicodeScalarView()
+            var run: [UInt8] = []
+            func flush() {
+                scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars)
+                run.removeAll(keepingCapacity: true)
+            }
+            while index < bytes.count {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "\""):
+                    index += 1
+                    flush()
+                    return String(scalars)
+                case UInt8(ascii: "\\"):
+                    flush()
+                    index += 1
+                    guard index < bytes.count else { break }
+                    let escape = bytes[index]
+                    index += 1
+                    switch escape {
+                    case UInt8(ascii: "\""): scalars.append("\"")
+                    case UInt8(ascii: "\\"): scalars.append("\\")
+                    case UInt8(ascii: "/"): scalars.append("/")
+                    case UInt8(ascii: "b"): scalars.append("\u{8}")
+                    case UInt8(ascii: "f"): scalars.append("\u{C}")
+                    case UInt8(ascii: "n"): scalars.append("\n")
+                    case UInt8(ascii: "r"): scalars.append("\r")
+                    case UInt8(ascii: "t"): scalars.append("\t")
+                    case UInt8(ascii: "u"):
+                        var code = try hex4()
+                        if (0xD800..<0xDC00).contains(code) {
+                            guard bytes[index...].starts(with: Array("\\u".utf8)) else { throw failure("a lone surrogate in \\u escapes") }
+                            index += 2
+                            let low = try hex4()
+                            guard (0xDC00..<0xE000).contains(low) else { throw failure("a lone surrogate in \\u escapes") }
+                            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                        }
+                        guard let scalar = Unicode.Scalar(code) else { throw failure("a lone surrogate in \\u escapes") }
+                        scalars.append(scalar)
+                    default:
+                        throw failure("an unknown escape in a string")
+                    }
+                case 0..<0x20:
+                    throw failure(byte == UInt8(ascii: "\n") ? "a string runs past the end of its line" : "a control character inside a string")
+                default:
+                    run.append(byte)
+                    index += 1
+                }
+            }
+            throw failure("a string is never closed")
+        }
+
+        private mutating func hex4() throws(Failure) -> UInt32 {
+            guard index + 4 <= bytes.count, let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else {
+                throw failure("a \\u escape needs four hex digits")
+            }
+            index += 4
+            return code
+        }
+    }
+}

@@ -1,0 +1,253 @@
+import Foundation
+
+/// The operator's subcommands of the `quickcart` executable, over the same storage the server
+/// uses (`--db`, `--media` and the other options read as for serving):
+///
+/// ```
+/// quickcart catalog import FILE [--dry-run]
+/// quickcart catalog export [--format csv|json]
+/// quickcart orders export [--since DATE] [--format csv|json] [--follow]
+/// ```
+public enum OperatorCommand {
+    /// Where a command writes: its output, and its messages and problems (one per line).
+    public struct Output: Sendable {
+        public let write: @Sendable (String) -> Void
+        public let report: @Sendable (String) -> Void
+
+        public init(write: @escaping @Sendable (String) -> Void, report: @escaping @Sendable (String) -> Void) {
+            self.write = write
+            self.report = report
+        }
+    }
+
+    /// Exit statuses.
+    public static let success: Int32 = 0
+    public static let failure: Int32 = 1
+    public static let usageError: Int32 = 2
+
+    /// How often `orders export --follow` looks for new orders.
+    public static let followInterval: Duration = .seconds(1)
+
+    /// The text of `quickcart catalog --help` and of usage errors.
+    public static let usage = """
+        Usage: quickcart catalog import FILE [--dry-run] [options]
+               quickcart catalog export [--format csv|json] [options]
+               quickcart orders export [--since DATE] [--format csv|json] [--follow] [options]
+
+          import FILE     checks the whole file (CSV with a header row, or JSON), then adds or
+                          updates products by slug in one transaction; products missing from the
+                          file become inactive. Problems are printed one per line and nothing is
+                          written. --dry-run prints what would change and writes nothing.
+          catalog export  writes the catalog in the import's format (CSV by default).
+          orders export   writes placed orders with their lines; --since 2026-11-30 (or an ISO 8601
+                          time) leaves out older ones; --follow keeps running and prints each new
+                          order as it is placed (JSON: one object per line).
+          options         as for serving: --db PATH, --media DIR (photos; default media/ beside the
+                          database), --resources DIR
+
+        """
+
+    /// Whether `arguments` (without the program's name) start with a subcommand.
+    public static func isCommand(_ arguments: [String]) -> Bool {
+        arguments.first == "catalog" || arguments.first == "orders"
+    }
+
+    /// Runs the subcommand `arguments` names.
+    /// - Parameter shouldContinue: Asked between polls of `--follow`; it stops when this is false.
+    /// - Returns: The exit status: 0, 1 when the work failed (problems printed), 2 for a usage error.
+    public static func run(
+        arguments: [String], environment: [String: String], output: Output,
+        shouldContinue: @escaping @Sendable () -> Bool = { true }
+    ) -> Int32 {
+        let invocation: Invocation
+        do {
+            invocation = try Invocation(arguments: arguments, environment: environment)
+        } catch {
+            output.report("quickcart: \(error)\n\n\(usage)")
+            return usageError
+        }
+        if invocation.wantsHelp {
+            output.write(usage)
+            return success
+        }
+        do {
+            switch (invocation.noun, invocation.verb) {
+            case ("catalog", "import"): return try importCatalog(invocation, output: output)
+            case ("catalog", "export"): return try exportCatalog(invocation, output: output)
+            default: return try exportOrders(invocation, output: output, shouldContinue: shouldContinue)
+            }
+        } catch {
+            output.report("quickcart: \(error)")
+            return failure
+        }
+    }
+
+    // MARK: - The commands
+
+    private static func importCatalog(_ invocation: Invocation, output: Output) throws -> Int32 {
+        let path = invocation.file ?? ""
+        guard let data = FileManager.default.contents(atPath: path) else {
+            output.report("quickcart: cannot read \(path)")
+            return failure
+        }
+        let configuration = invocation.configuration
+        let images = CatalogImages(mediaDirectory: configuration.mediaDirectory)
+        let context = CatalogFile.Context(
+            hasMediaFile: images.hasFile, knownIcons: knownIcons(resourcesPath: configuration.resourcesPath),
+            imageProblem: images.problem(with:)
+        )
+        let rows: [CatalogFile.Row]
+        switch CatalogFile.read(Array(data), context: context) {
+        case .success(let read): rows = read
+        case .failure(let failure): return refuse(failure.problems, path: path, output: output)
+        }
+        // Every photo was checked with the file (its thumbnails made then); now they are written.
+        var problems: [CatalogFile.Problem] = []
+        var madeImages: [Int: ProductImage] = [:]
+        for row in rows {
+            guard let fileName = row.image else { continue }
+            switch images.process(fileName: fileName, write: !invocation.dryRun) {
+            case .success(let made): madeImages[row.line] = made
+            case .failure(let problem): problems.append(CatalogFile.Problem(line: row.line, field: "image", message: problem.message))
+            }
+        }
+        guard problems.isEmpty else { return refuse(problems, path: path, output: output) }
+
+        let storage = try Storage.open(configuration, connections: 2)
+        defer { storage.close() }
+        let stored = try storage.catalogs.loadCatalog().products
+        let entries = CatalogFile.entries(rows, images: madeImages, stored: stored)
+        let changes = CatalogChanges(from: stored, to: entries)
+        if invocation.dryRun {
+            output.write("dry run: \(path) is valid (\(entries.count) products); nothing was written\n")
+        } else {
+            let imported = try storage.catalogs.importCatalog(entries, origin: .own)
+            output.write("imported \(entries.count) products from \(path) (catalog version \(imported.version))\n")
+        }
+        output.write(changes.lines.joined(separator: "\n") + "\n")
+        return success
+    }
+
+    private static func refuse(_ problems: [CatalogFile.Problem], path: String, output: Output) -> Int32 {
+        output.report(problems.map { "\(path): \($0)" }.joined(separator: "\n"))
+        output.report("quickcart: \(problems.count == 1 ? "1 problem" : "\(problems.count) problems"); nothing was imported")
+        return failure
+    }
+
+    private static func exportCatalog(_ invocation: Invocation, output: Output) throws -> Int32 {
+        let storage = try Storage.open(invocation.configuration, connections: 2)
+        defer { storage.close() }
+        output.write(CatalogFile.text(of: try storage.catalogs.loadCatalog().products, format: invocation.format))
+        return success
+    }
+
+    private static func exportOrders(_ invocation: Invocation, output: Output, shouldContinue: @Sendable () -> Bool) throws -> Int32 {
+        let storage = try Storage.open(invocation.configuration, connections: 2)
+        defer { storage.close() }
+        let format = invocation.format
+        // With --follow, JSON is one object per line (an array could never be closed).
+        let asArray = format == .json && !invocation.follow
+        if format == .csv { output.write(OrderExport.csvHeader + "\n") }
+        if asArray { output.write("[") }
+        var lastID: Int64 = 0
+        var written = 0
+        while true {
+            let batch = try storage.orderFeed.placedOrders(afterID: lastID, placedSince: invocation.since, limit: 500)
+            if !batch.isEmpty {
+                var text = ""
+                for order in batch {
+                    switch format {
+                    case .csv: text += OrderExport.csvRows(order).map { $0 + "\n" }.joined()
+                    case .json where asArray: text += (written == 0 ? "\n  " : ",\n  ") + OrderExport.jsonObject(order)
+                    case .json: text += OrderExport.jsonObject(order) + "\n"
+                    }
+                    written += 1
+                }
+                output.write(text)
+                lastID = batch[batch.count - 1].id
+                continue
+            }
+            guard invocation.follow, shouldContinue() else { break }
+            Thread.sleep(forTimeInterval: Double(followInterval.components.seconds))
+            guard shouldContinue() else { break }
+        }
+        if asArray { output.write(written == 0 ? "]\n" : "\n]\n") }
+        return success
+    }
+
+    /// The line icons the shop has, when its resources can be found.
+    private static func knownIcons(resourcesPath: String?) -> Set<String>? {
+        guard let resources = try? Resources.locate(configured: resourcesPath),
+              let files = try? FileManager.default.contentsOfDirectory(atPath: resources.public + "/icons") else { return nil }
+        return Set(files.filter { $0.hasSuffix(".svg") }.map { String($0.dropLast(4)) })
+    }
+}
+
+/// A subcommand's arguments, read.
+private struct Invocation {
+    var noun = ""
+    var verb = ""
+    var file: String?
+    var dryRun = false
+    var follow = false
+    var format = CatalogFile.Format.csv
+    var since: Int64?
+    var wantsHelp = false
+    var configuration = Configuration()
+
+    /// The serving options that take a value, so their value is not taken for the FILE.
+    private static let valueOptions: Set<String> = [
+        "--host", "--port", "--db", "--resources", "--media", "--threads", "--session-days", "--db-max-mb", "--max-connections-per-ip",
+    ]
+
+    init(arguments: [String], environment: [String: String]) throws {
+        var remaining = arguments[...]
+        noun = remaining.popFirst() ?? ""
+        if remaining.first == "--help" || remaining.first == "-h" {
+            wantsHelp = true
+            return
+        }
+        verb = remaining.popFirst() ?? ""
+        let known = [("catalog", "import"), ("catalog", "export"), ("orders", "export")]
+        guard known.contains(where: { $0 == (noun, verb) }) else {
+            throw Configuration.UsageError(description: "unknown command “\(([noun, verb]).joined(separator: " "))”")
+        }
+        var serving: [String] = []
+        while let argument = remaining.popFirst() {
+            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+            let name = argument.hasPrefix("--") ? parts[0] : argument
+            func value() throws -> String {
+                if parts.count == 2 { return parts[1] }
+                guard let next = remaining.popFirst() else { throw Configuration.UsageError(description: "\(name) needs a value") }
+                return next
+            }
+            switch name {
+            case "--help", "-h": wantsHelp = true
+            case "--dry-run" where verb == "import": dryRun = true
+            case "--follow" where noun == "orders": follow = true
+            case "--format" where verb == "export":
+                let text = try value()
+                guard let format = CatalogFile.Format(rawValue: text) else {
+                    throw Configuration.UsageError(description: "--format must be csv or json, not “\(text)”")
+                }
+                self.format = format
+            case "--since" where noun == "orders":
+                let text = try value()
+                guard let since = OrderExport.parseSince(text) else {
+                    throw Configuration.UsageError(description: "--since must be a date like 2026-11-30 or an ISO 8601 time, not “\(text)”")
+                }
+                self.since = since
+            case _ where Self.valueOptions.contains(name):
+                serving.append(name)
+                serving.append(try value())
+            case _ where name.hasPrefix("-"):
+                serving.append(argument)
+            default:
+                guard verb == "import", file == nil else { throw Configuration.UsageError(description: "unexpected argument “\(argument)”") }
+                file = argument
+            }
+        }
+        if verb == "import", file == nil, !wantsHelp { throw Configuration.UsageError(description: "catalog import needs a FILE") }
+        configuration = try Configuration.parse(arguments: serving, environment: environment)
+    }
+}

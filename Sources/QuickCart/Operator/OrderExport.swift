@@ -1,0 +1,43 @@
+import Foundation
+
+/// Placed orders as `quickcart orders export` writes them: CSV with one row per order line
+/// (the order's columns repeated), or JSON with one object per order holding its lines.
+enum OrderExport {
+    static let csvHeader = "number,placed_at,order_total,order_items,line,slug,name,unit_price,quantity,line_total"
+
+    /// `order` as CSV rows, one per line, without the header.
+    static func csvRows(_ order: Order) -> [String] {
+        order.lines.enumerated().map { index, line in
+            [
+                order.number, placedAt(order), CatalogFile.priceText(order.total), String(order.itemCount), String(index + 1),
+                line.productSlug ?? "", line.name, CatalogFile.priceText(line.unitPrice), String(line.quantity),
+                CatalogFile.priceText(line.lineTotal),
+            ].map(CSV.field).joined(separator: ",")
+        }
+    }
+
+    /// `order` as one JSON object on one line.
+    static func jsonObject(_ order: Order) -> String {
+        let lines = order.lines.map { line in
+            "{\"slug\": \(line.productSlug.map(JSONText.quoted) ?? "null"), \"name\": \(JSONText.quoted(line.name)), "
+                + "\"unitPrice\": \"\(CatalogFile.priceText(line.unitPrice))\", \"quantity\": \(line.quantity), "
+                + "\"lineTotal\": \"\(CatalogFile.priceText(line.lineTotal))\"}"
+        }
+        return "{\"number\": \(JSONText.quoted(order.number)), \"placedAt\": \"\(placedAt(order))\", "
+            + "\"total\": \"\(CatalogFile.priceText(order.total))\", \"itemCount\": \(order.itemCount), "
+            + "\"lines\": [\(lines.joined(separator: ", "))]}"
+    }
+
+    /// When the order was placed, in UTC, e.g. `2026-11-30T14:05:09Z`.
+    static func placedAt(_ order: Order) -> String {
+        Date(timeIntervalSince1970: TimeInterval(order.placedAt)).formatted(.iso8601)
+    }
+
+    /// `2026-11-30` (midnight UTC) or a full ISO 8601 time such as `2026-11-30T14:00:00Z`, as
+    /// seconds since 1970; `nil` when it is neither.
+    static func parseSince(_ text: String) -> Int64? {
+        let full = text.count == 10 ? text + "T00:00:00Z" : text
+        guard let date = try? Date(full, strategy: .iso8601) else { return nil }
+        return Int64(date.timeIntervalSince1970.rounded(.down))
+    }
+}

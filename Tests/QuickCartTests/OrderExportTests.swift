@@ -1,0 +1,116 @@
+import Foundation
+import HTTPTesting
+@testable import QuickCart
+import Synchronization
+import Testing
+
+/// `quickcart orders export`: every session's orders with lines, totals, UTC times and the
+/// number the shopper saw on Profile.
+@Suite("Order export")
+struct OrderExportTests {
+    /// Places an order of `slugs` (one each) for a new session at `time`.
+    static func placeOrder(_ storage: any ShopStorage, _ slugs: [String], at time: Int64) throws -> Int64 {
+        var session = TestSessions.new()
+        for slug in slugs {
+            let product = try #require(storage.catalog.current.catalog.product(slug: slug))
+            _ = try storage.carts.add(productID: product.id, for: session, at: time)
+            session = TestSessions.stored(session)
+        }
+        return try storage.carts.checkout(for: session, at: time).orderID
+    }
+
+    static func open(_ location: StoreLocation) throws -> any ShopStorage {
+        try location.open(emptyCarts: true)
+    }
+
+    @Test("CSV: one row per line with the order's number, UTC time and totals; JSON: one object per order", arguments: StoreBackend.allCases)
+    func formats(backend: StoreBackend) throws {
+        let location = try backend.makeLocation()
+        let storage = try Self.open(location)
+        // 2026-11-30T09:01:40Z
+        let first = try Self.placeOrder(storage, ["trail-running-shoes", "insulated-water-bottle"], at: 1_796_029_300)
+        let second = try Self.placeOrder(storage, ["camp-mug"], at: 1_796_029_301)
+        storage.close()
+
+        let csv = OperatorRun(["orders", "export"], database: location.database)
+        #expect(csv.status == 0, "\(csv.report)")
+        #expect(csv.output == """
+            number,placed_at,order_total,order_items,line,slug,name,unit_price,quantity,line_total
+            \(first),2026-11-30T09:01:40Z,152.50,2,1,trail-running-shoes,Trail Running Shoes,128.00,1,128.00
+            \(first),2026-11-30T09:01:40Z,152.50,2,2,insulated-water-bottle,Insulated Water Bottle,24.50,1,24.50
+            \(second),2026-11-30T09:01:41Z,34.50,1,1,camp-mug,Titanium Camp Mug,34.50,1,34.50
+
+            """)
+
+        let json = OperatorRun(["orders", "export", "--format", "json"], database: location.database)
+        let expected = """
+            [
+              {"number": "\(first)", "placedAt": "2026-11-30T09:01:40Z", "total": "152.50", "itemCount": 2, "lines": [\
+            {"slug": "trail-running-shoes", "name": "Trail Running Shoes", "unitPrice": "128.00", "quantity": 1, "lineTotal": "128.00"}, \
+            {"slug": "insulated-water-bottle", "name": "Insulated Water Bottle", "unitPrice": "24.50", "quantity": 1, "lineTotal": "24.50"}]},
+              {"number": "\(second)", "placedAt": "2026-11-30T09:01:41Z", "total": "34.50", "itemCount": 1, "lines": [\
+            {"slug": "camp-mug", "name": "Titanium Camp Mug", "unitPrice": "34.50", "quantity": 1, "lineTotal": "34.50"}]}
+            ]
+
+            """
+        #expect(json.output == expected)
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]]
+        #expect(parsed?.count == 2, "the export is valid JSON")
+    }
+
+    @Test("--since leaves out older orders; a date alone means midnight UTC", arguments: StoreBackend.allCases)
+    func since(backend: StoreBackend) throws {
+        let location = try backend.makeLocation()
+        let storage = try Self.open(location)
+        _ = try Self.placeOrder(storage, ["camp-mug"], at: 1_795_996_799)  // 2026-11-29T23:59:59Z
+        let kept = try Self.placeOrder(storage, ["running-cap"], at: 1_795_996_800)  // 2026-11-30T00:00:00Z
+        storage.close()
+        for since in ["2026-11-30", "2026-11-30T00:00:00Z"] {
+            let run = OperatorRun(["orders", "export", "--since", since], database: location.database)
+            let numbers = run.output.split(separator: "\n").dropFirst().map { $0.prefix { $0 != "," } }
+            #expect(numbers == [Substring(String(kept))], "--since \(since): \(run.output)")
+        }
+        let none = OperatorRun(["orders", "export", "--since", "2027-01-01", "--format", "json"], database: location.database)
+        #expect(none.output == "[]\n")
+    }
+
+    @Test("--follow prints each new order as it is placed, and stops when asked", arguments: StoreBackend.allCases)
+    func follow(backend: StoreBackend) throws {
+        let location = try backend.makeLocation()
+        let storage = try Self.open(location)
+        defer { storage.close() }
+        let first = try Self.placeOrder(storage, ["camp-mug"], at: 1_796_029_300)
+        let stop = Atomic(false)
+        let transcript = Transcript()
+        let finished = DispatchSemaphore(value: 0)
+        let database = location.database
+        Thread.detachNewThread {
+            let run = OperatorRun(["orders", "export", "--follow", "--format", "json"], database: database, shouldContinue: { !stop.load(ordering: .relaxed) })
+            transcript.append(run.output)
+            finished.signal()
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        let second = try Self.placeOrder(storage, ["running-cap", "wool-beanie"], at: 1_796_029_400)
+        Thread.sleep(forTimeInterval: 1.5)
+        stop.store(true, ordering: .relaxed)
+        #expect(finished.wait(timeout: .now() + 5) == .success, "--follow did not stop")
+        let lines = transcript.text.split(separator: "\n")
+        #expect(lines.count == 2, "one JSON object per line: \(transcript.text)")
+        #expect(lines.first?.hasPrefix("{\"number\": \"\(first)\"") == true)
+        #expect(lines.last?.hasPrefix("{\"number\": \"\(second)\", \"placedAt\": \"2026-11-30T09:03:20Z\", \"total\": \"50.00\"") == true, "\(transcript.text)")
+    }
+
+    @Test("The order number on the shopper's confirmation and on Profile is the one the export prints")
+    func numberMatchesProfile() throws {
+        let shop = try TestShop()
+        let browser = shop.browser()
+        let answer = try browser.click("Checkout", on: try browser.get("/cart"))
+        let location = try #require(answer.location)
+        let profile = try browser.get(String(location.prefix { $0 != "#" }))
+        let confirmation = try #require(profile.html.first { $0["id"] == "order-confirmation" })
+        let run = OperatorRun(["orders", "export"], database: shop.directory.path + "/quickcart.sqlite")
+        let number = try #require(run.output.split(separator: "\n").dropFirst().first?.split(separator: ",").first.map(String.init))
+        #expect(profile.html.text(of: confirmation).contains("Order #\(number) is placed"), "\(profile.html.text(of: confirmation))")
+        #expect(ShopTests.CheckoutTests.orders(on: profile).first?.title.contains("#\(number)") == true)
+    }
+}
