@@ -13,12 +13,31 @@ public enum ProductSearch {
     /// The most words of a query that are searched; the rest are ignored.
     public static let maximumWords = 16
 
-    /// The words of `query`, lowercased: runs of letters and digits. Everything else (quotes,
-    /// `*`, `-`, `:`, parentheses) only separates them, so no engine ever sees its own syntax.
+    /// The words of `query`, lowercased: runs of letters and digits, less ``stopWords``.
+    /// Everything else (quotes, `*`, `-`, `:`, parentheses) only separates them, so no engine
+    /// ever sees its own syntax.
     public static func words(in query: String) -> [String] {
-        query.lowercased()
+        let words = query.lowercased()
             .split { !($0.isLetter || $0.isNumber) }
-            .prefix(maximumWords)
             .map(String.init)
+            .filter { !stopWords.contains($0) }
+        return Array(words.prefix(maximumWords))
     }
+
+    /// Words too common to search for ("tent for two" is "tent two"): PostgreSQL's English
+    /// list (`english.stop`), which its text search leaves out of documents and queries. Every
+    /// backend leaves them out of queries, so "every word must match" means the same on each.
+    public static let stopWords: Set<String> = [
+        "i", "me", "my", "myself", "we", "our", "ours", "ourselves", "you", "your", "yours", "yourself",
+        "yourselves", "he", "him", "his", "himself", "she", "her", "hers", "herself", "it", "its", "itself",
+        "they", "them", "their", "theirs", "themselves", "what", "which", "who", "whom", "this", "that",
+        "these", "those", "am", "is", "are", "was", "were", "be", "been", "being", "have", "has", "had",
+        "having", "do", "does", "did", "doing", "a", "an", "the", "and", "but", "if", "or", "because", "as",
+        "until", "while", "of", "at", "by", "for", "with", "about", "against", "between", "into", "through",
+        "during", "before", "after", "above", "below", "to", "from", "up", "down", "in", "out", "on", "off",
+        "over", "under", "again", "further", "then", "once", "here", "there", "when", "where", "why", "how",
+        "all", "any", "both", "each", "few", "more", "most", "other", "some", "such", "no", "nor", "not",
+        "only", "own", "same", "so", "than", "too", "very", "s", "t", "can", "will", "just", "don", "should",
+        "now"
+    ]
 }
