@@ -13,20 +13,29 @@ public enum ProductSearch {
     /// The most words of a query that are searched; the rest are ignored.
     public static let maximumWords = 16
 
-    /// The words of `query`, lowercased: runs of letters and digits, less ``stopWords``.
-    /// Everything else (quotes, `*`, `-`, `:`, parentheses) only separates them, so no engine
-    /// ever sees its own syntax.
-    public static func words(in query: String) -> [String] {
-        let words = query.lowercased()
-            .split { !($0.isLetter || $0.isNumber) }
-            .map(String.init)
-            .filter { !stopWords.contains($0) }
-        return Array(words.prefix(maximumWords))
+    /// What a query asks for: every word of ``required`` as a whole word (in any of its
+    /// forms), and ``last`` (the word being typed) as a whole word or the start of one.
+    public struct Terms: Sendable, Equatable {
+        /// The words before the last, less ``ProductSearch/stopWords``.
+        public var required: [String]
+        /// The last word, if any.
+        public var last: String?
+        /// Whether ``last`` is one of ``ProductSearch/stopWords``: then only the words it starts
+        /// are searched ("a" as the start of "aluminium"), never the common word itself.
+        public var lastIsCommon: Bool { last.map(stopWords.contains) ?? false }
+    }
+
+    /// The terms of `query`: its words lowercased, runs of letters and digits. Everything else
+    /// (quotes, `*`, `-`, `:`, parentheses) only separates them, so no engine ever sees its
+    /// own syntax.
+    public static func terms(in query: String) -> Terms {
+        let words = query.lowercased().split { !($0.isLetter || $0.isNumber) }.prefix(maximumWords).map(String.init)
+        return Terms(required: words.dropLast().filter { !stopWords.contains($0) }, last: words.last)
     }
 
     /// Words too common to search for ("tent for two" is "tent two"): PostgreSQL's English
     /// list (`english.stop`), which its text search leaves out of documents and queries. Every
-    /// backend leaves them out of queries, so "every word must match" means the same on each.
+    /// backend leaves them out of the words that must match, so that means the same on each.
     public static let stopWords: Set<String> = [
         "i", "me", "my", "myself", "we", "our", "ours", "ourselves", "you", "your", "yours", "yourself",
         "yourselves", "he", "him", "his", "himself", "she", "her", "hers", "herself", "it", "its", "itself",

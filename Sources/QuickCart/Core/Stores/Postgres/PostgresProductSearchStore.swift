@@ -5,24 +5,26 @@ struct PostgresProductSearchStore: ProductSearchStore {
     let database: PostgresDatabase
 
     func searchProducts(matching query: String, limit: Int) throws -> [Int64] {
-        guard let expression = Self.tsquery(for: query) else { return [] }
+        let terms = ProductSearch.terms(in: query)
+        guard let last = terms.last else { return [] }
+        // Whole words through the English configuration (stemmed); a common word being typed
+        // only as the start of others, through `simple` (no stop words, no stemming).
+        var words = terms.required.joined(separator: " & ")
+        var start = ""
+        if terms.lastIsCommon {
+            start = "\(last):*"
+        } else {
+            words += (words.isEmpty ? "" : " & ") + "(\(last) | \(last):*)"
+        }
         return try database.withConnection { connection in
             try connection.fetchAll(
                 """
-                SELECT id FROM products, to_tsquery('english', $1) AS query
+                SELECT id FROM products, (SELECT to_tsquery('english', $1) && to_tsquery('simple', $2) AS query) AS search
                 WHERE search_document @@ query AND active
-                ORDER BY ts_rank(search_document, query) DESC, id LIMIT $2
+                ORDER BY ts_rank(search_document, query) DESC, id LIMIT $3
                 """,
-                expression, Int64(limit)
+                words, start, Int64(limit)
             ) { try $0.int64(0) }
         }
-    }
-
-    /// A `tsquery` requiring every word; the last matches as a whole word or as the start of
-    /// one (`:*`). Words are letters and digits only, so nothing in them is `tsquery` syntax.
-    static func tsquery(for query: String) -> String? {
-        let words = ProductSearch.words(in: query)
-        guard let last = words.last else { return nil }
-        return (words.dropLast() + ["(\(last) | \(last):*)"]).joined(separator: " & ")
     }
 }

@@ -21,8 +21,10 @@ struct SQLiteProductSearchStore: ProductSearchStore {
     /// An FTS5 expression requiring every word, each a quoted string (so none is read as an
     /// operator); the last matches as a whole word or as the start of one.
     static func matchExpression(for query: String) -> String? {
-        let words = ProductSearch.words(in: query).map { "\"\($0)\"" }
-        guard let last = words.last else { return nil }
-        return (words.dropLast() + ["(\(last) OR \(last)*)"]).joined(separator: " AND ")
+        let terms = ProductSearch.terms(in: query)
+        guard let last = terms.last else { return nil }
+        let quoted = "\"\(last)\""
+        let lastMatch = terms.lastIsCommon ? "\(quoted)*" : "(\(quoted) OR \(quoted)*)"
+        return (terms.required.map { "\"\($0)\"" } + [lastMatch]).joined(separator: " AND ")
     }
 }
