@@ -97,7 +97,7 @@ fuzz: deps
 
 clean:
 	$(SWIFT) package clean
-	rm -rf $(VENV) .build/screenshots
+	rm -rf $(VENV) .build/screenshots .build/cluster
 
 # ---------------------------------------------------------------------------------------
 # Benchmarks (issue 6; see Benchmarks/README.md). `make bench` builds QuickCart in release,

@@ -65,8 +65,10 @@ enum AcceptEncoding {
     private static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ word: StaticString) -> Bool {
         guard bytes.count == word.utf8CodeUnitCount else { return false }
         let letters = UnsafeRawBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-        for (byte, letter) in zip(bytes, letters) where byte | 0x20 != letter && byte != letter {
-            return false
+        // Only letters fold: `| 0x20` would also turn a carriage return into `-`.
+        for (byte, letter) in zip(bytes, letters) {
+            let folded = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+            if folded != letter { return false }
         }
         return true
     }

@@ -206,6 +206,7 @@ import Testing
         ("", false), ("br", false), ("identity", false), ("gzip;q=0", false), ("gzip;q=0.", false), ("gzip;q=0.000", false),
         ("*;q=0", false), ("gzip;q=0, *", false), ("br, *;q=1, gzip;q=0", false), ("gzipx", false), ("xgzip", false),
         (",,, ,", false), ("gzip;q", true), ("gzip;q=abc", true), ("gzip;Q=0", false), ("gzip;q=0 , br", false),
+        ("x\rgzip", false), ("GZ\u{09}P", false),
     ])
     func readsWhetherGzipIsAccepted(field: String, accepts: Bool) {
         #expect(AcceptEncoding.acceptsGzip(field) == accepts, "\(field)")

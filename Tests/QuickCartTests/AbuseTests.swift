@@ -45,16 +45,27 @@ extension ShopTests {
             #expect(shop.app.hub.totalStreamCount == 0)
         }
 
-        @Test("A session that has changed nothing searches without being stored; a stored one keeps its searches")
+        @Test("A session that has changed nothing searches without being stored, and still sees its searches; they are stored with it")
         func searchingStoresNoSession() throws {
             let shop = try TestShop()
             let browser = shop.browser()
+            _ = try browser.get("/")
             for query in ["tent", "shoes", "Camping"] { #expect(try browser.search(query).status == 200) }
             #expect(try Self.rows(in: shop) == Self.noRows)
-            #expect(try browser.get("/search").html.first { $0["id"] == "recent-title" } == nil)
+            #expect(try Self.recent(on: browser.get("/search")) == ["Camping", "shoes", "tent"], "kept in memory until the session is stored")
+            #expect(try Self.recent(on: shop.browser().get("/search")).isEmpty, "another session sees none of them")
             #expect(try browser.post("/profile/name", form: [("display_name", "Ada")]).status == 303)
-            #expect(try browser.search("tent").status == 200)
-            #expect(try Self.count("recent_searches", in: shop) == 1)
+            #expect(try browser.search("Tent").status == 200)
+            #expect(try Self.count("recent_searches", in: shop) == 3, "the waiting searches moved into storage with the next one")
+            #expect(try Self.recent(on: browser.get("/search")) == ["Tent", "Camping", "shoes"])
+        }
+
+        /// The texts of the page's Recent links, in order.
+        private static func recent(on page: Page) throws -> [String] {
+            let html = page.html
+            guard let heading = html.first(where: { html.text(of: $0) == "Recent" && $0.name.hasPrefix("h") }) else { return [] }
+            let section = try #require(html.enclosing("section", of: heading))
+            return html.elements("a", in: section).map { html.text(of: $0) }
         }
 
         // MARK: - Finding 2: streams only for sessions the server issued

@@ -69,6 +69,21 @@ extension ShopTests {
             #expect(Self.recent(after) == nil, "Recent should be gone: \(Self.recent(after) ?? [])")
         }
 
+        @Test("Clear also forgets the searches of a session not stored yet, and stores nothing")
+        func clearRecentOfASessionNotStored() throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            _ = try browser.get("/search")
+            _ = try browser.search("tent")
+            let search = try browser.search("shoe")
+            #expect(Self.recent(search) == ["shoe", "tent"], "searches wait in memory until the session is stored")
+            let cookie = browser.sessionCookie
+            let cleared = try browser.click("Clear recent searches", on: search)
+            #expect(cleared.status == 303, "\(cleared.summary)")
+            #expect(browser.sessionCookie == cookie, "clearing stored the session")
+            #expect(Self.recent(try browser.get("/search")) == nil)
+        }
+
         @Test("Search counts the products of each category, as Home does")
         func categoriesWithCounts() throws {
             let shop = try TestShop()

@@ -4,7 +4,7 @@ import Testing
 extension ShopTests {
     /// The Search tab: matching, escaping and recent searches.
     @Suite("Search") struct SearchTests {
-        /// Stores the browser's session (recent searches are kept only for stored sessions).
+        /// Stores the browser's session, so its searches are kept in storage.
         static func store(_ browser: Browser, sourceLocation: SourceLocation = #_sourceLocation) throws {
             let answer = try browser.post("/profile/theme", form: [("theme", "dark")])
             #expect(answer.status == 303, "storing the session: \(answer.summary)", sourceLocation: sourceLocation)

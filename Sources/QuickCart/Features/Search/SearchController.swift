@@ -12,6 +12,8 @@ struct SearchController: Sendable {
 
     let shelf: LiveCatalog
     let searches: any SearchHistoryStore
+    /// Searches of sessions not stored yet.
+    let pending: PendingSearches
     let productSearch: any ProductSearchStore
     let pages: PageRenderer
 
@@ -23,18 +25,13 @@ struct SearchController: Sendable {
             return try refuse(query, because: problem, request)
         }
         let session = request.session
-        // Searching is reading: only a session stored by an earlier change keeps its searches,
-        // so a crawler following the category links costs no storage.
-        if !query.isEmpty, session.isStored {
-            try searches.recordSearch(query, for: session, at: request.nowMilliseconds)
-        }
+        let recent = try recentSearches(adding: query, request)
         let cart = request.cart
         let shelf = shelf.current
         // Products for sale only: the store leaves inactive ones out, and the catalog this
         // request reads (an import may have landed between the two) has the last word.
         let results = try productSearch.searchProducts(matching: query, limit: Self.resultLimit)
             .compactMap { shelf.catalog.product(id: $0) }.filter(\.isActive)
-        let recent = try searches.recentSearches(for: session)
         var returnTo = "/search"
         if !query.isEmpty { returnTo = Self.href(for: query) }
         let content = SearchView(
@@ -52,8 +49,10 @@ struct SearchController: Sendable {
         )
     }
 
-    /// `POST /search/recent/clear`: forgets the session's recent searches, back to Search.
+    /// `POST /search/recent/clear`: forgets the session's recent searches (stored, or waiting
+    /// in memory), back to Search.
     func clearRecent(_ request: ShopRequest) throws -> Response {
+        _ = pending.take(for: request.session.storageID)
         try searches.clearSearches(for: request.session)
         return .redirect(to: request.returnPath(default: "/search"))
     }
@@ -79,7 +78,7 @@ struct SearchController: Sendable {
             problem: problem,
             results: [],
             resultSummary: "",
-            recent: try searches.recentSearches(for: request.session).map { RecentSearchView(text: $0, href: Self.href(for: $0)) },
+            recent: try recentSearches(adding: "", request).map { RecentSearchView(text: $0, href: Self.href(for: $0)) },
             categories: shelf.current.categoryLinks
         )
         return pages.render(
@@ -87,6 +86,26 @@ struct SearchController: Sendable {
             .init(title: "Search", tab: .search, cartCount: request.cart.itemCount, returnTo: "/search", status: .badRequest),
             session: request.session, places: request.places, notice: request.notice
         )
+    }
+
+    /// The session's recent searches, newest first, with `query` (when not empty) as the newest.
+    ///
+    /// Searching is reading, so it never stores a session: a crawler following the category
+    /// links costs no storage. Until its first change a session's searches wait in memory
+    /// (``PendingSearches``; only for a session that came back with its cookie), and move into
+    /// storage with its first search after that change.
+    private func recentSearches(adding query: String, _ request: ShopRequest) throws -> [String] {
+        let session = request.session
+        guard session.isStored else {
+            guard !request.isNewSession else { return [] }
+            if !query.isEmpty { pending.record(query, for: session.storageID) }
+            return pending.recent(for: session.storageID)
+        }
+        for waiting in pending.take(for: session.storageID).reversed() {
+            try searches.recordSearch(waiting, for: session, at: request.nowMilliseconds)
+        }
+        if !query.isEmpty { try searches.recordSearch(query, for: session, at: request.nowMilliseconds) }
+        return try searches.recentSearches(for: session)
     }
 
     /// A link to each category's search, with its product count, for Home and Search.
