@@ -6,7 +6,8 @@
 // decoded as UTF-8 with replacement characters, as libmicrohttpd's text reaches a request. Checked:
 // - the line ends in its only line break, and holds no control, format, separator, private-use
 //   or unassigned character;
-// - it has exactly seven space-separated fields, whatever the client, method and path hold;
+// - it has exactly seven space-separated fields, whatever the client, method and path hold; the
+//   status field is `200`, or `200!unsent` for an answer not sent (odd counts stand for those);
 // - client, method and path can be read back exactly from their fields (undoing `\\`, `\xHH` and
 //   `\u{H…}`), unless clipped, when what is read back is the start of the original and ends in `…`.
 
@@ -20,7 +21,10 @@ public func fuzzAccessLog(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
 
     // The method's bytes stand for the client address too (only a trusted proxy's word decides
     // it, but the formatter must not rely on that).
-    let line = LogLine.access(client: method, method: method, path: path, status: 200, bodyBytes: count, microseconds: UInt64(count) * 7, session: "-")
+    let sent = count % 2 == 0
+    let line = LogLine.access(
+        client: method, method: method, path: path, status: 200, bodyBytes: count, microseconds: UInt64(count) * 7, session: "-", sent: sent
+    )
     check(line.hasSuffix("\n"), "no line break at the end")
     let body = line.dropLast()
     for scalar in body.unicodeScalars {
@@ -40,6 +44,7 @@ public func fuzzAccessLog(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     }
     checkReadsBack(fields[1], original: method, limit: 32)
     checkReadsBack(fields[2], original: path, limit: 200)
+    check(fields[3] == (sent ? "200" : "200!unsent"), "status field \(fields[3].debugDescription) for an answer \(sent ? "sent" : "not sent")")
     return 0
 }
 

@@ -67,7 +67,8 @@
     let releaseLock = null;     // resolves the promise that holds the lock
     let lockAbort = null;       // cancels a still-queued lock request
     let generation = 0;         // bumps on each stop, so stale callbacks bail out
-    let last = null;            // latest count known, answered to new followers
+    let last = null;            // latest count known
+    let lastTexts = null;       // its badge-text event (count, badge, items), answered to new followers
     let attempts = 0;           // fatal stream failures in a row, for backoff
     let retryTimer = 0;
     let running = false;        // start/stop are paired, whichever event calls them
@@ -79,8 +80,6 @@
     const OFFLINE_AFTER_MS = 3000;
     const offlineBar = makeOfflineBar();
 
-    const plural = (n) => `${n} ${n === 1 ? 'item' : 'items'}`;
-
     function renderedCount() {
       // The badge text caps at "99+", so prefer the accessible name's number.
       const m = /\d+/.exec(link.getAttribute('aria-label') || '');
@@ -90,29 +89,32 @@
 
     // ---- applying a count --------------------------------------------------
 
-    function apply(count) {
-      if (!Number.isInteger(count) || count < 0) return;
+    // The server words the texts ("99+", "3 items"); the script only places them.
+    function apply(texts) {
+      const count = texts && texts.count;
+      if (!Number.isInteger(count) || count < 0 || typeof texts.badge !== 'string' || typeof texts.items !== 'string') return;
       last = count;
+      lastTexts = texts;
       // This page's own changes are form posts whose answer brings the new count (and says
       // what happened), so a change outside one, after the first sync, was made elsewhere:
       // another tab or device.
       const elsewhere = synced && ownChanges === 0;
       synced = true;
       if (count !== shown) {
-        show(count);
+        show(texts);
         // During this page's own post the form's message says what happened.
         if (ownChanges > 0) return;
-        if (elsewhere && root.dataset.notifications === 'on') notify(`Cart updated in another tab: ${plural(count)}`);
-        else announce(`Cart updated: ${plural(count)}`);
+        if (elsewhere && root.dataset.notifications === 'on') notify(`Cart updated in another tab: ${texts.items}`);
+        else announce(`Cart updated: ${texts.items}`);
       }
       if (ownChanges === 0 && count !== pageCount) onStale();
     }
 
-    function show(count) {
-      shown = count;
-      badge.textContent = count > 99 ? '99+' : String(count);
-      badge.hidden = count === 0;
-      link.setAttribute('aria-label', `${tabName}, ${plural(count)}`);
+    function show(texts) {
+      shown = texts.count;
+      badge.textContent = texts.badge;
+      badge.hidden = texts.count === 0;
+      link.setAttribute('aria-label', `${tabName}, ${texts.items}`);
       bump();
     }
 
@@ -201,11 +203,12 @@
     function openStream() {
       closeStream();
       const es = new EventSource(url);
-      es.addEventListener('badge', (event) => {
-        const count = Number(event.data);
-        if (!Number.isInteger(count)) return;
-        apply(count);
-        if (channel) channel.postMessage({ type: 'badge', count });
+      // `badge-text` follows each `badge` event with the count and its texts.
+      es.addEventListener('badge-text', (event) => {
+        let texts;
+        try { texts = JSON.parse(event.data); } catch { return; }
+        apply(texts);
+        if (channel) channel.postMessage({ type: 'badge', texts });
       });
       es.addEventListener('open', () => { attempts = 0; streamState(true); });
       es.addEventListener('error', () => {
@@ -244,10 +247,10 @@
       channel = new BroadcastChannel(NAME);
       channel.onmessage = ({ data }) => {
         if (!data) return;
-        if (data.type === 'badge') apply(data.count);
+        if (data.type === 'badge') apply(data.texts);
         else if (data.type === 'connection') connection(data.up === true);
         else if (data.type === 'hello' && source && last !== null) {
-          channel.postMessage({ type: 'badge', count: last });
+          channel.postMessage({ type: 'badge', texts: lastTexts });
           channel.postMessage({ type: 'connection', up: source.readyState === EventSource.OPEN });
         }
       };
@@ -314,7 +317,8 @@
       /** The page's content was just replaced by a fresh copy rendered with `count`. */
       pageShows(count) {
         pageCount = count;
-        if (count !== shown) show(count);
+        // The morph brought the server's badge and label; the count is noted, and bumped.
+        if (count !== shown) { shown = count; bump(); }
         if (ownChanges === 0 && last !== null && last !== count) onStale();
       },
       set onStale(callback) { onStale = callback; },

@@ -9,6 +9,11 @@ public protocol HTTPResponder: Sendable {
     /// Answers a request the server rejected before it reached `respond(to:)` (malformed
     /// escapes, a body over the limit). `request` holds what was read of it.
     func respond(to error: HTTPError, for request: Request) -> Response
+
+    /// Told once the server is done with a request this responder answered: whether the
+    /// answer went out, with its status and size. Called on the connection's thread, so it
+    /// must be quick; the default does nothing.
+    func completed(_ request: Request, _ delivery: Delivery)
 }
 
 extension HTTPResponder {
@@ -16,6 +21,8 @@ extension HTTPResponder {
     public func respond(to error: HTTPError, for request: Request) -> Response {
         ErrorPage.plain(error)
     }
+
+    public func completed(_ request: Request, _ delivery: Delivery) {}
 }
 
 /// The built-in error page: used when the application supplies none.

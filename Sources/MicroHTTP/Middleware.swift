@@ -16,4 +16,12 @@ public protocol Middleware: Sendable {
     /// Handles `request`, calling `next` to continue the chain.
     /// - Throws: Whatever the chain throws, or its own ``HTTPError``.
     func handle(_ request: Request, next: (Request) throws -> Response) throws -> Response
+
+    /// Told once the server is done with a request the chain answered (see
+    /// ``HTTPResponder/completed(_:_:)``); the default does nothing.
+    func completed(_ request: Request, _ delivery: Delivery)
+}
+
+extension Middleware {
+    public func completed(_ request: Request, _ delivery: Delivery) {}
 }

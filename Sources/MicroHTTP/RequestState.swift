@@ -19,6 +19,13 @@ final class RequestState {
     var staticFile: StaticFiles.File?
     var bytesReceived = 0
     var answered = false
+    /// When the responder was called (uptime nanoseconds), for ``Delivery/startedAt``.
+    var startedAt: UInt64 = 0
+    /// The answer given to libmicrohttpd: its status, its size (`nil` for a stream), and
+    /// whether libmicrohttpd took it; reported in a ``Delivery`` when the request completes.
+    var answerStatus: HTTPStatus?
+    var answerBodyBytes: Int?
+    var answerQueued = false
     let maximumFormFields: Int
 
     /// The answer to a form body that cannot be decoded.

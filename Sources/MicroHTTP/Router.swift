@@ -100,6 +100,11 @@ public struct Router: HTTPResponder {
         run(request, fromMiddleware: 0) { _ in throw error }
     }
 
+    /// Tells every middleware, in order, how the answer to `request` ended.
+    public func completed(_ request: Request, _ delivery: Delivery) {
+        for step in middleware { step.completed(request, delivery) }
+    }
+
     private func respond(toThrown error: any Error, for request: Request) -> Response {
         if let error = error as? HTTPError {
             return renderError(error, request)

@@ -12,9 +12,9 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, v
     return handled ? MHD_Result.YES : MHD_Result.NO
 }
 
-let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, slot, _ in
+let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, slot, termination in
     guard let cls else { return }
-    Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().completed(connection, slot)
+    Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().completed(connection, slot, termination)
 }
 
 let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, _, event in

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,6 +35,7 @@ extension Server {
             return queue(answer(for: file, on: connection, ifNoneMatch: tags), on: connection, for: state)
         }
         state.finishBody()
+        state.startedAt = DispatchTime.now().uptimeNanoseconds
         let response = if let rejection = state.rejection {
             responder.respond(to: rejection, for: state.request)
         } else {
@@ -95,6 +97,7 @@ extension Server {
             // Answering now makes libmicrohttpd close the connection instead of reading the body.
             state.answered = true
             watchdog.answering(connection)
+            state.startedAt = DispatchTime.now().uptimeNanoseconds
             return queue(responder.respond(to: rejection, for: state.request), on: connection, for: state)
         }
         let contentType = request.headers["Content-Type"]?.lowercased() ?? ""
@@ -141,9 +144,16 @@ extension Server {
         HTTPError(.contentTooLarge, "The request body is larger than the \(limit / 1024) KiB this server accepts.")
     }
 
-    func completed(_ connection: OpaquePointer?, _ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+    func completed(_ connection: OpaquePointer?, _ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ termination: MHD_RequestTerminationCode) {
         if let connection { watchdog.answered(connection) }
         guard let stateAddress = slot?.pointee, RawTarget(slot: stateAddress) == nil else { return }
+        let state = Unmanaged<RequestState>.fromOpaque(stateAddress).takeUnretainedValue()
+        // Static files are the server's own answers; the responder hears only of its own.
+        if state.staticFile == nil, let status = state.answerStatus {
+            let isStream = state.answerBodyBytes == nil
+            let isSent = state.answerQueued && (isStream || termination == MHD_RequestTerminationCode.REQUEST_TERMINATED_COMPLETED_OK)
+            responder.completed(state.request, Delivery(status: status, bodyBytes: state.answerBodyBytes, startedAt: state.startedAt, isSent: isSent))
+        }
         Unmanaged<RequestState>.fromOpaque(stateAddress).release()
         slot?.pointee = nil
         requestsInFlight.subtract(1, ordering: .relaxed)

@@ -3,7 +3,18 @@ import CMicroHTTPD
 extension Server {
     // MARK: - Answers
 
+    /// Hands `response` to libmicrohttpd, noting in `state` what was answered and whether
+    /// libmicrohttpd took it, for the ``Delivery`` reported when the request completes.
     func queue(_ response: Response, on connection: OpaquePointer, for state: RequestState) -> Bool {
+        state.answerStatus = response.status
+        state.answerBodyBytes = response.body.count
+        // A refused stream queues its error page by a nested call, which notes that instead.
+        let queued = enqueue(response, on: connection, for: state)
+        state.answerQueued = queued
+        return queued
+    }
+
+    private func enqueue(_ response: Response, on connection: OpaquePointer, for state: RequestState) -> Bool {
         if case .shared(let shared) = response.body, !isStopping.load(ordering: .sequentiallyConsistent) {
             // The prepared response reads the shared bytes until the request completes.
             state.sharedBody = shared

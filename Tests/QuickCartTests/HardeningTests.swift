@@ -176,8 +176,14 @@ extension ShopTests {
             router.add(middleware: log)
             router.get("/cart") { _ in .html("<p>cart</p>") }
             let sessionID = String(repeating: "ab", count: 20)
-            _ = router.respond(to: Request(method: .get, path: "/cart", cookies: ["quickcart_session": "\(sessionID).1.0123456789abcdef0123456789abcdef"]))
-            _ = router.respond(to: Request(method: .get, path: "/missing\n200 forged"))
+            // What the server does with each request: answer it, then report how that went.
+            func serve(_ request: Request) {
+                let started = DispatchTime.now().uptimeNanoseconds
+                let response = router.respond(to: request)
+                router.completed(request, Delivery(status: response.status, bodyBytes: response.body.count, startedAt: started, isSent: true))
+            }
+            serve(Request(method: .get, path: "/cart", cookies: ["quickcart_session": "\(sessionID).1.0123456789abcdef0123456789abcdef"]))
+            serve(Request(method: .get, path: "/missing\n200 forged"))
             let written = lines.withLock { $0 }
             #expect(written.count == 2)
             let first = try #require(written.first)

@@ -186,6 +186,33 @@ extension ShopTests {
             #expect(!staying[0].comments.isEmpty, "no keep-alive comment arrived on a live stream")
         }
 
+        @Test("Each badge event is followed by badge-text with the server's texts: 0 items, 1 item, 3 items, 99+ past 99")
+        func badgeTextFollowsEachCount() throws {
+            let shop = try TestShop(emptyCarts: true)
+            let browser = shop.browser()
+            _ = try browser.get("/")
+            let stream = try browser.eventStream(allEvents: true)
+            func nextPair() -> [String] { [Self.outcome(of: stream), Self.outcome(of: stream)] }
+            func pair(_ count: Int, _ badge: String, _ items: String) -> [String] {
+                [Self.badge(count), #"badge-text: {"badge":"\#(badge)","count":\#(count),"items":"\#(items)"}"#]
+            }
+            #expect(nextPair() == pair(0, "0", "0 items"))
+            #expect(try browser.post("/cart/items", form: [("product", "1")]).status == 303)
+            #expect(nextPair() == pair(1, "1", "1 item"))
+            for _ in 0..<2 { #expect(try browser.post("/cart/items", form: [("product", "2")]).status == 303) }
+            #expect(nextPair() == pair(2, "2", "2 items"))
+            #expect(nextPair() == pair(3, "3", "3 items"))
+
+            // Lines hold at most 10 each (Cart.quantityRange), so 100 takes ten full lines.
+            for product in 1...10 {
+                #expect(try browser.post("/cart/items", form: [("product", "\(product)")]).status == 303)
+                #expect(try browser.post("/cart/items/\(product)/quantity", form: [("quantity", "10")]).status == 303)
+            }
+            #expect(try browser.cart().badge == "99+")
+            let reopened = try browser.eventStream(allEvents: true)
+            #expect([Self.outcome(of: reopened), Self.outcome(of: reopened)] == pair(100, "99+", "100 items"))
+        }
+
         @Test("Stopping the app ends open streams")
         func stopEndsStreams() throws {
             let shop = try TestShop()

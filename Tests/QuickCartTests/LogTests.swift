@@ -31,11 +31,55 @@ extension ShopTests {
             defer { server.stop() }
             let client = try TestHTTPClient(port: server.port)
             _ = try client.request("G\u{1b}[31mET", "/")
-            let written = lines.withLock { $0 }
+            let written = Self.wait(for: 1, in: lines)
             let line = try #require(written.first)
             #expect(!line.contains("\u{1b}"), "the escape sequence reached the log: \(line.debugDescription)")
             #expect(line.hasPrefix(#"127.0.0.1 G\x1B[31mET / "#), "\(line.debugDescription)")
             #expect(Self.isOneClean(line))
+        }
+
+        /// The lines once `count` have been written (the server writes one when it is done
+        /// with a request, which may be just after the client read the answer), or after 5 s.
+        private static func wait(for count: Int, in lines: borrowing Mutex<[String]>) -> [String] {
+            let deadline = Date().addingTimeInterval(5)
+            while lines.withLock({ $0.count }) < count, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            return lines.withLock { $0 }
+        }
+
+        @Test("An answer that was not sent is logged as such: a header larger than the connection's memory, a client gone before a large body was out")
+        func unsentAnswersAreLoggedAsSuch() throws {
+            let lines = Mutex<[String]>([])
+            var router = Router()
+            router.add(middleware: AccessLog(write: { line in lines.withLock { $0.append(line) } }))
+            router.get("/") { _ in .html("<p>home</p>") }
+            router.get("/huge-header") { _ in
+                Response(headers: ["X-Padding": String(repeating: "p", count: 16 * 1024)], body: .bytes(Array("hi".utf8)))
+            }
+            let large = Array(repeating: UInt8(ascii: "x"), count: 64 << 20)
+            router.get("/large") { _ in Response(headers: ["Content-Type": "application/octet-stream"], body: .bytes(large)) }
+            let server = Server(configuration: .init(host: "127.0.0.1", port: 0, threadCount: 1), responder: router)
+            try server.start()
+            defer { server.stop() }
+
+            #expect(try TestHTTPClient(port: server.port).get("/").status == 200)
+            let normal = Self.wait(for: 1, in: lines)
+            #expect(normal.count == 1 && normal.first?.hasPrefix("127.0.0.1 GET / 200 11B ") == true, "\(normal)")
+
+            // libmicrohttpd builds the header in the connection's 8 KiB and cannot: it closes.
+            let client = try TestHTTPClient(port: server.port)
+            #expect((try? client.get("/huge-header")) == nil, "a header larger than the connection's memory cannot arrive")
+            let afterHeader = Self.wait(for: 2, in: lines)
+            #expect(afterHeader.count == 2 && afterHeader.last?.hasPrefix("127.0.0.1 GET /huge-header 200!unsent 2B ") == true, "\(afterHeader)")
+
+            // 64 MiB cannot all wait in the sockets' buffers: the client leaving cuts it short.
+            do {
+                let leaving = try TestHTTPClient(port: server.port)
+                try leaving.send("GET /large HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                _ = try leaving.readHead()
+            } // Closed with unread bytes, the socket resets the connection.
+            let afterLeaving = Self.wait(for: 3, in: lines)
+            #expect(afterLeaving.count == 3 && afterLeaving.last?.hasPrefix("127.0.0.1 GET /large 200!unsent \(64 << 20)B ") == true, "\(afterLeaving)")
+            #expect(afterLeaving.allSatisfy(Self.isOneClean))
         }
 
         @Test("An event stream is logged when it ends; a refused one once, as the 503 the client got")
@@ -56,7 +100,7 @@ extension ShopTests {
             #expect(open.status == 200)
             #expect(lines.withLock { $0 }.isEmpty, "an open stream is not logged yet")
             #expect(try TestHTTPClient(port: server.port).request("GET", "/events").status == 503)
-            let refusal = lines.withLock { $0 }
+            let refusal = Self.wait(for: 1, in: lines)
             #expect(refusal.count == 1 && refusal.first?.hasPrefix("127.0.0.1 GET /events 503 ") == true, "\(refusal)")
             #expect(refusal.first?.contains(" stream ") == false)
             open.connection.disconnect()
@@ -90,6 +134,8 @@ extension ShopTests {
                 == "- GET /events 200 stream 0.00ms s=-\n")
             #expect(LogLine.access(client: "203.0.113.7", method: "GET", path: "/", status: 200, bodyBytes: 1, microseconds: 1, session: "-")
                 == "203.0.113.7 GET / 200 1B 0.00ms s=-\n")
+            #expect(LogLine.access(client: "-", method: "GET", path: "/", status: 200, bodyBytes: 1, microseconds: 1, session: "-", sent: false)
+                == "- GET / 200!unsent 1B 0.00ms s=-\n")
             #expect(LogLine.printable(#"/a\x0A"#, limit: 100) == #"/a\\x0A"#)
             #expect(LogLine.printable("/été/日本", limit: 100) == "/été/日本")
             #expect(LogLine.printable(String(repeating: "a", count: 300), limit: 200) == String(repeating: "a", count: 200) + "…")

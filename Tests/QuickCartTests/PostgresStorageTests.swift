@@ -130,6 +130,8 @@ struct PostgresStorageTests {
         #expect(ended == 1)
         let resent = Self.wait(for: "data: 4", on: stream, timeout: 10)
         #expect(resent.contains("event: badge") && resent.contains("data: 4"), "after the reconnection the stream got “\(resent)”")
+        #expect(Self.wait(for: "4 items", on: stream, timeout: 1, after: resent).contains(#"event: badge-text\#ndata: {"badge":"4","count":4,"items":"4 items"}"#),
+                "the texts follow the resent count")
         // The stream now follows the stored session.
         _ = try first.carts.add(productID: tent.id, for: TestSessions.stored(fresh), at: now)
         #expect(Self.wait(for: "data: 5", on: stream).contains("data: 5"))
@@ -215,8 +217,8 @@ struct PostgresStorageTests {
     }
 
     /// Collects what `stream` sends until it holds `text` or `timeout` seconds pass.
-    private static func wait(for text: String, on stream: EventStream, timeout: Double = 2) -> String {
-        var received = ""
+    private static func wait(for text: String, on stream: EventStream, timeout: Double = 2, after received: String = "") -> String {
+        var received = received
         let deadline = Date().addingTimeInterval(timeout)
         while !received.contains(text), Date() < deadline {
             received += drain(stream)

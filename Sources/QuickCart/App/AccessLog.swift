@@ -5,12 +5,14 @@ import MicroHTTP
 /// on standard error through a ``BufferedLog``: client address, method, path, status, bytes,
 /// duration and a short, keyed hash of the session — enough to follow one shopper through the
 /// log, never the session id itself (the log must not hand out sessions). The line is built by
-/// ``LogLine/access(client:method:path:status:bodyBytes:microseconds:session:)``, which makes
-/// every field printable.
+/// ``LogLine/access(client:method:path:status:bodyBytes:microseconds:session:sent:)``, which
+/// makes every field printable.
 ///
-/// An event stream's line is written when the stream ends, with how long it lasted; a stream
-/// the server refused to open (503 past its limits, after the handler answered) is logged
-/// once, as the error page the client got instead.
+/// A line is written when the server is done with the request (``completed(_:_:)``), so it can
+/// say whether the answer went out: one that libmicrohttpd could not send (the connection's
+/// memory could not hold its header, or the client left first) shows `200!unsent`. The duration
+/// runs from the handler's start to then. An event stream's line is written when the stream
+/// ends; a stream the server refused to open is logged as the error page the client got instead.
 ///
 /// `203.0.113.7 GET /cart 200 7125B 0.84ms s=3fa2c1d09b`
 struct AccessLog: Middleware {
@@ -18,26 +20,15 @@ struct AccessLog: Middleware {
     var write: @Sendable (String) -> Void
 
     func handle(_ request: Request, next: (Request) throws -> Response) throws -> Response {
-        let started = DispatchTime.now().uptimeNanoseconds
-        let response = try next(request)
-        if case .eventStream(let stream) = response.body {
-            let write = write
-            stream.onClose { [weak stream] in
-                // A refused stream's answer is the server's error page, logged on its own way out.
-                guard stream?.refusal == nil else { return }
-                write(Self.line(for: request, status: response.status, bodyBytes: nil, since: started))
-            }
-        } else {
-            write(Self.line(for: request, status: response.status, bodyBytes: response.body.count, since: started))
-        }
-        return response
+        try next(request)
     }
 
-    private static func line(for request: Request, status: HTTPStatus, bodyBytes: Int?, since started: UInt64) -> String {
-        LogLine.access(
-            client: request.remoteAddress, method: request.method.rawValue, path: request.path, status: status.code,
-            bodyBytes: bodyBytes, microseconds: (DispatchTime.now().uptimeNanoseconds - started) / 1000, session: sessionTag(request)
-        )
+    func completed(_ request: Request, _ delivery: Delivery) {
+        write(LogLine.access(
+            client: request.remoteAddress, method: request.method.rawValue, path: request.path, status: delivery.status.code,
+            bodyBytes: delivery.bodyBytes, microseconds: (DispatchTime.now().uptimeNanoseconds - delivery.startedAt) / 1000,
+            session: Self.sessionTag(request), sent: delivery.isSent
+        ))
     }
 
     /// 40 bits of the cookie's signature, or `-` without one. The signature is an HMAC of

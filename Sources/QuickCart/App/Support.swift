@@ -36,8 +36,12 @@ enum LogLine {
     /// `203.0.113.7 GET /cart 200 7125B 0.84ms s=3fa2c1d09b` (`stream` instead of a size for
     /// event streams; `-` for an unknown client address). The client's address is the one the
     /// server settled on (through a trusted proxy's `X-Forwarded-For` when configured). Every
-    /// field that comes from the client is made printable, spaces escaped.
-    static func access(client: String, method: String, path: String, status: Int, bodyBytes: Int?, microseconds: UInt64, session: String) -> String {
+    /// field that comes from the client is made printable, spaces escaped. An answer that was
+    /// not sent shows its status as `200!unsent`, so it is never read as given.
+    static func access(
+        client: String, method: String, path: String, status: Int, bodyBytes: Int?, microseconds: UInt64, session: String,
+        sent: Bool = true
+    ) -> String {
         // Appended piece by piece into one reserved string: interpolating non-string values
         // goes through their descriptions, which cost more than the rest of the line.
         var line = ""
@@ -49,7 +53,7 @@ enum LogLine {
         line += printable(path, limit: 200, escapingSpaces: true)
         line += " "
         line += String(status)
-        line += " "
+        line += sent ? " " : "!unsent "
         if let bodyBytes {
             line += String(bodyBytes)
             line += "B "

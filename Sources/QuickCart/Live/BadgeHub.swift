@@ -1,3 +1,4 @@
+import Foundation
 import MicroHTTP
 import Synchronization
 
@@ -113,8 +114,35 @@ public final class BadgeHub: Sendable {
         }
     }
 
-    private static func event(for change: CartChange) -> [UInt8] {
-        ServerSentEvent(event: "badge", data: String(change.itemCount), id: String(change.version)).encoded
+    /// The texts the page shows for a count, as `badge-text` carries them: the script shows
+    /// these rather than deriving its own, so they are worded in one place (``Badge``).
+    struct BadgeText: Codable, Equatable {
+        let count: Int
+        /// The badge's text: "3", "99+".
+        let badge: String
+        /// The accessible item count: "1 item", "3 items".
+        let items: String
+
+        init(count: Int) {
+            self.count = count
+            badge = Badge.text(for: count)
+            items = Badge.itemCountText(count)
+        }
+    }
+
+    /// `badge` with the count alone, as any client of the stream expects, then `badge-text`
+    /// with the texts for it (JSON), in one write so no reader sees one without the other.
+    static func event(for change: CartChange) -> [UInt8] {
+        let count = ServerSentEvent(event: "badge", data: String(change.itemCount), id: String(change.version))
+        let texts = ServerSentEvent(event: "badge-text", data: Self.json(BadgeText(count: change.itemCount)))
+        return count.encoded + texts.encoded
+    }
+
+    private static func json(_ texts: BadgeText) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        // Three plain fields always encode.
+        return (try? encoder.encode(texts)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 }
 

@@ -73,7 +73,7 @@ public final class SessionManager: Sendable {
     /// The session of `request`, with its cart. A missing, duplicated, forged, altered,
     /// expired or spent cookie gets a new session with a new random id, never someone else's.
     public func resolve(_ request: Request, at now: Int64) throws -> Resolution {
-        if let value = Self.soleCookie(named: cookieName, in: request.headers), let derived = verify(value),
+        if let value = SessionCookie.soleValue(named: cookieName, in: request.headers.values(named: "Cookie")), let derived = verify(value),
            let resolution = try resolveIssued(derived, at: now) {
             return resolution
         }
@@ -181,24 +181,6 @@ public final class SessionManager: Sendable {
         return false
     }
 
-    /// The value of the one cookie named `name` in `headers` (every `Cookie` field), or `nil`
-    /// when there is none or more than one.
-    ///
-    /// Two session cookies mean that someone else set one: a sibling subdomain can set a
-    /// cookie for this host under another `Domain` or `Path`, and browsers send both. Trusting
-    /// either could plant a session, so neither is trusted and the request starts afresh.
-    static func soleCookie(named name: String, in headers: HTTPHeaders) -> String? {
-        var found: Substring?
-        for field in headers.values(named: "Cookie") {
-            for pair in field.split(separator: ";") {
-                guard let equals = pair.firstIndex(of: "="), pair[..<equals].trimmingBlanks == name else { continue }
-                if found != nil { return nil }
-                found = pair[pair.index(after: equals)...].trimmingBlanks
-            }
-        }
-        return found.map(String.init)
-    }
-
     /// What the cookie value yields, if its signature is right.
     private func verify(_ cookieValue: String) -> Derived? {
         if let known = verified.withLock({ $0[cookieValue] }) { return known }
@@ -243,14 +225,5 @@ public final class SessionManager: Sendable {
             secure: secureCookies,
             sameSite: .lax
         )
-    }
-}
-
-private extension Substring {
-    /// Without the spaces and tabs around it, as cookie pairs are written.
-    var trimmingBlanks: Substring {
-        let start = firstIndex { $0 != " " && $0 != "\t" } ?? endIndex
-        let end = lastIndex { $0 != " " && $0 != "\t" }.map(index(after:)) ?? start
-        return self[start..<end]
     }
 }
