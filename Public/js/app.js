@@ -12,6 +12,7 @@
 //                        to its root, at the top
 //   · minimiseOnScroll   the tab bar shrinks while you scroll down
 //   · reorderTabs        Profile → Customize tab bar: drag and drop
+//   · applyOnChange      the theme applies as soon as it is chosen (no Save press)
 //   · sharedPreferences  theme, layout and notifications follow across open tabs
 // Each leaves quietly when its page or browser lacks what it needs; liveBadge and
 // submitInPlace also work together, through the small interface liveBadge returns.
@@ -1143,8 +1144,9 @@
       if (layoutButton && CHOICES.layout.includes(prefs.layout)) {
         const sidebar = prefs.layout === 'sidebar';
         layoutButton.value = sidebar ? 'bar' : 'sidebar';
-        layoutButton.setAttribute('aria-pressed', String(sidebar));
+        // Its name says what a press does, so it is no toggle with a pressed state.
         layoutButton.title = sidebar ? 'Show tab bar' : 'Show sidebar';
+        layoutButton.setAttribute('aria-label', layoutButton.title);
       }
       const toggle = document.querySelector('button.switch[name="notifications"]');
       if (toggle && CHOICES.notifications.includes(prefs.notifications)) {
@@ -1180,7 +1182,40 @@
     window.addEventListener('pageshow', (event) => { if (event.persisted && !channel) open(); });
   }
 
+  // Choices that take effect as soon as they are made (Profile's theme): the form posts on
+  // change, so its Save button is hidden (CSS, by html[data-script]). Without the script
+  // it stays a plain form with its button.
+  function applyOnChange() {
+    root.dataset.script = 'on';
+    let chosen = null;   // the latest choice not yet sent: { form, name, value }
+    let waiting = false;
+    const send = () => {
+      const form = chosen && chosen.form.isConnected ? chosen.form : chosen && document.querySelector('form[data-apply-on-change]');
+      if (!form) { chosen = null; return; }
+      // A post on its way takes no second one: send the latest choice once it is answered
+      // (the answer shows the earlier choice, so the latest is put back first).
+      if (form.dataset.busy) {
+        if (!waiting) { waiting = true; setTimeout(() => { waiting = false; send(); }, 100); }
+        return;
+      }
+      const input = form.querySelector(`input[name="${chosen.name}"][value="${chosen.value}"]`);
+      if (input) input.checked = true;
+      if (chosen.name === 'theme') root.dataset.theme = chosen.value; // seen at once, confirmed by the answer
+      chosen = null;
+      if (form.requestSubmit) form.requestSubmit(); else form.submit();
+    };
+    document.addEventListener('change', (event) => {
+      const input = event.target;
+      const form = input instanceof HTMLInputElement && input.form;
+      if (!form || !form.hasAttribute('data-apply-on-change')) return;
+      chosen = { form, name: input.name, value: input.value };
+      if (input.name === 'theme') root.dataset.theme = input.value;
+      send();
+    });
+  }
+
   const live = liveBadge();
+  applyOnChange();
   submitInPlace(live);
   tabPlaces();        // before minimiseOnScroll, which takes the restored position as its start
   minimiseOnScroll();

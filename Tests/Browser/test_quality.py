@@ -12,7 +12,8 @@ from axe_selenium_python import Axe
 
 from conftest import PHONE, SCREENSHOTS, TABLET
 
-PAGES = {"home": "/", "search": "/search?q=shoe", "cart": "/cart", "profile": "/profile", "not-found": "/no-such-page"}
+PAGES = {"home": "/", "search": "/search?q=shoe", "cart": "/cart", "profile": "/profile", "not-found": "/no-such-page",
+         "search-refused": "/search?q=" + "W" * 101, "bad-address": "/search?q=%zz"}
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])

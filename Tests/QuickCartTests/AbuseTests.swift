@@ -167,6 +167,10 @@ extension ShopTests {
                 let db = try Database(path: location.database)
                 try db.execute(sql: """
                     PRAGMA user_version = 5;
+                    DROP TRIGGER products_search_insert;
+                    DROP TRIGGER products_search_delete;
+                    DROP TRIGGER products_search_update;
+                    DROP TABLE product_search;
                     ALTER TABLE products DROP COLUMN active;
                     ALTER TABLE products DROP COLUMN position;
                     ALTER TABLE products DROP COLUMN image_file;

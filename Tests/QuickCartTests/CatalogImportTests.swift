@@ -109,7 +109,7 @@ struct CatalogImportTests {
         let bottle = try #require(current.catalog.product(slug: "insulated-water-bottle"), "left-out products are kept")
         #expect(!bottle.isActive)
         #expect(current.catalog.allProducts.count == 25)
-        #expect(current.catalog.search("bottle").isEmpty, "inactive products are not found")
+        #expect(try storage.productSearch.searchProducts(matching: "bottle", limit: 50).isEmpty, "inactive products are not found")
         #expect(current.starterCart.isEmpty, "the demo cart goes with the demo catalog")
     }
 

@@ -111,7 +111,8 @@ extension ShopTests {
             #expect(answer.location == "/profile")
             let page = try browser.get("/profile")
             #expect(Self.displayName(on: page) == "Ada Lovelace")
-            #expect(page.html.elements("dd").contains { page.html.text(of: $0) == "Ada Lovelace" }, "the account details should show the name")
+            // The name shows once, in its field: no "Name" row repeats it right above.
+            #expect(!page.html.elements("dd").contains { page.html.text(of: $0) == "Ada Lovelace" }, "the name is repeated above its field")
             let forty = String(repeating: "é", count: 40)
             #expect(try browser.post("/profile/name", form: [("display_name", forty)]).status == 303, "40 characters are allowed")
             #expect(Self.displayName(on: try browser.get("/profile")) == forty)

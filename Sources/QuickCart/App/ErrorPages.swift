@@ -11,11 +11,12 @@ struct ErrorPages: Sendable {
         let resolution = try? sessions.resolve(request, at: Clock.nowMilliseconds() / 1000)
         let session = resolution?.session
         let count = resolution?.cart.itemCount ?? 0
+        let back = Self.wayBack(for: error.status, request)
         let content = ErrorView(
             title: Self.title(for: error.status),
-            message: error.message,
-            backHref: error.status == .notFound ? "/" : "/cart",
-            backLabel: error.status == .notFound ? "Go to Home" : "Back to your cart"
+            message: Self.shopperWording[error.message] ?? error.message,
+            backHref: back.href,
+            backLabel: back.label
         )
         var response = pages.render(
             content, .init(title: content.title, tab: nil, cartCount: count, returnTo: "/", status: error.status),
@@ -24,6 +25,70 @@ struct ErrorPages: Sendable {
         for field in error.headers { response.headers[field.name] = field.value }
         return response
     }
+
+    /// Where the page's button leads: the page the shopper came from (a form's `return_to`, or
+    /// the `Referer` when it is this site's), else Home for a page that does not exist, else
+    /// the tab the failed address belongs to.
+    static func wayBack(for status: HTTPStatus, _ request: Request) -> (href: String, label: String) {
+        if let form = request.form["return_to"], ShopRequest.isLocalPath(form) {
+            return (form, label(for: form))
+        }
+        // A page that failed to load again is no way back to itself.
+        if let referer = sameOriginPath(request.headers["Referer"], host: request.headers["Host"]),
+           request.method != .get || referer.prefix(while: { $0 != "?" }) != request.path {
+            return (referer, label(for: referer))
+        }
+        if status == .notFound { return ("/", "Go to Home") }
+        let tab = tabPath(of: request.path)
+        return (tab, label(for: tab))
+    }
+
+    /// The path and query of `referer` when it names this site (scheme http or https, the
+    /// request's own `Host`), else `nil`: a link from elsewhere is no way back.
+    static func sameOriginPath(_ referer: String?, host: String?) -> String? {
+        guard let referer, let host, !host.isEmpty else { return nil }
+        for scheme in ["http://", "https://"] where referer.lowercased().hasPrefix(scheme + host.lowercased()) {
+            let rest = String(referer.dropFirst(scheme.count + host.count))
+            let path = rest.isEmpty ? "/" : rest
+            guard path.hasPrefix("/") else { return nil }
+            let withoutFragment = String(path.prefix { $0 != "#" })
+            return ShopRequest.isLocalPath(withoutFragment) ? withoutFragment : nil
+        }
+        return nil
+    }
+
+    /// The tab an address belongs to, as a path: `/search…` is Search, `/cart…` Cart,
+    /// `/profile…` and `/preferences…` Profile, anything else Home.
+    static func tabPath(of path: String) -> String {
+        for (prefix, tab) in [("/search", "/search"), ("/cart", "/cart"), ("/profile", "/profile"), ("/preferences", "/profile")]
+        where path == prefix || path.hasPrefix(prefix + "/") || path.hasPrefix(prefix + "?") {
+            return tab
+        }
+        return "/"
+    }
+
+    /// The button's words for going back to `path`, named after its tab.
+    static func label(for path: String) -> String {
+        switch tabPath(of: String(path.prefix { $0 != "?" && $0 != "#" })) {
+        case "/search": "Back to Search"
+        case "/cart": "Back to your cart"
+        case "/profile": "Back to Profile"
+        default: "Back to Home"
+        }
+    }
+
+    /// MicroHTTP's messages for requests it could not read, in words a shopper understands;
+    /// the server stays generic and the shop says it its own way.
+    static let shopperWording: [String: String] = [
+        "The address contains a malformed percent-escape or text that is not valid UTF-8.":
+            "This address has a mistake in it. Check it, or go back and try the link or button again.",
+        "The form data could not be read: it is malformed or has a malformed percent-escape.":
+            "This form could not be read. Go back and try again.",
+        "The form contains text that is not valid UTF-8.":
+            "This form contains characters that could not be read. Go back and try again.",
+        "The request states its length more than once.":
+            "This request could not be read. Go back and try again.",
+    ]
 
     private static func title(for status: HTTPStatus) -> String {
         switch status.code {

@@ -58,7 +58,9 @@ public final class QuickCartApp: Sendable {
         let routes = Routes(
             sessions: sessions,
             home: HomeController(shelf: shelf, pages: pages),
-            search: SearchController(shelf: shelf, searches: storage.searches, pending: PendingSearches(), pages: pages),
+            search: SearchController(
+                shelf: shelf, searches: storage.searches, pending: PendingSearches(), productSearch: storage.productSearch, pages: pages
+            ),
             cart: CartController(shelf: shelf, carts: storage.carts, publisher: storage.badgePublisher(deliveringTo: hub), pages: pages),
             profile: ProfileController(orders: storage.orders, sessions: storage.sessions, sessionManager: sessions, pages: pages),
             preferences: PreferencesController(sessions: storage.sessions, tabBar: pages.tabBar),

@@ -35,6 +35,7 @@ struct Routes {
         router.post("/cart/items/:id/quantity", handler: action(cart.setQuantity))
         router.post("/cart/items/:id/remove", handler: action(cart.remove))
         router.post("/cart/checkout", handler: action(cart.checkout))
+        router.post("/search/recent/clear", handler: action(search.clearRecent, storesSession: false))
         router.post("/profile/name", handler: action(profile.rename))
         router.post("/profile/sign-out", handler: action(profile.signOut, storesSession: false))
         router.post("/profile/theme", handler: action(preferences.setTheme))

@@ -54,23 +54,21 @@ struct AssetsView: MustacheView {
 struct LayoutToggleView: MustacheView {
     /// What pressing it switches to.
     let value: String
+    /// What a press does ("Show sidebar"): the button's name.
     let label: String
-    /// Whether the sidebar is on.
-    let pressed: Bool
     let icon: String
 
     static let mustacheFields: MustacheFields<LayoutToggleView> = [
         "value": .text(\.value),
         "label": .text(\.label),
-        "pressed": .bool(\.pressed),
         "icon": .text(\.icon),
     ]
 
     /// The toggle for a page showing the sidebar (`usesSidebar`) or the tab bar.
     static func pair(icon: String) -> (sidebar: LayoutToggleView, bar: LayoutToggleView) {
         (
-            LayoutToggleView(value: "bar", label: "Show tab bar", pressed: true, icon: icon),
-            LayoutToggleView(value: "sidebar", label: "Show sidebar", pressed: false, icon: icon)
+            LayoutToggleView(value: "bar", label: "Show tab bar", icon: icon),
+            LayoutToggleView(value: "sidebar", label: "Show sidebar", icon: icon)
         )
     }
 }

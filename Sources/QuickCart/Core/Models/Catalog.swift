@@ -40,15 +40,4 @@ public struct Catalog: Sendable {
 
     /// The product with `slug`, for sale or not.
     public func product(slug: String) -> Product? { bySlug[slug] }
-
-    /// Products for sale whose name, description or category contain every word of `query`,
-    /// ignoring case.
-    public func search(_ query: String) -> [Product] {
-        let words = query.lowercased().split(whereSeparator: \.isWhitespace)
-        guard !words.isEmpty else { return [] }
-        return products.filter { product in
-            let text = "\(product.name) \(product.summary) \(product.category)".lowercased()
-            return words.allSatisfy { text.contains($0) }
-        }
-    }
 }

@@ -7,6 +7,10 @@ public protocol SearchHistoryStore: Sendable {
     /// stored it does nothing, since searching is reading and never stores a session. The same
     /// words in another case replace the older spelling; only the newest ``SearchHistory/limit`` stay.
     func recordSearch(_ query: String, for session: Session, at nowMilliseconds: Int64) throws
+
+    /// Forgets every recent search of the session; for a session that is not stored there is
+    /// nothing to forget.
+    func clearSearches(for session: Session) throws
 }
 
 /// The rule every ``SearchHistoryStore`` keeps.

@@ -28,6 +28,8 @@ public protocol ShopStorage: Sendable {
     var orderFeed: any OrderFeed { get }
     /// Each session's recent searches.
     var searches: any SearchHistoryStore { get }
+    /// Full-text search over the products.
+    var productSearch: any ProductSearchStore { get }
 
     /// The secret that signs session cookies (at least 32 bytes). Made once, when storage is
     /// first created, and the same on every later start and for every instance sharing it.

@@ -28,7 +28,6 @@ struct CartView: PageView {
         "items": .list(\.items),
         "hasItems": .bool { !$0.items.isEmpty },
         "count": .int(\.count),
-        "countText": .text { Badge.itemCountText($0.count) },
         "subtotal": .money(\.subtotal),
         "canCheckout": .bool(\.canCheckout),
         "hasUnavailable": .bool { $0.items.contains { !$0.isAvailable } },

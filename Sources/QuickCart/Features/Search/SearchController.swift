@@ -7,29 +7,36 @@ struct SearchController: Sendable {
     /// Searches are at most 100 characters and 400 UTF-8 bytes (``TextLimit``).
     static let queryLimit = TextLimit(characters: 100, bytes: 400)
 
+    /// At most this many results are shown.
+    static let resultLimit = 50
+
     let shelf: LiveCatalog
     let searches: any SearchHistoryStore
     /// Searches of sessions not stored yet.
     let pending: PendingSearches
+    let productSearch: any ProductSearchStore
     let pages: PageRenderer
 
+    /// `GET /search?q=…`. The page reads the session with its cart (one read), then runs the
+    /// search as a second statement, and reads the recent searches.
     func show(_ request: ShopRequest) throws -> Response {
         let query = (request.http.query["q"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard Self.queryLimit.admits(query) else {
-            throw HTTPError(.badRequest, "Searches are limited to \(Self.queryLimit.characters) characters.")
-        }
-        guard !query.containsControlCharacter else {
-            throw HTTPError(.badRequest, "The search contains control characters.")
+        if let problem = Self.problem(with: query) {
+            return try refuse(query, because: problem, request)
         }
         let session = request.session
         let recent = try recentSearches(adding: query, request)
         let cart = request.cart
         let shelf = shelf.current
-        let results = shelf.catalog.search(query)
+        // Products for sale only: the store leaves inactive ones out, and the catalog this
+        // request reads (an import may have landed between the two) has the last word.
+        let results = try productSearch.searchProducts(matching: query, limit: Self.resultLimit)
+            .compactMap { shelf.catalog.product(id: $0) }.filter(\.isActive)
         var returnTo = "/search"
         if !query.isEmpty { returnTo = Self.href(for: query) }
         let content = SearchView(
             query: query,
+            problem: nil,
             results: shelf.cards.views(results, cart: cart, under: SearchView.resultsLevel),
             resultSummary: Self.summary(count: results.count, query: query),
             recent: recent.map { RecentSearchView(text: $0, href: Self.href(for: $0)) },
@@ -39,6 +46,45 @@ struct SearchController: Sendable {
         return pages.render(
             content, .init(title: title, tab: .search, cartCount: cart.itemCount, returnTo: returnTo),
             session: session, places: request.places, notice: request.notice
+        )
+    }
+
+    /// `POST /search/recent/clear`: forgets the session's recent searches (stored, or waiting
+    /// in memory), back to Search.
+    func clearRecent(_ request: ShopRequest) throws -> Response {
+        _ = pending.take(for: request.session.storageID)
+        try searches.clearSearches(for: request.session)
+        return .redirect(to: request.returnPath(default: "/search"))
+    }
+
+    /// Why `query` cannot be searched, in words for the shopper, or `nil` when it can.
+    static func problem(with query: String) -> String? {
+        if !queryLimit.admits(query) {
+            return "Searches are limited to \(queryLimit.characters) characters. Shorten it and try again."
+        }
+        if query.containsControlCharacter {
+            return "The search contains characters that cannot be typed, such as line breaks. Remove them and try again."
+        }
+        return nil
+    }
+
+    /// The Search page again with 400: the query stays in the field (less any control
+    /// characters, which a page cannot hold) with the reason beside it, and nothing is searched
+    /// or remembered.
+    private func refuse(_ query: String, because problem: String, _ request: ShopRequest) throws -> Response {
+        let shown = String(String.UnicodeScalarView(query.unicodeScalars.filter { $0.properties.generalCategory != .control }))
+        let content = SearchView(
+            query: shown,
+            problem: problem,
+            results: [],
+            resultSummary: "",
+            recent: try recentSearches(adding: "", request).map { RecentSearchView(text: $0, href: Self.href(for: $0)) },
+            categories: shelf.current.categoryLinks
+        )
+        return pages.render(
+            content,
+            .init(title: "Search", tab: .search, cartCount: request.cart.itemCount, returnTo: "/search", status: .badRequest),
+            session: request.session, places: request.places, notice: request.notice
         )
     }
 

@@ -8,6 +8,8 @@ struct SearchView: PageView {
     static let resultsLevel = 2
 
     let query: String
+    /// Why the query was refused (too long, control characters), shown beside the field.
+    var problem: String? = nil
     let results: [ProductCardView]
     let resultSummary: String
     let recent: [RecentSearchView]
@@ -18,7 +20,8 @@ struct SearchView: PageView {
     static let mustacheFields: MustacheFields<SearchView> = [
         "query": .text(\.query),
         "maximumQueryLength": .int { _ in SearchController.queryLimit.characters },
-        "hasQuery": .bool { !$0.query.isEmpty },
+        "hasQuery": .bool { !$0.query.isEmpty && $0.problem == nil },
+        "problem": .text(\.problem),
         "results": .list(\.results),
         "hasResults": .bool { !$0.results.isEmpty },
         "resultSummary": .text(\.resultSummary),

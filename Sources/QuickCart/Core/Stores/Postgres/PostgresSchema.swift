@@ -105,6 +105,23 @@ enum PostgresSchema {
                 ALTER TABLE products ALTER COLUMN id SET DEFAULT nextval('products_id_seq');
                 """)
         }
+        migrator.registerMigration("v4-product-search") { connection in
+            // Search by the English text-search configuration (stemming: "tents" finds the
+            // tent), ranked by ts_rank. The document is a generated column, so whatever writes
+            // products leaves them searchable; the name weighs most, then category, then summary.
+            // The words as written (`simple`: no stemming, no stop words) come along at the
+            // lowest weight, for the start of a common word being typed ("a" for "aluminium"),
+            // as SQLite's index holds every word.
+            try connection.execute(sql: """
+                ALTER TABLE products ADD COLUMN search_document tsvector GENERATED ALWAYS AS (
+                    setweight(to_tsvector('english', name), 'A')
+                    || setweight(to_tsvector('english', category), 'B')
+                    || setweight(to_tsvector('english', summary), 'C')
+                    || setweight(to_tsvector('simple', name || ' ' || category || ' ' || summary), 'D')
+                ) STORED;
+                CREATE INDEX products_search ON products USING gin (search_document);
+                """)
+        }
         return migrator
     }
 }

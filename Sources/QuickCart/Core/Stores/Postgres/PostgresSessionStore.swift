@@ -102,6 +102,13 @@ struct PostgresSearchHistoryStore: SearchHistoryStore {
         }
     }
 
+    func clearSearches(for session: Session) throws {
+        guard session.isStored else { return }
+        try database.write { connection in
+            _ = try connection.execute("DELETE FROM recent_searches WHERE session_id = $1", session.storageID)
+        }
+    }
+
     func recordSearch(_ query: String, for session: Session, at nowMilliseconds: Int64) throws {
         guard session.isStored else { return }
         try database.write { connection in

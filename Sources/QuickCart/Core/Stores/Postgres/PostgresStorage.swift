@@ -12,6 +12,7 @@ final class PostgresStorage: ShopStorage {
     let orders: any OrderStore
     let orderFeed: any OrderFeed
     let searches: any SearchHistoryStore
+    let productSearch: any ProductSearchStore
     private let database: PostgresDatabase
     /// Private, so it cannot be printed by accident: it may hold a password.
     private let connectionString: String
@@ -55,6 +56,7 @@ final class PostgresStorage: ShopStorage {
         orders = PostgresOrderStore(database: database)
         orderFeed = PostgresOrderFeed(database: database)
         searches = PostgresSearchHistoryStore(database: database)
+        productSearch = PostgresProductSearchStore(database: database)
     }
 
     func sessionSecret() throws -> [UInt8] {

@@ -121,6 +121,34 @@ enum SQLiteSchema {
                 UPDATE products SET position = id;
                 """)
         }
+        migrator.registerMigration("v8-product-search") { db in
+            // Search by FTS5 with porter stemming ("tents" finds the tent), ranked by bm25().
+            // The index holds no copy of the text (external content, read from `products`),
+            // and triggers keep it in step with every insert, delete and change of a product's
+            // words, so whatever writes products (an import) leaves them searchable.
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE product_search USING fts5(
+                    name, summary, category,
+                    content = 'products', content_rowid = 'id',
+                    tokenize = 'porter unicode61 remove_diacritics 2'
+                );
+                CREATE TRIGGER products_search_insert AFTER INSERT ON products BEGIN
+                    INSERT INTO product_search (rowid, name, summary, category)
+                    VALUES (new.id, new.name, new.summary, new.category);
+                END;
+                CREATE TRIGGER products_search_delete AFTER DELETE ON products BEGIN
+                    INSERT INTO product_search (product_search, rowid, name, summary, category)
+                    VALUES ('delete', old.id, old.name, old.summary, old.category);
+                END;
+                CREATE TRIGGER products_search_update AFTER UPDATE OF name, summary, category ON products BEGIN
+                    INSERT INTO product_search (product_search, rowid, name, summary, category)
+                    VALUES ('delete', old.id, old.name, old.summary, old.category);
+                    INSERT INTO product_search (rowid, name, summary, category)
+                    VALUES (new.id, new.name, new.summary, new.category);
+                END;
+                INSERT INTO product_search (product_search) VALUES ('rebuild');
+                """)
+        }
         return migrator
     }
 }

@@ -94,6 +94,13 @@ struct SQLiteSearchHistoryStore: SearchHistoryStore {
         }
     }
 
+    func clearSearches(for session: Session) throws {
+        guard session.isStored else { return }
+        try database.write { db in
+            try db.execute("DELETE FROM recent_searches WHERE session_id = ?", [session.storageID])
+        }
+    }
+
     func recordSearch(_ query: String, for session: Session, at nowMilliseconds: Int64) throws {
         guard session.isStored else { return }
         try database.write { db in

@@ -11,6 +11,7 @@ final class SQLiteStorage: ShopStorage {
     let orders: any OrderStore
     let orderFeed: any OrderFeed
     let searches: any SearchHistoryStore
+    let productSearch: any ProductSearchStore
     private let database: SQLiteDatabase
 
     /// Opens (creating and migrating if needed) the file at `path`.
@@ -49,6 +50,7 @@ final class SQLiteStorage: ShopStorage {
         orders = SQLiteOrderStore(database: database)
         orderFeed = SQLiteOrderFeed(database: database)
         searches = SQLiteSearchHistoryStore(database: database)
+        productSearch = SQLiteProductSearchStore(database: database)
     }
 
     func sessionSecret() throws -> [UInt8] {

@@ -1,0 +1,143 @@
+import HTTPTesting
+import Testing
+
+extension ShopTests {
+    /// Search by the stores' engine, a refused search shown on the Search page, clearing
+    /// Recent, and error pages' way back.
+    @Suite("Search page and error pages") struct SearchPageTests {
+        private static func recent(_ page: Page) -> [String]? {
+            let html = page.html
+            guard let heading = html.first(where: { html.text(of: $0) == "Recent" && $0.name.hasPrefix("h") }),
+                  let section = html.enclosing("section", of: heading) else { return nil }
+            return html.elements("a", in: section).map { html.text(of: $0) }
+        }
+
+        @Test("“tents” finds the Ultralight Tent first, on the page", arguments: ["tents", "tent", "ultralight te"])
+        func pluralFindsTheTent(query: String) throws {
+            let shop = try TestShop()
+            let page = try shop.browser().search(query)
+            #expect(page.status == 200, "\(page.summary)")
+            #expect(page.productNames.first == Products.tent, "“\(query)” found \(page.productNames)")
+        }
+
+        @Test("Operators and quotes in a search are searched as words, never an error",
+              arguments: ["\"tent", "tent OR", "NEAR(", "tent:*", "-", "*", "a & b | !c", "(((", "'"])
+        func syntaxIsNotAnError(query: String) throws {
+            let shop = try TestShop()
+            let page = try shop.browser().search(query)
+            #expect(page.status == 200, "\(page.summary)")
+        }
+
+        @Test("A refused search shows Search again, 400, the query kept in the field, the reason beside it",
+              arguments: [String(repeating: "W", count: 101), "tent\u{1}x"])
+        func refusedSearchKeepsTheQuery(query: String) throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            try SearchTests.store(browser)
+            _ = try browser.search("tent")
+            let page = try browser.search(query)
+            #expect(page.status == 400, "\(page.summary)")
+            let html = page.html
+            #expect(html.first("h1").map { html.text(of: $0) } == "Search", "\(page.summary)")
+            let field = try #require(html.first("input") { $0["name"] == "q" }, "no search field")
+            #expect(field["value"] == query.filter { $0 != "\u{1}" }, "the query should stay in the field")
+            #expect(field["aria-invalid"] == "true")
+            let problemID = try #require(field["aria-describedby"], "the field names no description")
+            let problem = try #require(html.first { $0["id"] == problemID }, "no element #\(problemID)")
+            let reason = html.text(of: problem)
+            #expect(reason.contains(query.count > 100 ? "100 characters" : "line breaks"), "reason: “\(reason)”")
+            #expect(page.productNames.isEmpty, "a refused search searched: \(page.productNames)")
+            #expect(Self.recent(page) == ["tent"], "a refused search is not remembered")
+            #expect(html.first("div") { $0["class"] == "error-page" } == nil, "the generic error page was shown")
+        }
+
+        @Test("Clear forgets the session's recent searches, with a CSRF token, back to Search")
+        func clearRecent() throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            try SearchTests.store(browser)
+            for query in ["tent", "shoe"] { _ = try browser.search(query) }
+            let search = try browser.search("bottle")
+            #expect(Self.recent(search) == ["bottle", "shoe", "tent"])
+            let forged = try browser.post("/search/recent/clear", csrf: .value("forged"))
+            #expect(forged.status == 403, "\(forged.summary)")
+            #expect(Self.recent(try browser.get("/search")) == ["bottle", "shoe", "tent"], "a forged post cleared")
+            let cleared = try browser.click("Clear recent searches", on: search)
+            #expect(cleared.status == 303, "\(cleared.summary)")
+            #expect(cleared.location == "/search?q=bottle")
+            let after = try browser.get("/search")
+            #expect(Self.recent(after) == nil, "Recent should be gone: \(Self.recent(after) ?? [])")
+        }
+
+        @Test("Clear also forgets the searches of a session not stored yet, and stores nothing")
+        func clearRecentOfASessionNotStored() throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            _ = try browser.get("/search")
+            _ = try browser.search("tent")
+            let search = try browser.search("shoe")
+            #expect(Self.recent(search) == ["shoe", "tent"], "searches wait in memory until the session is stored")
+            let cookie = browser.sessionCookie
+            let cleared = try browser.click("Clear recent searches", on: search)
+            #expect(cleared.status == 303, "\(cleared.summary)")
+            #expect(browser.sessionCookie == cookie, "clearing stored the session")
+            #expect(Self.recent(try browser.get("/search")) == nil)
+        }
+
+        @Test("Search counts the products of each category, as Home does")
+        func categoriesWithCounts() throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            for path in ["/", "/search"] {
+                let html = try browser.get(path).html
+                #expect(html.first("h2") { html.text(of: $0) == "Shop by category" } != nil, "\(path)")
+                let links = html.elements("a") { ($0["href"] ?? "").hasPrefix("/search?q=") }.map { html.text(of: $0) }
+                #expect(links.contains("Camping (5)"), "\(path): \(links)")
+            }
+        }
+
+        @Test("A malformed address is explained in a shopper's words")
+        func malformedAddressWording() throws {
+            let shop = try TestShop()
+            let page = try shop.browser().get("/search?q=%zz")
+            #expect(page.status == 400)
+            #expect(page.text.contains("This address has a mistake in it."), "\(page.summary)")
+            #expect(!page.text.contains("percent-escape") && !page.text.contains("UTF-8"), "\(page.summary)")
+        }
+
+        /// The error page's button: its address and words.
+        private static func back(_ page: Page) throws -> (href: String, label: String) {
+            let html = page.html
+            let box = try #require(html.first("div") { $0["class"] == "error-page" }, "not an error page: \(page.summary)")
+            let link = try #require(html.first("a", in: box), "no way on: \(page.summary)")
+            return (link["href"] ?? "", html.text(of: link))
+        }
+
+        @Test("An error page leads back where the shopper came from: this site's Referer, else by status and tab")
+        func errorPagesWayBack() throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            let host = "127.0.0.1"
+            // A session first, as a shopper arriving from the shop has: its forms' token is the one posts carry.
+            _ = try browser.get("/cart")
+            let fromSearch = try browser.get("/search?q=%zz", headers: [("Referer", "http://\(host)/search?q=tent")])
+            #expect(try Self.back(fromSearch) == ("/search", "Back to Search"), "the Referer is the failed page itself")
+            let fromHome = try browser.get("/search?q=%zz", headers: [("Referer", "http://\(host)/#product-3")])
+            #expect(try Self.back(fromHome) == ("/", "Back to Home"))
+            let missing = try browser.get("/nowhere", headers: [("Referer", "http://\(host)/search?q=tent")])
+            #expect(try Self.back(missing) == ("/search?q=tent", "Back to Search"))
+            let foreign = try browser.get("/nowhere", headers: [("Referer", "http://evil.example/cart")])
+            #expect(try Self.back(foreign) == ("/", "Go to Home"), "another site's Referer is no way back")
+            let lookalike = try browser.get("/nowhere", headers: [("Referer", "http://\(host).evil.example/cart")])
+            #expect(try Self.back(lookalike) == ("/", "Go to Home"))
+            let noReferer = try browser.get("/search?q=%ff")
+            #expect(try Self.back(noReferer) == ("/search", "Back to Search"), "never “Back to your cart” from Search")
+            let profile = try browser.post("/profile/theme", form: [("theme", "purple")])
+            #expect(profile.status == 400)
+            #expect(try Self.back(profile) == ("/profile", "Back to Profile"))
+            let fromForm = try browser.post("/cart/items", form: [("product_id", "x"), ("return_to", "/search?q=tent")])
+            #expect(fromForm.status == 400 || fromForm.status == 404, "\(fromForm.summary)")
+            #expect(try Self.back(fromForm) == ("/search?q=tent", "Back to Search"), "the form's return_to is where it came from")
+        }
+    }
+}
