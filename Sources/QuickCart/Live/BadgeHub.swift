@@ -12,7 +12,10 @@ import Synchronization
 public final class BadgeHub: Sendable {
     private struct Listeners {
         var streams: [EventStream] = []
-        var version: Int64 = -1
+        /// The newest change these streams were sent; a stream that subscribes later with an
+        /// older count read from storage is sent this one instead.
+        var latest: CartChange?
+        var version: Int64 { latest?.version ?? -1 }
     }
 
     private struct State {
@@ -32,13 +35,15 @@ public final class BadgeHub: Sendable {
     }
 
     /// Adds `stream` to the listeners of the session whose live key is `liveKey`, and sends it
-    /// the current count, unless newer news has already been published.
+    /// the current count at once: `current`, or the newer change published since it was read.
     public func subscribe(_ stream: EventStream, liveKey: String, current: CartChange) {
         let evicted: EventStream? = state.withLock { state in
             var entry = state.listeners[liveKey, default: Listeners()]
             entry.streams.append(stream)
-            if current.version >= entry.version {
-                entry.version = current.version
+            if let latest = entry.latest, latest.version > current.version {
+                stream.send(bytes: Self.event(for: latest))
+            } else {
+                entry.latest = current
                 stream.send(bytes: Self.event(for: current))
             }
             let oldest = entry.streams.count > maximumStreamsPerSession ? entry.streams.removeFirst() : nil
@@ -54,7 +59,7 @@ public final class BadgeHub: Sendable {
     public func publish(_ change: CartChange, liveKey: String) {
         state.withLock { state in
             guard var entry = state.listeners[liveKey], change.version > entry.version else { return }
-            entry.version = change.version
+            entry.latest = change
             state.listeners[liveKey] = entry
             let event = Self.event(for: change)
             for stream in entry.streams { stream.send(bytes: event) }
@@ -70,7 +75,7 @@ public final class BadgeHub: Sendable {
             guard let moved = state.listeners.removeValue(forKey: oldKey) else { return [] }
             var entry = state.listeners[newKey, default: Listeners()]
             entry.streams += moved.streams
-            entry.version = max(entry.version, moved.version)
+            if moved.version > entry.version { entry.latest = moved.latest }
             for stream in moved.streams { state.movedTo[ObjectIdentifier(stream)] = newKey }
             let excess = max(0, entry.streams.count - maximumStreamsPerSession)
             let oldest = Array(entry.streams.prefix(excess))
@@ -87,7 +92,7 @@ public final class BadgeHub: Sendable {
     public func resend(_ change: CartChange, liveKey: String) {
         state.withLock { state in
             guard var entry = state.listeners[liveKey], change.version >= entry.version else { return }
-            entry.version = change.version
+            entry.latest = change
             state.listeners[liveKey] = entry
             let event = Self.event(for: change)
             for stream in entry.streams { stream.send(bytes: event) }

@@ -1,0 +1,45 @@
+@testable import MicroHTTP
+@testable import QuickCart
+import Testing
+
+/// The hub on its own: which count a stream hears, and when.
+@Suite("Badge hub")
+struct BadgeHubTests {
+    @Test("A stream that subscribes with a count older than news already published starts with the newer count")
+    func subscribeSendsTheNewerOfCurrentAndPublished() {
+        let hub = BadgeHub()
+        let first = EventStream(), second = EventStream()
+        defer { first.finish(); second.finish() }
+        hub.subscribe(first, liveKey: "k", current: CartChange(itemCount: 3, version: 1))
+        hub.publish(CartChange(itemCount: 5, version: 2), liveKey: "k")
+        // Read with its session before that change committed.
+        hub.subscribe(second, liveKey: "k", current: CartChange(itemCount: 3, version: 1))
+        let heard = Self.drain(second)
+        #expect(heard.contains("event: badge\ndata: 5\n"), "the second stream heard “\(heard)”")
+        #expect(!heard.contains("data: 3\n"))
+    }
+
+    @Test("A stream that subscribes with the newest count starts with it")
+    func subscribeSendsCurrentWhenNewest() {
+        let hub = BadgeHub()
+        let first = EventStream(), second = EventStream()
+        defer { first.finish(); second.finish() }
+        hub.subscribe(first, liveKey: "k", current: CartChange(itemCount: 3, version: 1))
+        hub.subscribe(second, liveKey: "k", current: CartChange(itemCount: 7, version: 4))
+        #expect(Self.drain(second).contains("event: badge\ndata: 7\n"))
+        hub.publish(CartChange(itemCount: 6, version: 3), liveKey: "k")
+        #expect(!Self.drain(second).contains("data: 6"), "older news reached a stream that had a newer count")
+    }
+
+    /// What `stream` has queued and not yet sent, as text.
+    private static func drain(_ stream: EventStream) -> String {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { stream.read(into: $0) }
+            guard let count, count > 0 else { break }
+            bytes += buffer[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
