@@ -49,7 +49,8 @@ public final class QuickCartApp: Sendable {
         let pages = PageRenderer(
             templates: try PageTemplates(directory: resources.views),
             icons: icons,
-            assets: AssetsView(css: Self.versionedURL("css/app.css", in: staticFiles), js: Self.versionedURL("js/app.js", in: staticFiles))
+            assets: AssetsView(css: Self.versionedURL("css/app.css", in: staticFiles), js: Self.versionedURL("js/app.js", in: staticFiles)),
+            secureCookies: configuration.secureCookies
         )
         let shelf = LiveCatalog(source: storage.catalog, icons: icons)
         let accessLogOutput = configuration.accessLog ? BufferedLog() : nil

@@ -91,7 +91,7 @@ struct CartController: Sendable {
     private func committed(_ change: CartChange, _ request: ShopRequest, returnTo path: String, notice: String? = nil) -> Response {
         publisher.publish(change, for: request.session)
         var response = Response.redirect(to: path)
-        if let notice { response.setCookie(Notice.cookie(notice)) }
+        if let notice { response.setCookie(Notice.cookie(notice, secure: pages.secureCookies)) }
         return response
     }
 
