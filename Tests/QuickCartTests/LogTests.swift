@@ -38,6 +38,23 @@ extension ShopTests {
             #expect(Self.isOneClean(line))
         }
 
+        @Test("The session tag comes from the __Host- session cookie too, as --secure-cookies names it")
+        func sessionTagFromTheHostOnlyCookie() throws {
+            let lines = Mutex<[String]>([])
+            var router = Router()
+            router.add(middleware: AccessLog(write: { line in lines.withLock { $0.append(line) } }))
+            router.get("/") { _ in .html("<p>home</p>") }
+            let server = Server(configuration: .init(host: "127.0.0.1", port: 0, threadCount: 1), responder: router)
+            try server.start()
+            defer { server.stop() }
+            for name in [SessionManager.hostOnlyCookieName, SessionManager.cookieName] {
+                _ = try TestHTTPClient(port: server.port).get("/", headers: [("Cookie", "\(name)=abc.0123456789abcdef")])
+            }
+            let written = lines.withLock { $0 }
+            #expect(written.count == 2)
+            for line in written { #expect(line.hasSuffix(" s=0123456789\n"), "\(line.debugDescription)") }
+        }
+
         @Test("An event stream is logged when it ends; a refused one once, as the 503 the client got")
         func streamsAreLoggedWhenTheyEnd() throws {
             let lines = Mutex<[String]>([])
