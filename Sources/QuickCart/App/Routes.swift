@@ -81,7 +81,11 @@ struct Routes {
                     isNewSession: resolution.isNew, nowMilliseconds: now
                 ))
                 let stored = storesSession ? sessions.cookieOnceStored(for: resolution, at: now / 1000) : nil
-                if let cookie = stored ?? resolution.cookie { response.setCookie(cookie) }
+                // Browsers apply the last cookie of a name: one the handler set (sign-out's new
+                // session) must not be overridden by the renewal of the session it replaced.
+                if let cookie = stored ?? resolution.cookie, !Self.setsCookie(named: cookie.name, in: response) {
+                    response.setCookie(cookie)
+                }
                 return response
             } catch StorageError.unavailable(let reason) {
                 // A full disk, a read-only file, a long lock or a database out of reach: the
@@ -95,6 +99,10 @@ struct Routes {
                 )
             }
         }
+    }
+
+    private static func setsCookie(named name: String, in response: Response) -> Bool {
+        response.headers.values(named: "Set-Cookie").contains { $0.hasPrefix(name + "=") }
     }
 
     /// Seconds a client should wait after storage was unavailable.
