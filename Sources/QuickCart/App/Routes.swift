@@ -76,11 +76,18 @@ struct Routes {
             do {
                 let now = Clock.nowMilliseconds()
                 let resolution = try sessions.resolve(request, at: now / 1000)
-                var response = try body(ShopRequest(
-                    http: request, session: resolution.session, cart: resolution.cart, cartVersion: resolution.cartVersion,
-                    isNewSession: resolution.isNew, nowMilliseconds: now
-                ))
-                let stored = storesSession ? sessions.cookieOnceStored(for: resolution, at: now / 1000) : nil
+                var response: Response
+                var stored: Cookie?
+                do {
+                    response = try body(ShopRequest(
+                        http: request, session: resolution.session, cart: resolution.cart, cartVersion: resolution.cartVersion,
+                        isNewSession: resolution.isNew, nowMilliseconds: now
+                    ))
+                    stored = storesSession ? sessions.cookieOnceStored(for: resolution, at: now / 1000) : nil
+                } catch let unchanged as NothingChanged {
+                    // Nothing was stored, so there is no new id whose cookie to set.
+                    response = unchanged.answer
+                }
                 // Browsers apply the last cookie of a name: one the handler set (sign-out's new
                 // session) must not be overridden by the renewal of the session it replaced.
                 if let cookie = stored ?? resolution.cookie, !Self.setsCookie(named: cookie.name, in: response) {
@@ -118,4 +125,10 @@ struct Routes {
             return try body(request)
         }
     }
+}
+
+/// Thrown by a form post's handler that found nothing to change and wrote nothing: `answer` is
+/// sent as it is, without the cookie of the id a first change stores the session under.
+struct NothingChanged: Error {
+    let answer: Response
 }

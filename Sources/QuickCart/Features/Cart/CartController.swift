@@ -60,9 +60,13 @@ struct CartController: Sendable {
         }
     }
 
-    /// `POST /cart/items/:id/remove`.
+    /// `POST /cart/items/:id/remove`. A product the cart does not hold (removed already, in
+    /// another tab or by a second click) leads back with nothing written and no notice.
     func remove(_ request: ShopRequest) throws -> Response {
         let productID = try request.productID()
+        guard request.cart.quantity(of: productID) > 0 else {
+            throw NothingChanged(answer: .redirect(to: Self.withoutFragment(request.returnPath(default: "/cart"))))
+        }
         let change = try carts.remove(productID: productID, for: request.session, at: request.now)
         // The row is gone: the place to come back to is the row after it, or else the one before.
         let before = request.cart.items
