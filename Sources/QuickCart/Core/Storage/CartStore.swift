@@ -17,6 +17,8 @@ public enum CartError: Error, Equatable {
     case notInCart
     /// There is nothing to check out.
     case emptyCart
+    /// The cart has lines, but none of their products is for sale any more.
+    case nothingForSale
 }
 
 /// Changes to a session's cart. Each is one transaction that also stores a new session (see
@@ -41,6 +43,7 @@ public protocol CartStore: Sendable {
 
     /// Turns the cart into an order at today's prices and empties the cart, in one transaction.
     /// - Returns: The order's id and the emptied cart's change.
-    /// - Throws: ``CartError/emptyCart`` when there is nothing to check out.
+    /// - Throws: ``CartError/emptyCart`` when the cart has no lines, ``CartError/nothingForSale``
+    ///   when it has some but none of their products is for sale any more.
     func checkout(for session: Session, at now: Int64) throws -> (orderID: Int64, change: CartChange)
 }

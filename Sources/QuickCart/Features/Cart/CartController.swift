@@ -89,6 +89,8 @@ struct CartController: Sendable {
             return committed(change, request, returnTo: "/profile?order=\(orderID)#order-confirmation")
         } catch CartError.emptyCart {
             throw HTTPError(.badRequest, "Your cart is empty, so there is nothing to check out.")
+        } catch CartError.nothingForSale {
+            throw HTTPError(.badRequest, "Nothing in your cart is for sale any more; remove those items to continue.")
         }
     }
 

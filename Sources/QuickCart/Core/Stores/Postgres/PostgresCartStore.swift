@@ -69,7 +69,12 @@ struct PostgresCartStore: CartStore {
                 """,
                 session.storageID
             ) { try $0.int64(0) }
-            guard !lines.isEmpty else { throw CartError.emptyCart }
+            guard !lines.isEmpty else {
+                let hasLines = try connection.fetchValue(
+                    "SELECT EXISTS (SELECT 1 FROM cart_items WHERE session_id = $1)", session.storageID, as: Bool.self
+                ) ?? false
+                throw hasLines ? CartError.nothingForSale : CartError.emptyCart
+            }
             // Orders take their ids one at a time across the cluster, each holding this lock until
             // it commits, so ids commit in order and `quickcart orders export --follow`, which
             // follows the largest id seen, misses none.
