@@ -56,7 +56,8 @@ struct Routes {
             var response: Response
             do {
                 response = Response.text("ok\n" + (try health()))
-            } catch let error as StorageError {
+            } catch {
+                // Whatever failed, this instance should not get traffic for now.
                 Log.error("health check: \(error)")
                 response = Response.text("unavailable\n", status: .serviceUnavailable)
                 response.headers["Retry-After"] = Self.retryAfter
