@@ -144,6 +144,34 @@ extension ShopTests {
             #expect(pipe.readAll(closingWriteEnd: true) == Array((String(repeating: line, count: 200) + "last\n").utf8))
         }
 
+        @Test("An operator's line is written promptly without a flush, and never by the thread that logs it")
+        func promptLinesAreWrittenSoonOffTheCallingThread() throws {
+            let pipe = try LogPipe()
+            let log = BufferedLog(descriptor: pipe.writeEnd, capacity: 64 * 1024, name: "log")
+            log.write("quickcart: error: storage unavailable\n", promptly: true)
+            let deadline = Date().addingTimeInterval(5)
+            while pipe.available == 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+            #expect(pipe.available == 38, "the error line was not written without a flush")
+
+            // Nobody reads the pipe any more: a storage outage's line per request must not block.
+            let line = "quickcart: error: GET /cart: storage unavailable: disk I/O error\n"
+            let finished = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                for _ in 0..<20_000 { log.write(line, promptly: true) }
+                finished.signal()
+            }
+            #expect(finished.wait(timeout: .now() + 20) == .success, "logging blocked on a pipe nobody reads")
+            #expect(log.droppedLineCount > 0)
+            let reader = DispatchQueue(label: "reader")
+            let received = Mutex<[UInt8]>([])
+            reader.async { received.withLock { $0 = pipe.readAll(closingWriteEnd: false) } }
+            log.flush(timeout: 10)
+            close(pipe.writeEnd)
+            reader.sync {}
+            let text = String(decoding: received.withLock { $0 }, as: UTF8.self)
+            #expect(text.hasSuffix(" lines dropped while the log was not taking them\n") && text.contains("quickcart: log: "), "\(text.suffix(200))")
+        }
+
         @Test("A log nobody reads holds up no request: lines are dropped and counted, then reported")
         func stalledLogDropsLinesWithoutBlocking() throws {
             let pipe = try LogPipe()

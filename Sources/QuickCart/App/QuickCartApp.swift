@@ -56,7 +56,8 @@ public final class QuickCartApp: Sendable {
             secureCookies: configuration.secureCookies
         )
         let shelf = LiveCatalog(source: storage.catalog, icons: icons)
-        let accessLogOutput = configuration.accessLog ? BufferedLog() : nil
+        // The operator's lines' log: one writer keeps the two kinds of line whole and in order.
+        let accessLogOutput = configuration.accessLog ? Log.output : nil
         self.accessLogOutput = accessLogOutput
         let storage = storage
         let routes = Routes(
@@ -124,8 +125,8 @@ public final class QuickCartApp: Sendable {
             Log.error("stopping without waiting longer for a catalog check or purge still under way")
         }
         server.stop()
-        accessLogOutput?.flush()
         storage.close()
+        Log.output.flush()
     }
 
     /// How long ``stop()`` waits for a purge or catalog check under way (seconds).
