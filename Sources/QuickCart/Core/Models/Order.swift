@@ -36,4 +36,26 @@ public struct Order: Hashable, Sendable, Identifiable {
     /// shop-wide id in plain digits, the same on the shopper's confirmation, on Profile and
     /// in `quickcart orders export`. Pages show it after a `#`.
     public var number: String { String(id) }
+
+    /// The orders that rows of order lines make up, in the rows' order: consecutive rows with
+    /// one order id are one order's lines. Both stores read an order's lines this way.
+    ///
+    /// ```swift
+    /// Order.grouping([(id: 2, placedAt: t, line: a), (id: 2, placedAt: t, line: b), (id: 1, placedAt: s, line: c)])
+    /// // [Order(id: 2, lines: [a, b]), Order(id: 1, lines: [c])]
+    /// ```
+    ///
+    /// - Parameter rows: Order lines with their order's id and time, each order's together.
+    /// - Returns: One order per run of rows with the same id.
+    public static func grouping(_ rows: [(id: Int64, placedAt: Int64, line: Line)]) -> [Order] {
+        var orders: [Order] = []
+        for row in rows {
+            if orders.last?.id == row.id {
+                orders[orders.count - 1].lines.append(row.line)
+            } else {
+                orders.append(Order(id: row.id, placedAt: row.placedAt, lines: [row.line]))
+            }
+        }
+        return orders
+    }
 }

@@ -144,14 +144,6 @@ struct PostgresOrderStore: OrderStore {
                  line: Order.Line(name: try row.string(2), unitPrice: try row.get(3), quantity: try row.int(4)))
             }
         }
-        var orders: [Order] = []
-        for row in rows {
-            if orders.last?.id == row.id {
-                orders[orders.count - 1].lines.append(row.line)
-            } else {
-                orders.append(Order(id: row.id, placedAt: row.placedAt, lines: [row.line]))
-            }
-        }
-        return orders
+        return Order.grouping(rows)
     }
 }
