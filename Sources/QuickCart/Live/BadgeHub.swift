@@ -125,6 +125,8 @@ public final class BadgeHub: Sendable {
 
 /// In one process the hub is the whole way: news goes straight to its streams.
 extension BadgeHub: BadgePublisher {
+    /// Sends `change` to the streams of `session`'s stored live key, after moving there the
+    /// streams opened under its cookie's key when this change stored the session.
     public func publish(_ change: CartChange, for session: Session) {
         // When this change stored the session under its new id, the streams opened under the
         // old cookie follow it: they hear this change and every later one.

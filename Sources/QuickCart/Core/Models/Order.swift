@@ -2,12 +2,16 @@
 public struct Order: Hashable, Sendable, Identifiable {
     /// One line of an order.
     public struct Line: Hashable, Sendable {
+        /// The product's name when the order was placed.
         public var name: String
+        /// The product's price when the order was placed.
         public var unitPrice: Money
+        /// How many were bought.
         public var quantity: Int
         /// The slug of the product it was, when that product is still in the catalog.
         public var productSlug: String?
 
+        /// A line of `quantity` of the product named `name`, at `unitPrice` each.
         public init(name: String, unitPrice: Money, quantity: Int, productSlug: String? = nil) {
             self.name = name
             self.unitPrice = unitPrice
@@ -15,21 +19,27 @@ public struct Order: Hashable, Sendable, Identifiable {
             self.productSlug = productSlug
         }
 
+        /// Unit price times quantity.
         public var lineTotal: Money { unitPrice * quantity }
     }
 
+    /// The shop-wide order id, increasing with every order placed.
     public var id: Int64
     /// Seconds since 1970 (UTC).
     public var placedAt: Int64
+    /// The lines, in the order their products were added to the cart.
     public var lines: [Line]
 
+    /// An order as placed.
     public init(id: Int64, placedAt: Int64, lines: [Line]) {
         self.id = id
         self.placedAt = placedAt
         self.lines = lines
     }
 
+    /// The sum of the line totals.
     public var total: Money { lines.reduce(.zero) { $0 + $1.lineTotal } }
+    /// How many items were bought: the sum of quantities.
     public var itemCount: Int { lines.reduce(0) { $0 + $1.quantity } }
 
     /// The number a shopper and the shop read to each other ("order 1042"): the order's

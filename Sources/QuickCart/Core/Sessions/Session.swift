@@ -35,6 +35,8 @@ public struct Session: Sendable, Equatable {
     /// The name a session has until the shopper picks one.
     public static let defaultDisplayName = "Guest"
 
+    /// A session as ``SessionManager`` derives it from a cookie (and storage); the
+    /// preferences start as ``Preferences/standard`` and the newest search as `nil`.
     public init(
         storageID: String, createdAt: Int64, displayName: String, isStored: Bool,
         csrfToken: String, liveKey: String, storedLiveKey: String

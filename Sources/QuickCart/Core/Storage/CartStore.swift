@@ -5,6 +5,7 @@ public struct CartChange: Sendable, Equatable {
     /// Increases with every change of the session's cart, so listeners can drop stale news.
     public let version: Int64
 
+    /// A change that left `itemCount` items in the cart at `version`.
     public init(itemCount: Int, version: Int64) {
         self.itemCount = itemCount
         self.version = version

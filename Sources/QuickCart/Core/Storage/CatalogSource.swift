@@ -13,8 +13,11 @@ import Synchronization
 public final class CatalogSource: Sendable {
     /// One catalog, with what was derived from it.
     public struct Snapshot: Sendable {
+        /// The products, with their lookups.
         public let catalog: Catalog
+        /// The stored catalog's version: it grows with every import.
         public let version: Int64
+        /// Where the catalog came from: the demo, an import, or `nil` before either.
         public let origin: CatalogOrigin?
         /// The cart of a session that has changed nothing yet, under this catalog.
         public let starterCart: Cart
