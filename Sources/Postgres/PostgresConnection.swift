@@ -118,8 +118,9 @@ public final class PostgresConnection {
     }
 
     /// Checks the syntax with libpq's own parser, so a typo is reported as such rather than
-    /// as a failed connection. libpq's message quotes pieces of the string, which may be
-    /// the password, so the quoted parts are blanked.
+    /// as a failed connection. libpq's message quotes pieces of the string, any of which may
+    /// hold the password (a `"` in it defeats blanking the quoted parts), so the error says
+    /// only that the string is malformed, and shows it with its password redacted.
     static func validate(_ connectionString: String) throws(PostgresError) {
         var errorMessage: UnsafeMutablePointer<CChar>?
         let options = PQconninfoParse(connectionString, &errorMessage)
@@ -128,9 +129,10 @@ public final class PostgresConnection {
             PQfreemem(errorMessage)
         }
         guard options == nil else { return }
-        let message = errorMessage.map { String(cString: $0) } ?? "out of memory"
+        let redacted = PostgresConnectionString.redactingPassword(connectionString)
         throw .misuse(
-            "malformed connection string: " + PostgresError.blankingQuotedParts(of: PostgresError.oneLine(message)),
+            redacted == PostgresConnectionString.unparseable
+                ? "malformed connection string" : "malformed connection string: \(PostgresError.oneLine(redacted))",
             operation: Operation.connect
         )
     }

@@ -29,6 +29,8 @@ public enum PostgresConnectionString {
     }
 
     static let redaction = "***"
+    /// What ``redactingPassword(_:)`` gives for a keyword/value string it cannot parse.
+    static let unparseable = "(malformed connection string)"
 
     // MARK: - URLs
 
@@ -85,7 +87,7 @@ public enum PostgresConnectionString {
             result += keyword
             skipSpaces()
             guard index < characters.count, characters[index] == "=" else {
-                return "(malformed connection string)"
+                return unparseable
             }
             result.append("=")
             index += 1
@@ -107,7 +109,7 @@ public enum PostgresConnectionString {
                         break
                     }
                 }
-                guard closed else { return "(malformed connection string)" }
+                guard closed else { return unparseable }
             } else {
                 while index < characters.count, !characters[index].isWhitespace {
                     value.append(characters[index])

@@ -24,20 +24,30 @@ extension Database {
         /// application-specific setup. An error fails the open.
         public var prepareConnection: (@Sendable (Database) throws -> Void)?
 
+        /// The permission bits a database file gets when opening creates it, such as `0o600`
+        /// for a file no other local user may read (SQLite gives its `-wal` and `-shm` files
+        /// the database file's permissions, so those follow). An existing file keeps its own.
+        /// `nil`, the default, leaves it to SQLite (`0o644` less the umask). Ignored for
+        /// `:memory:` and `file:` URIs.
+        public var fileMode: UInt32?
+
         /// Creates a configuration.
         ///
         /// - Parameters:
         ///   - busyTimeout: How long to wait for another connection's lock.
         ///   - statementCacheCapacity: How many prepared statements to keep per connection.
         ///   - prepareConnection: Extra setup for every new connection.
+        ///   - fileMode: The permission bits of a database file the open creates.
         public init(
             busyTimeout: Duration = .milliseconds(5000),
             statementCacheCapacity: Int = 100,
-            prepareConnection: (@Sendable (Database) throws -> Void)? = nil
+            prepareConnection: (@Sendable (Database) throws -> Void)? = nil,
+            fileMode: UInt32? = nil
         ) {
             self.busyTimeout = busyTimeout
             self.statementCacheCapacity = statementCacheCapacity
             self.prepareConnection = prepareConnection
+            self.fileMode = fileMode
         }
 
         /// The busy timeout in whole milliseconds, clamped to what SQLite accepts.

@@ -39,6 +39,7 @@ public final class Database {
     /// - Throws: ``SQLiteError`` if the file cannot be opened or configured; the
     ///   connection is released before the error is thrown.
     public init(path: String, configuration: Configuration = Configuration()) throws {
+        if let mode = configuration.fileMode { Self.createFile(at: path, mode: mode) }
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         let resultCode = sqlite3_open_v2(path, &handle, flags, nil)
@@ -61,6 +62,15 @@ public final class Database {
             close()
             throw error
         }
+    }
+
+    /// Creates the file at `path` with `mode`, unless it exists: SQLite creates files with
+    /// fixed permissions. Any failure (the file exists, the folder is missing) is left for
+    /// `sqlite3_open_v2` to report.
+    private static func createFile(at path: String, mode: UInt32) {
+        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
+        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode))
+        if descriptor >= 0 { Glibc.close(descriptor) }
     }
 
     private func configure(_ handle: OpaquePointer) throws {

@@ -2,8 +2,10 @@ import Dispatch
 import Foundation
 import QuickCart
 
-/// Runs an operator's command (`catalog …`, `orders …`), or reads options, opens the database,
-/// serves until SIGINT or SIGTERM, then stops cleanly.
+// Runs an operator's command (`catalog …`, `orders …`), or reads options, opens the database,
+// serves until SIGINT or SIGTERM, then stops cleanly.
+
+/// Prints `message` to stderr and exits with `status`.
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data("quickcart: \(message)\n".utf8))
     exit(status)
@@ -33,6 +35,19 @@ do {
     fail("\(error)\n\n\(Configuration.usage)", status: 2)
 }
 
+// Before serving and before the serving line: a tool may send SIGTERM the moment it reads that
+// line, and the default action would end the process without closing the database.
+let stop = DispatchSemaphore(value: 0)
+var signalSources: [any DispatchSourceSignal] = []
+for signalNumber in [SIGINT, SIGTERM] {
+    signal(signalNumber, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+    // @Sendable: a handler made in top-level code would otherwise inherit @MainActor and trap.
+    source.setEventHandler { @Sendable in stop.signal() }
+    source.resume()
+    signalSources.append(source)
+}
+
 let app: QuickCartApp
 do {
     app = try QuickCartApp(configuration: configuration)
@@ -45,16 +60,6 @@ let host = configuration.host.contains(":") ? "[\(configuration.host)]" : config
 // Written straight to the file descriptor: tools waiting for this line read a pipe.
 FileHandle.standardOutput.write(Data("QuickCart is serving http://\(host):\(app.port)/ (database \(Storage.loggable(configuration.databasePath)))\n".utf8))
 
-let stop = DispatchSemaphore(value: 0)
-var signalSources: [any DispatchSourceSignal] = []
-for signalNumber in [SIGINT, SIGTERM] {
-    signal(signalNumber, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-    // @Sendable: a handler made in top-level code would otherwise inherit @MainActor and trap.
-    source.setEventHandler { @Sendable in stop.signal() }
-    source.resume()
-    signalSources.append(source)
-}
 stop.wait()
 app.stop()
 FileHandle.standardOutput.write(Data("QuickCart stopped.\n".utf8))

@@ -105,6 +105,17 @@ struct ErrorTests {
         }
     }
 
+    @Test("A quote in a malformed URL's password does not let the password through")
+    func aQuoteInAMalformedURLsPasswordStaysHidden() throws {
+        let error = try #require(throws: PostgresError.self) {
+            _ = try PostgresConnection(connectionString: "postgresql://u:Se\"CrEt@[::1:1/db")
+        }
+        #expect(error.kind == .misuse)
+        #expect(!error.description.contains("Se\""), "\(error)")
+        #expect(!error.description.contains("CrEt"), "\(error)")
+        #expect(error.description.contains("postgresql://u:***@[::1:1/db"), "\(error)")
+    }
+
     @Test func aTerminatedBackendIsAnUnavailableConnectionLoss() throws {
         try withTestConnection { connection, url throws in
             let killer = try PostgresConnection(connectionString: url)

@@ -245,6 +245,27 @@ extension ShopTests {
 
         // MARK: - Sessions that end, and ids that rotate
 
+        @Test("Sign-out with a cookie the session renews (a spent cookie in its grace) sets only the new session's cookie")
+        func signOutSetsOneSessionCookie() throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            _ = try browser.get("/")
+            let first = try #require(browser.sessionCookie)
+            #expect(try browser.post("/profile/name", form: [("display_name", "Ada")]).status == 303)
+            #expect(browser.sessionCookie != first, "storing the session rotates its id")
+            let token = try browser.token()
+
+            let answer = Page(
+                try shop.client().post("/profile/sign-out", form: [("csrf", token)], headers: [("Cookie", "quickcart_session=\(first)")]),
+                method: "POST", target: "/profile/sign-out"
+            )
+            #expect(answer.status == 303, "\(answer.summary)")
+            let sessionCookies = answer.setCookies.filter { $0.name == Page.sessionCookieName }
+            #expect(sessionCookies.count == 1, "\(answer.response.headers(named: "Set-Cookie"))")
+            let after = shop.browser(cookie: try #require(sessionCookies.last?.value))
+            #expect(!(try after.get("/profile").text.contains("Ada")), "the cookie set last still leads to the signed-out session")
+        }
+
         @Test("Sign out of this browser: a new, empty session; the old cookie reaches nothing; its rows are gone")
         func signOut() throws {
             let shop = try TestShop()

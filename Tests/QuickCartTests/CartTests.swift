@@ -1,5 +1,6 @@
 import HTTPTesting
 import QuickCart
+import SQLite
 import Testing
 
 extension ShopTests {
@@ -178,6 +179,27 @@ extension ShopTests {
             let nonsense = try browser.post("/cart/items/abc/remove")
             #expect(nonsense.status == 404, "removing item “abc”: \(nonsense.summary)")
             #expect(try browser.cart() == after)
+        }
+
+        @Test("Removing an item the cart does not hold writes nothing: 303 back, no notice, no session stored, no new cookie")
+        func removingAnAbsentItemWritesNothing() throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            _ = try browser.get("/cart")
+            let tent = try shop.productID(named: Products.tent)
+            let answer = try browser.post("/cart/items/\(tent)/remove", form: [("return_to", "/cart")])
+            #expect(answer.status == 303 && answer.location == "/cart", "\(answer.summary)")
+            #expect(answer.setCookies.isEmpty, "\(answer.response.headers(named: "Set-Cookie"))")
+            let db = try Database(path: shop.directory.path + "/quickcart.sqlite")
+            #expect(try db.fetchValue("SELECT count(*) FROM sessions", as: Int.self) == 0, "removing nothing stored the session")
+
+            // A stored session's cart version stays where it was.
+            #expect(try browser.post("/cart/items", form: [("product", tent)]).status == 303)
+            let version = try db.fetchValue("SELECT cart_version FROM sessions", as: Int64.self)
+            _ = try browser.post("/cart/items/\(tent)/remove")
+            let again = try browser.post("/cart/items/\(tent)/remove")
+            #expect(again.status == 303 && !again.setCookies.contains { $0.name == "quickcart_notice" }, "\(again.summary)")
+            #expect(try db.fetchValue("SELECT cart_version FROM sessions", as: Int64.self) == version.map { $0 + 1 })
         }
 
         @Test("Removing every item leaves an empty cart with a hidden badge")

@@ -1,3 +1,4 @@
+import Foundation
 import QuickCart
 import Testing
 
@@ -13,6 +14,15 @@ extension ShopTests {
             #expect(!configuration.emptyCarts)
             #expect(configuration.heartbeatInterval > 0 && configuration.heartbeatInterval <= 30,
                     "event streams must get a comment at least every 30 s; the heartbeat is \(configuration.heartbeatInterval) s")
+        }
+
+        @Test("A PostgreSQL URL's media folder is in the working directory, whatever the scheme's case", arguments: [
+            "postgres://db/shop", "postgresql://db/shop", "POSTGRES://db/shop", "PostgreSQL://shop@db/shop",
+        ])
+        func mediaFolderOfAPostgreSQLURL(url: String) throws {
+            let configuration = try QuickCart.Configuration.parse(arguments: ["--db", url], environment: [:])
+            #expect(configuration.mediaDirectory == URL(fileURLWithPath: "media").path)
+            #expect(Storage.isPostgreSQL(url))
         }
 
         @Test("Environment variables set options, and flags win over them")

@@ -125,6 +125,30 @@ extension ShopTests {
             #expect(plain.header("Strict-Transport-Security") == nil)
         }
 
+        @Test("With --secure-cookies every cookie the shop sets is Secure: the session's, a notice's and the one clearing it")
+        func everyCookieIsSecure() throws {
+            let shop = try TestShop { $0.secureCookies = true }
+            let first = Page(try shop.client().get("/"), method: "GET", target: "/")
+            let session = try #require(first.setCookies.first { $0.name == "__Host-quickcart_session" })
+            let sessionPair = "__Host-quickcart_session=\(session.value)"
+            let token = try #require(first.csrfToken)
+            let added = Page(
+                try shop.client().post("/cart/items", form: [("csrf", token), ("product", "3")], headers: [("Cookie", sessionPair)]),
+                method: "POST", target: "/cart/items"
+            )
+            #expect(added.status == 303, "\(added.summary)")
+            let notice = try #require(added.setCookies.first { $0.name == "quickcart_notice" }, "the add left no notice")
+            #expect(notice.attributes["secure"] != nil, "the notice cookie is not Secure: \(added.response.headers(named: "Set-Cookie"))")
+            for cookie in added.setCookies { #expect(cookie.attributes["secure"] != nil, "\(cookie.name) is not Secure") }
+
+            let shown = Page(
+                try shop.client().get("/", headers: [("Cookie", "\(sessionPair); quickcart_notice=\(notice.value)")]),
+                method: "GET", target: "/"
+            )
+            let clearing = try #require(shown.setCookies.first { $0.name == "quickcart_notice" }, "the page did not clear the notice")
+            #expect(clearing.attributes["secure"] != nil, "the clearing cookie is not Secure")
+        }
+
         @Test("Every answer carries the security headers, error pages and static files included")
         func securityHeadersEverywhere() throws {
             let shop = try TestShop()

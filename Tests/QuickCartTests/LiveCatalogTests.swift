@@ -86,5 +86,19 @@ extension ShopTests {
             let orders = CheckoutTests.orders(on: profile)
             #expect(orders.first?.lines == ["1 × Trail Running Shoes $150.00", "2 × Insulated Water Bottle $49.00"], "\(orders)")
         }
+
+        @Test("Checkout of a cart holding only products no longer for sale says so, not that the cart is empty")
+        func checkoutWithNothingForSale() throws {
+            let shop = try TestShop(emptyCarts: true)
+            let browser = shop.browser()
+            let tent = try shop.productID(named: Products.tent)
+            #expect(try browser.post("/cart/items", form: [("product", tent)]).status == 303)
+            try Self.importCatalog(Self.catalog, into: shop)
+            _ = try Self.eventually(browser, "/cart") { $0.text.contains("No longer available") }
+            let refused = try browser.post("/cart/checkout")
+            #expect(refused.status == 400, "\(refused.summary)")
+            #expect(refused.text.contains("Nothing in your cart is for sale any more; remove those items to continue."), "\(refused.summary)")
+            #expect(!refused.text.contains("Your cart is empty"))
+        }
     }
 }

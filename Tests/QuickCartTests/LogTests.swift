@@ -82,6 +82,23 @@ extension ShopTests {
             #expect(afterLeaving.allSatisfy(Self.isOneClean))
         }
 
+        @Test("The session tag comes from the __Host- session cookie too, as --secure-cookies names it")
+        func sessionTagFromTheHostOnlyCookie() throws {
+            let lines = Mutex<[String]>([])
+            var router = Router()
+            router.add(middleware: AccessLog(write: { line in lines.withLock { $0.append(line) } }))
+            router.get("/") { _ in .html("<p>home</p>") }
+            let server = Server(configuration: .init(host: "127.0.0.1", port: 0, threadCount: 1), responder: router)
+            try server.start()
+            defer { server.stop() }
+            for name in [SessionManager.hostOnlyCookieName, SessionManager.cookieName] {
+                _ = try TestHTTPClient(port: server.port).get("/", headers: [("Cookie", "\(name)=abc.0123456789abcdef")])
+            }
+            let written = Self.wait(for: 2, in: lines)
+            #expect(written.count == 2)
+            for line in written { #expect(line.hasSuffix(" s=0123456789\n"), "\(line.debugDescription)") }
+        }
+
         @Test("An event stream is logged when it ends; a refused one once, as the 503 the client got")
         func streamsAreLoggedWhenTheyEnd() throws {
             let lines = Mutex<[String]>([])
@@ -171,6 +188,34 @@ extension ShopTests {
             log.write("last\n")
             log.flush()
             #expect(pipe.readAll(closingWriteEnd: true) == Array((String(repeating: line, count: 200) + "last\n").utf8))
+        }
+
+        @Test("An operator's line is written promptly without a flush, and never by the thread that logs it")
+        func promptLinesAreWrittenSoonOffTheCallingThread() throws {
+            let pipe = try LogPipe()
+            let log = BufferedLog(descriptor: pipe.writeEnd, capacity: 64 * 1024, name: "log")
+            log.write("quickcart: error: storage unavailable\n", promptly: true)
+            let deadline = Date().addingTimeInterval(5)
+            while pipe.available == 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+            #expect(pipe.available == 38, "the error line was not written without a flush")
+
+            // Nobody reads the pipe any more: a storage outage's line per request must not block.
+            let line = "quickcart: error: GET /cart: storage unavailable: disk I/O error\n"
+            let finished = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                for _ in 0..<20_000 { log.write(line, promptly: true) }
+                finished.signal()
+            }
+            #expect(finished.wait(timeout: .now() + 20) == .success, "logging blocked on a pipe nobody reads")
+            #expect(log.droppedLineCount > 0)
+            let reader = DispatchQueue(label: "reader")
+            let received = Mutex<[UInt8]>([])
+            reader.async { received.withLock { $0 = pipe.readAll(closingWriteEnd: false) } }
+            log.flush(timeout: 10)
+            close(pipe.writeEnd)
+            reader.sync {}
+            let text = String(decoding: received.withLock { $0 }, as: UTF8.self)
+            #expect(text.hasSuffix(" lines dropped while the log was not taking them\n") && text.contains("quickcart: log: "), "\(text.suffix(200))")
         }
 
         @Test("A log nobody reads holds up no request: lines are dropped and counted, then reported")

@@ -96,6 +96,27 @@ struct StoreTests {
         #expect(try empty.sessions.session(storageID: session.storageID) == nil, "a refused checkout stored its session")
     }
 
+    @Test("Checkout of a cart whose products are all no longer for sale says so, and changes nothing", arguments: StoreBackend.allCases)
+    func checkoutWithNothingForSale(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open(emptyCarts: true)
+        defer { storage.close() }
+        let products = storage.catalog.current.catalog.products
+        let tent = try #require(products.first { $0.slug == "ultralight-tent" })
+        let session = TestSessions.new()
+        _ = try storage.carts.add(productID: tent.id, for: session, at: now)
+        // An import that leaves the tent out takes it off sale.
+        let kept = products.filter { $0.id != tent.id }.map { product in
+            CatalogEntry(
+                slug: product.slug, name: product.name, summary: product.summary, category: product.category, price: product.price,
+                icon: product.icon, isFeatured: product.isFeatured, isActive: true, image: nil
+            )
+        }
+        _ = try storage.catalogs.importCatalog(kept, origin: .own)
+        let before = try #require(try storage.sessions.session(storageID: session.storageID))
+        #expect(throws: CartError.nothingForSale) { try storage.carts.checkout(for: session, at: now) }
+        #expect(try storage.sessions.session(storageID: session.storageID) == before, "a refused checkout changed the session")
+    }
+
     @Test("Two requests storing the same new session store it once, and both changes count", arguments: StoreBackend.allCases)
     func storingTwiceIsHarmless(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()

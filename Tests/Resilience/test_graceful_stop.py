@@ -20,6 +20,7 @@ import re
 import signal
 import socket
 import sqlite3
+import subprocess
 import threading
 import time
 import urllib.parse
@@ -28,7 +29,7 @@ import pytest
 
 from resilience_support import launch, quickcart_binary  # noqa: F401 (the pytest fixtures used below)
 from resilience_support import (
-    COOKIE_NAME, HOST, TRANSPORT_ERRORS, SessionLost, Shopper, connection_refused,
+    COOKIE_NAME, HOST, RESOURCES, TRANSPORT_ERRORS, SessionLost, Shopper, connection_refused,
     integrity_problems, open_database, order_id, orders_in_database,
 )
 
@@ -399,3 +400,30 @@ def test_stop_under_load_loses_nothing_answered(launch, tmp_path, signal_number)
           f"{'still running' if alive_while_probing else 'gone'}, exit {status} after {exit_seconds:.2f} s, "
           f"{time.monotonic() - began:.1f} s in all")
     assert not problems, "\n".join(problems[:50]) + f"\n\nserver output:\n{server.output()}"
+
+
+# MARK: - A signal the instant the serving line appears
+
+
+@pytest.mark.parametrize("attempt", range(10))
+def test_sigterm_right_after_the_serving_line_stops_cleanly(quickcart_binary, tmp_path, attempt):
+    """A tool that sends SIGTERM as soon as it reads the serving line gets a clean stop: the
+    handlers are in place before the line is printed, so the exit is 0, not 143."""
+    database = tmp_path / "instant.sqlite"
+    process = subprocess.Popen(
+        [str(quickcart_binary), "--host", HOST, "--port", "0", "--db", str(database),
+         "--resources", str(RESOURCES)],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    try:
+        line = process.stdout.readline()
+        assert b"QuickCart is serving" in line, f"expected the serving line, saw {line!r}"
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=EXIT_TIMEOUT)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0, \
+        f"expected exit 0 after SIGTERM, saw {process.returncode}\n[stdout]\n{out!r}\n[stderr]\n{err!r}"
+    assert b"QuickCart stopped." in out

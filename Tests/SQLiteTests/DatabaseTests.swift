@@ -4,6 +4,29 @@ import Testing
 
 @Suite("Opening, configuring, scripts and closing")
 struct DatabaseTests {
+    @Test("A configured file mode applies to a file the open creates, and its -wal and -shm; an existing file keeps its own")
+    func fileModeAppliesToNewFiles() throws {
+        try withTemporaryDirectory { directory throws in
+            let path = directory + "/private.sqlite"
+            let db = try Database(path: path, configuration: Database.Configuration(fileMode: 0o600))
+            try db.execute(sql: "CREATE TABLE t (x); INSERT INTO t VALUES (1)")
+            for file in [path, path + "-wal", path + "-shm"] {
+                #expect(try Self.mode(of: file) == 0o600, "\(file)")
+            }
+            db.close()
+
+            let existing = directory + "/existing.sqlite"
+            #expect(FileManager.default.createFile(atPath: existing, contents: nil, attributes: [.posixPermissions: 0o640]))
+            let again = try Database(path: existing, configuration: Database.Configuration(fileMode: 0o600))
+            again.close()
+            #expect(try Self.mode(of: existing) == 0o640)
+        }
+    }
+
+    private static func mode(of path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+
     @Test func openCreatesTheFileAndConfiguresTheConnection() throws {
         try withTemporaryDirectory { directory throws in
             let path = directory + "/new.sqlite"

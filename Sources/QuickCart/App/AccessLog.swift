@@ -33,8 +33,10 @@ struct AccessLog: Middleware {
 
     /// 40 bits of the cookie's signature, or `-` without one. The signature is an HMAC of
     /// the id and issue time under the shop's secret, so it tells sessions apart without revealing the id.
+    /// Either cookie name will do: browsers keep the `__Host-` one only where the shop set it
+    /// (with `--secure-cookies`), and looking up two names costs no more than one.
     private static func sessionTag(_ request: Request) -> String {
-        guard let cookie = request.cookies[SessionManager.cookieName],
+        guard let cookie = request.cookies[SessionManager.hostOnlyCookieName] ?? request.cookies[SessionManager.cookieName],
               let dot = cookie.utf8.lastIndex(of: UInt8(ascii: ".")) else { return "-" }
         let signature = cookie[cookie.index(after: dot)...]
         return signature.utf8.count >= 10 ? String(signature.prefix(10)) : "-"

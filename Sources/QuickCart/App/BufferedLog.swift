@@ -6,8 +6,9 @@ import Glibc
 
 /// Lines for a file descriptor (standard error by default), gathered and written together:
 /// a `write(2)` for every request's log line would cost a system call per answer. Lines go out
-/// in order, once 16 KiB have gathered or when ``flush()`` is called, which QuickCartApp does
-/// every 200 ms and when it stops; a crash loses at most the lines of that last moment.
+/// in order, once 16 KiB have gathered, when ``flush()`` is called, which QuickCartApp does
+/// every 200 ms and when it stops, or at once (still off the writing thread) for a line written
+/// `promptly`; a crash loses at most the lines of that last moment.
 ///
 /// Request threads never write: they append under a lock that nothing holds for long, and the
 /// writes happen on a queue of the log's own, outside that lock. A descriptor that stops taking
@@ -27,23 +28,32 @@ final class BufferedLog: Sendable {
     private let droppedTotal = Atomic<Int>(0)
     private let descriptor: Int32
     private let capacity: Int
+    /// What the line reporting dropped lines calls this log.
+    private let name: String
     private let writer = DispatchQueue(label: "quickcart.buffered-log")
     private static let threshold = 16 * 1024
 
     /// - Parameters:
     ///   - descriptor: Where lines go.
     ///   - capacity: The most bytes gathered while the descriptor is not taking them.
-    init(descriptor: Int32 = 2, capacity: Int = 1024 * 1024) {
+    ///   - name: What the line reporting dropped lines calls this log.
+    init(descriptor: Int32 = 2, capacity: Int = 1024 * 1024, name: String = "access log") {
         self.descriptor = descriptor
         self.capacity = max(capacity, Self.threshold)
+        self.name = name
     }
 
     /// Lines dropped so far because the descriptor was not taking them.
     var droppedLineCount: Int { droppedTotal.load(ordering: .relaxed) }
 
-    /// Adds a line (with its line break); once there are enough, has them written, without
-    /// waiting for the write.
+    /// Adds a line (with its line break); once there are enough, or at once when `promptly`,
+    /// has them written, without waiting for the write.
     func write(_ line: String) {
+        write(line, promptly: false)
+    }
+
+    /// As ``write(_:)``; `promptly` has the line written soon rather than with the next flush.
+    func write(_ line: String, promptly: Bool) {
         let startWrite = pending.withLock { pending in
             guard pending.bytes.count + line.utf8.count <= capacity else {
                 pending.dropped += 1
@@ -51,7 +61,7 @@ final class BufferedLog: Sendable {
                 return false
             }
             pending.bytes.append(contentsOf: line.utf8)
-            guard pending.bytes.count >= Self.threshold, !pending.writeScheduled else { return false }
+            guard promptly || pending.bytes.count >= Self.threshold, !pending.writeScheduled else { return false }
             pending.writeScheduled = true
             return true
         }
@@ -83,7 +93,7 @@ final class BufferedLog: Sendable {
             guard !batch.isEmpty || dropped > 0 else { return }
             writeOut(batch)
             if dropped > 0 {
-                writeOut(Array("quickcart: access log: \(dropped) lines dropped while the log was not taking them\n".utf8))
+                writeOut(Array("quickcart: \(name): \(dropped) lines dropped while the log was not taking them\n".utf8))
             }
             batch.removeAll(keepingCapacity: batch.capacity <= Self.threshold * 4)
         }

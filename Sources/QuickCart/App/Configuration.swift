@@ -41,7 +41,7 @@ public struct Configuration: Sendable, Equatable {
     /// (in the working directory when the database is a PostgreSQL URL).
     public var mediaDirectory: String {
         if let mediaPath { return mediaPath }
-        if databasePath.hasPrefix("postgres://") || databasePath.hasPrefix("postgresql://") {
+        if Storage.isPostgreSQL(databasePath) {
             return URL(fileURLWithPath: "media").path
         }
         return URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("media").path

@@ -21,6 +21,9 @@ public final class QuickCartApp: Sendable {
     private let storage: any ShopStorage
     private let server: Server
     private let maintenance = Mutex<[MaintenanceTimer]>([])
+    /// Where the purge and the catalog check run, one at a time, so ``stop()`` can wait for
+    /// the one under way before closing storage.
+    private let maintenanceQueue = DispatchQueue(label: "quickcart.maintenance", qos: .utility)
     /// Whether the last check for a new catalog failed, so an outage is logged once.
     private let catalogCheckFailing = Atomic(false)
     /// Where access-log lines gather between writes; `nil` without an access log.
@@ -49,10 +52,12 @@ public final class QuickCartApp: Sendable {
         let pages = PageRenderer(
             templates: try PageTemplates(directory: resources.views),
             icons: icons,
-            assets: AssetsView(css: Self.versionedURL("css/app.css", in: staticFiles), js: Self.versionedURL("js/app.js", in: staticFiles))
+            assets: AssetsView(css: Self.versionedURL("css/app.css", in: staticFiles), js: Self.versionedURL("js/app.js", in: staticFiles)),
+            secureCookies: configuration.secureCookies
         )
         let shelf = LiveCatalog(source: storage.catalog, icons: icons)
-        let accessLogOutput = configuration.accessLog ? BufferedLog() : nil
+        // The operator's lines' log: one writer keeps the two kinds of line whole and in order.
+        let accessLogOutput = configuration.accessLog ? Log.output : nil
         self.accessLogOutput = accessLogOutput
         let storage = storage
         let routes = Routes(
@@ -96,13 +101,14 @@ public final class QuickCartApp: Sendable {
     public var openEventStreamCount: Int { server.openEventStreamCount }
 
     /// Starts serving, the hourly purge of expired sessions, the check for a new catalog
-    /// (every ``catalogCheckInterval``) and the access log's writes.
+    /// (every ``catalogCheckInterval``) and the log's writes.
     public func start() throws {
         try server.start()
-        repeatEvery(.seconds(3600), firstAfter: .seconds(60)) { [weak self] in self?.purgeExpiredSessions() }
-        repeatEvery(Self.catalogCheckInterval) { [weak self] in self?.refreshCatalog() }
+        repeatEvery(.seconds(3600), firstAfter: .seconds(60), on: maintenanceQueue) { [weak self] in self?.purgeExpiredSessions() }
+        repeatEvery(Self.catalogCheckInterval, on: maintenanceQueue) { [weak self] in self?.refreshCatalog() }
         if let accessLogOutput {
-            repeatEvery(.milliseconds(200)) { accessLogOutput.flush() }
+            // Not on the maintenance queue: a slow catalog check must not hold up the log.
+            repeatEvery(.milliseconds(200), on: .global(qos: .utility)) { accessLogOutput.flush() }
         }
     }
 
@@ -112,10 +118,21 @@ public final class QuickCartApp: Sendable {
             for timer in timers { timer.source.cancel() }
             timers.removeAll()
         }
+        // Cancelling does not wait for a handler already running: wait for the purge or
+        // catalog check under way, so none touches storage as it closes (and reports a false
+        // failure), but not forever: a check stuck on an unreachable database is abandoned.
+        let maintenanceIdle = DispatchSemaphore(value: 0)
+        maintenanceQueue.async { maintenanceIdle.signal() }
+        if maintenanceIdle.wait(timeout: .now() + Self.maintenanceStopTimeout) == .timedOut {
+            Log.error("stopping without waiting longer for a catalog check or purge still under way")
+        }
         server.stop()
-        accessLogOutput?.flush()
         storage.close()
+        Log.output.flush()
     }
+
+    /// How long ``stop()`` waits for a purge or catalog check under way (seconds).
+    private static let maintenanceStopTimeout = 10.0
 
     /// How often a running shop asks storage whether an import landed: one small read. Pages
     /// show an imported catalog at the latest this long after its commit.
@@ -134,8 +151,11 @@ public final class QuickCartApp: Sendable {
         }
     }
 
-    private func repeatEvery(_ interval: DispatchTimeInterval, firstAfter delay: DispatchTimeInterval? = nil, _ work: @escaping @Sendable () -> Void) {
-        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+    private func repeatEvery(
+        _ interval: DispatchTimeInterval, firstAfter delay: DispatchTimeInterval? = nil, on queue: DispatchQueue,
+        _ work: @escaping @Sendable () -> Void
+    ) {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + (delay ?? interval), repeating: interval)
         timer.setEventHandler(handler: work)
         maintenance.withLock { $0.append(MaintenanceTimer(source: timer)) }

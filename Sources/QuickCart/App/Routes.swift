@@ -57,7 +57,8 @@ struct Routes {
             var response: Response
             do {
                 response = Response.text("ok\n" + (try health()))
-            } catch let error as StorageError {
+            } catch {
+                // Whatever failed, this instance should not get traffic for now.
                 Log.error("health check: \(error)")
                 response = Response.text("unavailable\n", status: .serviceUnavailable)
                 response.headers["Retry-After"] = Self.retryAfter
@@ -77,12 +78,23 @@ struct Routes {
             do {
                 let now = Clock.nowMilliseconds()
                 let resolution = try sessions.resolve(request, at: now / 1000)
-                var response = try body(ShopRequest(
-                    http: request, session: resolution.session, cart: resolution.cart, cartVersion: resolution.cartVersion,
-                    isNewSession: resolution.isNew, nowMilliseconds: now
-                ))
-                let stored = storesSession ? sessions.cookieOnceStored(for: resolution, at: now / 1000) : nil
-                if let cookie = stored ?? resolution.cookie { response.setCookie(cookie) }
+                var response: Response
+                var stored: Cookie?
+                do {
+                    response = try body(ShopRequest(
+                        http: request, session: resolution.session, cart: resolution.cart, cartVersion: resolution.cartVersion,
+                        isNewSession: resolution.isNew, nowMilliseconds: now
+                    ))
+                    stored = storesSession ? sessions.cookieOnceStored(for: resolution, at: now / 1000) : nil
+                } catch let unchanged as NothingChanged {
+                    // Nothing was stored, so there is no new id whose cookie to set.
+                    response = unchanged.answer
+                }
+                // Browsers apply the last cookie of a name: one the handler set (sign-out's new
+                // session) must not be overridden by the renewal of the session it replaced.
+                if let cookie = stored ?? resolution.cookie, !Self.setsCookie(named: cookie.name, in: response) {
+                    response.setCookie(cookie)
+                }
                 return response
             } catch StorageError.unavailable(let reason) {
                 // A full disk, a read-only file, a long lock or a database out of reach: the
@@ -98,6 +110,10 @@ struct Routes {
         }
     }
 
+    private static func setsCookie(named name: String, in response: Response) -> Bool {
+        response.headers.values(named: "Set-Cookie").contains { $0.hasPrefix(name + "=") }
+    }
+
     /// Seconds a client should wait after storage was unavailable.
     private static let retryAfter = "5"
 
@@ -111,4 +127,10 @@ struct Routes {
             return try body(request)
         }
     }
+}
+
+/// Thrown by a form post's handler that found nothing to change and wrote nothing: `answer` is
+/// sent as it is, without the cookie of the id a first change stores the session under.
+struct NothingChanged: Error {
+    let answer: Response
 }

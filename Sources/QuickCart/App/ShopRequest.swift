@@ -55,7 +55,8 @@ struct ShopRequest {
     /// A whole number from a form field that may be left out; when it is there, it is read as
     /// ``integer(_:named:)`` reads it.
     /// - Returns: `nil` when the form has no such field.
-    /// - Throws: ``HTTPError`` 400 naming the field when it is there but blank or not a whole number.
+    /// - Throws: ``HTTPError`` 400 naming the field when it is there but blank ("missing") or
+    ///   not a whole number.
     func optionalInteger(_ field: String, named label: String) throws -> Int? {
         guard http.form[field] != nil else { return nil }
         return try integer(field, named: label)

@@ -7,25 +7,27 @@ enum Clock {
     }
 }
 
-/// Lines for the operator, on standard error (unbuffered, safe from any thread). Messages pass
+/// Lines for the operator, on standard error through ``output`` (safe from any thread). Messages pass
 /// through ``LogLine/printable(_:limit:escapingSpaces:)``: they quote request paths and error
 /// descriptions, and a decoded `%0A` or an escape sequence must not forge a line.
 enum Log {
+    /// Where operator lines (and the access log's) gather on their way to standard error: a
+    /// request thread that logs never writes itself, so a stalled standard error (during a
+    /// storage outage every request logs a line) holds up no request. Each line is written at
+    /// once, off the logging thread; QuickCartApp also flushes it when it stops.
+    static let output = BufferedLog(name: "log")
+
     static func info(_ message: String) {
-        write(line(message))
+        output.write(line(message), promptly: true)
     }
 
     static func error(_ message: String) {
-        write(line(message, isError: true))
+        output.write(line(message, isError: true), promptly: true)
     }
 
     /// The line written for `message`, with its line break.
     static func line(_ message: String, isError: Bool = false) -> String {
         (isError ? "quickcart: error: " : "quickcart: ") + LogLine.printable(message, limit: 4096) + "\n"
-    }
-
-    private static func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
     }
 }
 

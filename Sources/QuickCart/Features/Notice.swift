@@ -16,14 +16,17 @@ enum Notice {
     /// elsewhere: such a read must leave a notice for the page its own form post leads to.
     static let refreshHeader = "X-QuickCart-Refresh"
 
-    /// The `Set-Cookie` that carries `text` to the next page.
-    static func cookie(_ text: String) -> Cookie {
+    /// The `Set-Cookie` that carries `text` to the next page; `secure` with `--secure-cookies`,
+    /// where every cookie the shop sets is `Secure`.
+    static func cookie(_ text: String, secure: Bool) -> Cookie {
         let value = text.prefix(maximumLength).addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
-        return Cookie(name: cookieName, value: value, path: "/", maxAge: lifetimeSeconds)
+        return Cookie(name: cookieName, value: value, path: "/", maxAge: lifetimeSeconds, secure: secure)
     }
 
     /// The `Set-Cookie` that ends a notice once a page has shown it.
-    static let clearingCookie = Cookie(name: cookieName, value: "", path: "/", maxAge: 0)
+    static func clearingCookie(secure: Bool) -> Cookie {
+        Cookie(name: cookieName, value: "", path: "/", maxAge: 0, secure: secure)
+    }
 
     /// The notice `request` carries, or `nil`: none, unreadable, or a refresh that must not take it.
     static func text(in request: Request) -> String? {

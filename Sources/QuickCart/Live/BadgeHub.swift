@@ -13,7 +13,10 @@ import Synchronization
 public final class BadgeHub: Sendable {
     private struct Listeners {
         var streams: [EventStream] = []
-        var version: Int64 = -1
+        /// The newest change these streams were sent; a stream that subscribes later with an
+        /// older count read from storage is sent this one instead.
+        var latest: CartChange?
+        var version: Int64 { latest?.version ?? -1 }
     }
 
     private struct State {
@@ -33,13 +36,15 @@ public final class BadgeHub: Sendable {
     }
 
     /// Adds `stream` to the listeners of the session whose live key is `liveKey`, and sends it
-    /// the current count, unless newer news has already been published.
+    /// the current count at once: `current`, or the newer change published since it was read.
     public func subscribe(_ stream: EventStream, liveKey: String, current: CartChange) {
         let evicted: EventStream? = state.withLock { state in
             var entry = state.listeners[liveKey, default: Listeners()]
             entry.streams.append(stream)
-            if current.version >= entry.version {
-                entry.version = current.version
+            if let latest = entry.latest, latest.version > current.version {
+                stream.send(bytes: Self.event(for: latest))
+            } else {
+                entry.latest = current
                 stream.send(bytes: Self.event(for: current))
             }
             let oldest = entry.streams.count > maximumStreamsPerSession ? entry.streams.removeFirst() : nil
@@ -55,7 +60,7 @@ public final class BadgeHub: Sendable {
     public func publish(_ change: CartChange, liveKey: String) {
         state.withLock { state in
             guard var entry = state.listeners[liveKey], change.version > entry.version else { return }
-            entry.version = change.version
+            entry.latest = change
             state.listeners[liveKey] = entry
             let event = Self.event(for: change)
             for stream in entry.streams { stream.send(bytes: event) }
@@ -71,7 +76,7 @@ public final class BadgeHub: Sendable {
             guard let moved = state.listeners.removeValue(forKey: oldKey) else { return [] }
             var entry = state.listeners[newKey, default: Listeners()]
             entry.streams += moved.streams
-            entry.version = max(entry.version, moved.version)
+            if moved.version > entry.version { entry.latest = moved.latest }
             for stream in moved.streams { state.movedTo[ObjectIdentifier(stream)] = newKey }
             let excess = max(0, entry.streams.count - maximumStreamsPerSession)
             let oldest = Array(entry.streams.prefix(excess))
@@ -88,7 +93,7 @@ public final class BadgeHub: Sendable {
     public func resend(_ change: CartChange, liveKey: String) {
         state.withLock { state in
             guard var entry = state.listeners[liveKey], change.version >= entry.version else { return }
-            entry.version = change.version
+            entry.latest = change
             state.listeners[liveKey] = entry
             let event = Self.event(for: change)
             for stream in entry.streams { stream.send(bytes: event) }
@@ -148,6 +153,8 @@ public final class BadgeHub: Sendable {
 
 /// In one process the hub is the whole way: news goes straight to its streams.
 extension BadgeHub: BadgePublisher {
+    /// Sends `change` to the streams of `session`'s stored live key, after moving there the
+    /// streams opened under its cookie's key when this change stored the session.
     public func publish(_ change: CartChange, for session: Session) {
         // When this change stored the session under its new id, the streams opened under the
         // old cookie follow it: they hear this change and every later one.

@@ -2,7 +2,7 @@
 /// `/events` stream of the session.
 ///
 /// The in-process ``BadgeHub`` is one; a publisher for several instances carries the news
-/// between machines under ``Session/liveKey``. Counts carry the cart's version, so news
+/// between machines under ``Session/storedLiveKey``. Counts carry the cart's version, so news
 /// delivered twice or out of order is harmless.
 public protocol BadgePublisher: Sendable {
     /// Tells every open stream of `session` its cart's new count: those under

@@ -16,8 +16,10 @@ struct EventsController: Sendable {
         let stream = EventStream()
         stream.send(bytes: Array("retry: \(Self.reconnectDelay)\n\n".utf8))
         // Subscribing sends the current count (read with the session) at once, so a
-        // reconnecting browser is never stale.
-        hub.subscribe(stream, liveKey: request.session.liveKey, current: request.badge)
+        // reconnecting browser is never stale. Under the stored session's key even before it
+        // is stored: news of the first change goes there, and a stream that subscribed under
+        // the cookie's key just after that change moved the others would hear nothing more.
+        hub.subscribe(stream, liveKey: request.session.storedLiveKey, current: request.badge)
         return Response(
             headers: [
                 "Content-Type": "text/event-stream",

@@ -70,6 +70,8 @@ public enum OperatorCommand {
             output.write(usage)
             return success
         }
+        // Lines opening storage logged are written before the process exits.
+        defer { Log.output.flush() }
         do {
             switch (invocation.noun, invocation.verb) {
             case ("catalog", "import"): return try importCatalog(invocation, output: output)

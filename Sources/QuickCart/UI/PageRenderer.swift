@@ -22,9 +22,12 @@ struct PageRenderer: Sendable {
     let assets: AssetsView
     /// The layout toggle as a page with the sidebar shows it, and as one with the tab bar does.
     let layoutToggles: (sidebar: LayoutToggleView, bar: LayoutToggleView)
+    /// Whether the cookies pages and forms set are `Secure` (`--secure-cookies`).
+    let secureCookies: Bool
 
-    init(templates: PageTemplates, icons: IconSet, assets: AssetsView) {
+    init(templates: PageTemplates, icons: IconSet, assets: AssetsView, secureCookies: Bool = false) {
         self.templates = templates
+        self.secureCookies = secureCookies
         tabBar = TabBar.standard.withIcons(from: icons)
         self.assets = assets
         layoutToggles = LayoutToggleView.pair(icon: icons["sidebar"])
@@ -58,7 +61,7 @@ struct PageRenderer: Sendable {
         var response = Response.html(bytes: output.finish(), status: page.status)
         // Pages carry the session's cart: never reuse one from a cache (Back shows it fresh).
         response.headers["Cache-Control"] = "no-store"
-        if notice != nil { response.setCookie(Notice.clearingCookie) }
+        if notice != nil { response.setCookie(Notice.clearingCookie(secure: secureCookies)) }
         return response
     }
 }

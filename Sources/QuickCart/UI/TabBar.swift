@@ -20,11 +20,15 @@ public struct TabBar: Sendable {
 
     /// One tab.
     public struct Tab: Sendable {
+        /// Which tab it is, as sessions' tab orders name it.
         public let id: TabID
+        /// The label under the icon, and the link's accessible name.
         public let title: String
         /// The icon's file name in `Public/icons/`, without `.svg`.
         public let icon: String
+        /// Where the tab leads when it was not left elsewhere.
         public let path: String
+        /// Its role in the bar: ordinary, search, or the prominent one carrying the badge.
         public let role: Role
         /// The icon's SVG markup, once ``withIcons(from:)`` has looked it up.
         var iconMarkup = ""

@@ -2,10 +2,12 @@
 public struct Cart: Hashable, Sendable {
     /// One product in the cart.
     public struct Item: Hashable, Sendable {
+        /// The product, as the current catalog describes it (name and price of today).
         public var product: Product
         /// Always within ``Cart/quantityRange``.
         public var quantity: Int
 
+        /// A line of `quantity` of `product`.
         public init(product: Product, quantity: Int) {
             self.product = product
             self.quantity = quantity

@@ -18,14 +18,17 @@ public struct Money: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Nothing.
     public static let zero = Money(cents: 0)
 
+    /// The sum of two amounts, exact to the cent.
     public static func + (lhs: Money, rhs: Money) -> Money {
         Money(cents: lhs.cents + rhs.cents)
     }
 
+    /// `lhs` taken `rhs` times (a unit price times a quantity), exact to the cent.
     public static func * (lhs: Money, rhs: Int) -> Money {
         Money(cents: lhs.cents * Int64(rhs))
     }
 
+    /// Whether `lhs` is the smaller amount.
     public static func < (lhs: Money, rhs: Money) -> Bool {
         lhs.cents < rhs.cents
     }

@@ -18,13 +18,13 @@ public struct Session: Sendable, Equatable {
     /// The token every form of this session carries. It is the stored session's token from
     /// the start, so forms of other tabs still work after the first change rotates the id.
     public let csrfToken: String
-    /// A keyed hash of this request's cookie id (HMAC under the shop's secret) that names the
-    /// streams it opens: the hub's listeners are found by it, and news about the session may
-    /// travel between machines under it without giving the id away.
+    /// A keyed hash of this request's cookie id (HMAC under the shop's secret): news about
+    /// the session may travel between machines under such keys without giving the id away.
     public let liveKey: String
     /// The live key of the stored session: ``liveKey`` once stored; before, the key of the id
-    /// the first change moves it to. News of a change goes here; the change that stores the
-    /// session also moves the streams of ``liveKey`` here.
+    /// the first change moves it to. Streams subscribe under it, even before the session is
+    /// stored, and news of a change goes here; the change that stores the session also moves
+    /// any streams of ``liveKey`` here.
     public let storedLiveKey: String
     /// Theme, tab order, layout and notification settings.
     public var preferences: Preferences = .standard
@@ -35,6 +35,8 @@ public struct Session: Sendable, Equatable {
     /// The name a session has until the shopper picks one.
     public static let defaultDisplayName = "Guest"
 
+    /// A session as ``SessionManager`` derives it from a cookie (and storage); the
+    /// preferences start as ``Preferences/standard`` and the newest search as `nil`.
     public init(
         storageID: String, createdAt: Int64, displayName: String, isStored: Bool,
         csrfToken: String, liveKey: String, storedLiveKey: String

@@ -5,6 +5,7 @@ public struct CartChange: Sendable, Equatable {
     /// Increases with every change of the session's cart, so listeners can drop stale news.
     public let version: Int64
 
+    /// A change that left `itemCount` items in the cart at `version`.
     public init(itemCount: Int, version: Int64) {
         self.itemCount = itemCount
         self.version = version
@@ -17,6 +18,8 @@ public enum CartError: Error, Equatable {
     case notInCart
     /// There is nothing to check out.
     case emptyCart
+    /// The cart has lines, but none of their products is for sale any more.
+    case nothingForSale
 }
 
 /// Changes to a session's cart. Each is one transaction that also stores a new session (see
@@ -41,6 +44,7 @@ public protocol CartStore: Sendable {
 
     /// Turns the cart into an order at today's prices and empties the cart, in one transaction.
     /// - Returns: The order's id and the emptied cart's change.
-    /// - Throws: ``CartError/emptyCart`` when there is nothing to check out.
+    /// - Throws: ``CartError/emptyCart`` when the cart has no lines, ``CartError/nothingForSale``
+    ///   when it has some but none of their products is for sale any more.
     func checkout(for session: Session, at now: Int64) throws -> (orderID: Int64, change: CartChange)
 }

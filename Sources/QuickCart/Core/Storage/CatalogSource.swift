@@ -4,15 +4,20 @@ import Synchronization
 /// whole when an import lands. Every reader sees either the old snapshot or the new one.
 ///
 /// ```swift
-/// let source = CatalogSource(try store.loadCatalog(), starterCart: { $0.origin == .demo ? Cart.demo(from: $0.catalog) : Cart() })
+/// let source = CatalogSource(try store.loadCatalog(), makeStarterCart: { catalog, origin in
+///     origin == .demo ? Cart.demo(from: catalog) : Cart()
+/// })
 /// let snapshot = source.current          // once per request
 /// if try source.refresh(from: store) { … } // every few seconds: true when an import landed
 /// ```
 public final class CatalogSource: Sendable {
     /// One catalog, with what was derived from it.
     public struct Snapshot: Sendable {
+        /// The products, with their lookups.
         public let catalog: Catalog
+        /// The stored catalog's version: it grows with every import.
         public let version: Int64
+        /// Where the catalog came from: the demo, an import, or `nil` before either.
         public let origin: CatalogOrigin?
         /// The cart of a session that has changed nothing yet, under this catalog.
         public let starterCart: Cart
@@ -32,13 +37,16 @@ public final class CatalogSource: Sendable {
         snapshot.withLock { $0 }
     }
 
-    /// Takes `stored` as the current catalog, unless the current one is as new.
+    /// Takes `stored` as the current catalog, unless the current one is as new: `stored` must
+    /// have a newer version, or the same version from another origin. Two refreshes that
+    /// finish out of order so never go back to the older catalog.
     /// - Returns: Whether it was taken.
     @discardableResult
     public func replace(with stored: StoredCatalog) -> Bool {
         let next = Self.snapshot(of: stored, makeStarterCart)
         return snapshot.withLock { current in
-            guard stored.version != current.version || stored.origin != current.origin else { return false }
+            let isNewer = stored.version > current.version || (stored.version == current.version && stored.origin != current.origin)
+            guard isNewer else { return false }
             current = next
             return true
         }

@@ -5,7 +5,9 @@ public struct StoredSession: Sendable, Equatable {
     public var createdAt: Int64
     /// When it was last touched (seconds since 1970, UTC).
     public var lastSeen: Int64
+    /// The name shown on Profile (``Session/defaultDisplayName`` until the shopper picks one).
     public var displayName: String
+    /// Theme, tab order, layout and notification settings.
     public var preferences: Preferences
     /// Its cart, in the order items were added.
     public var cart: Cart

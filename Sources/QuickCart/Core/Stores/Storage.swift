@@ -19,7 +19,7 @@ public enum Storage {
             emptyCarts || origin == .own ? Cart() : Cart.demo(from: catalog)
         }
         let storage: any ShopStorage
-        if PostgresConnectionString.isURL(location) {
+        if isPostgreSQL(location) {
             if configuration.maximumDatabaseBytes != nil {
                 Log.info("--db-max-mb is a quota on a SQLite file; on PostgreSQL its own limits apply")
             }
@@ -61,6 +61,12 @@ public enum Storage {
     /// Storage.loggable("postgres://shop:s3cret@db/quickcart")  // "postgres://shop:***@db/quickcart"
     /// ```
     public static func loggable(_ location: String) -> String {
-        PostgresConnectionString.isURL(location) ? PostgresConnectionString.redactingPassword(location) : location
+        isPostgreSQL(location) ? PostgresConnectionString.redactingPassword(location) : location
+    }
+
+    /// Whether `location` (a `--db` value) names a PostgreSQL database: a `postgres://` or
+    /// `postgresql://` URL, the scheme in any case. Anything else is a SQLite file path.
+    public static func isPostgreSQL(_ location: String) -> Bool {
+        PostgresConnectionString.isURL(location)
     }
 }

@@ -60,9 +60,13 @@ struct CartController: Sendable {
         }
     }
 
-    /// `POST /cart/items/:id/remove`.
+    /// `POST /cart/items/:id/remove`. A product the cart does not hold (removed already, in
+    /// another tab or by a second click) leads back with nothing written and no notice.
     func remove(_ request: ShopRequest) throws -> Response {
         let productID = try request.productID()
+        guard request.cart.quantity(of: productID) > 0 else {
+            throw NothingChanged(answer: .redirect(to: Self.withoutFragment(request.returnPath(default: "/cart"))))
+        }
         let change = try carts.remove(productID: productID, for: request.session, at: request.now)
         // The row is gone: the place to come back to is the row after it, or else the one before.
         let before = request.cart.items
@@ -85,13 +89,15 @@ struct CartController: Sendable {
             return committed(change, request, returnTo: "/profile?order=\(orderID)#order-confirmation")
         } catch CartError.emptyCart {
             throw HTTPError(.badRequest, "Your cart is empty, so there is nothing to check out.")
+        } catch CartError.nothingForSale {
+            throw HTTPError(.badRequest, "Nothing in your cart is for sale any more; remove those items to continue.")
         }
     }
 
     private func committed(_ change: CartChange, _ request: ShopRequest, returnTo path: String, notice: String? = nil) -> Response {
         publisher.publish(change, for: request.session)
         var response = Response.redirect(to: path)
-        if let notice { response.setCookie(Notice.cookie(notice)) }
+        if let notice { response.setCookie(Notice.cookie(notice, secure: pages.secureCookies)) }
         return response
     }
 

@@ -5,9 +5,10 @@ import Postgres
 /// The cart store sends each committed change on ``channel`` inside its transaction, as
 /// `LIVEKEY VERSION COUNT`, followed by ` OLDKEY` when the change stored the session under a
 /// new id (live keys are keyed hashes of session ids, never the ids), so only committed news
-/// travels, and every instance moves the streams opened under the old key as this one does. Every instance listens on one dedicated connection and feeds
-/// its own hub; the instance that made the change also delivers it at once, and the copy
-/// that comes back through the database is dropped by its version.
+/// travels, and every instance moves the streams opened under the old key as this one does.
+/// Every instance listens on one dedicated connection and feeds its own hub; the instance
+/// that made the change also delivers it at once, and the copy that comes back through the
+/// database is dropped by its version.
 ///
 /// Notifications sent while the listener was away are lost, so after each reconnection the
 /// current count of every session with an open stream here is read and sent again.

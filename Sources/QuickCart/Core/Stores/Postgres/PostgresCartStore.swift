@@ -69,7 +69,12 @@ struct PostgresCartStore: CartStore {
                 """,
                 session.storageID
             ) { try $0.int64(0) }
-            guard !lines.isEmpty else { throw CartError.emptyCart }
+            guard !lines.isEmpty else {
+                let hasLines = try connection.fetchValue(
+                    "SELECT EXISTS (SELECT 1 FROM cart_items WHERE session_id = $1)", session.storageID, as: Bool.self
+                ) ?? false
+                throw hasLines ? CartError.nothingForSale : CartError.emptyCart
+            }
             // Orders take their ids one at a time across the cluster, each holding this lock until
             // it commits, so ids commit in order and `quickcart orders export --follow`, which
             // follows the largest id seen, misses none.
@@ -139,14 +144,6 @@ struct PostgresOrderStore: OrderStore {
                  line: Order.Line(name: try row.string(2), unitPrice: try row.get(3), quantity: try row.int(4)))
             }
         }
-        var orders: [Order] = []
-        for row in rows {
-            if orders.last?.id == row.id {
-                orders[orders.count - 1].lines.append(row.line)
-            } else {
-                orders.append(Order(id: row.id, placedAt: row.placedAt, lines: [row.line]))
-            }
-        }
-        return orders
+        return Order.grouping(rows)
     }
 }

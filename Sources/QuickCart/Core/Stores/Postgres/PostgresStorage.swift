@@ -93,8 +93,7 @@ final class PostgresStorage: ShopStorage {
 
     /// Every instance offers a secret; the first to arrive keeps it, and all read that one.
     private static func makeSessionSecretIfMissing(in pool: PostgresPool) throws {
-        var generator = SystemRandomNumberGenerator()
-        let secret = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        let secret = SecureRandom.bytes(count: 32)
         try pool.withConnection { connection in
             try connection.execute(
                 "INSERT INTO settings (key, value) VALUES ('session-secret', $1) ON CONFLICT (key) DO NOTHING", Hex.encode(secret)
@@ -112,7 +111,6 @@ struct PostgresDatabase: Sendable {
 
     /// How often a transaction that lost a race (serialization failure, deadlock) runs at most.
     static let maximumAttempts = 5
-
 
     /// A borrowed connection, outside any transaction: one statement is its own snapshot.
     @discardableResult

@@ -60,7 +60,12 @@ struct SQLiteCartStore: CartStore {
                 "SELECT count(*) FROM cart_items c JOIN products p ON p.id = c.product_id WHERE c.session_id = ? AND p.active",
                 [session.storageID], as: Int.self
             ) ?? 0
-            guard lines > 0 else { throw CartError.emptyCart }
+            guard lines > 0 else {
+                let hasLines = try db.fetchValue(
+                    "SELECT EXISTS (SELECT 1 FROM cart_items WHERE session_id = ?)", [session.storageID], as: Bool.self
+                ) ?? false
+                throw hasLines ? CartError.nothingForSale : CartError.emptyCart
+            }
             try db.execute("INSERT INTO orders (session_id, placed_at) VALUES (?, ?)", [session.storageID, now])
             orderID = db.lastInsertRowID
             try db.execute(
@@ -119,14 +124,6 @@ struct SQLiteOrderStore: OrderStore {
                  line: Order.Line(name: try row.string(2), unitPrice: try row.get(3), quantity: try row.int(4)))
             }
         }
-        var orders: [Order] = []
-        for row in rows {
-            if orders.last?.id == row.id {
-                orders[orders.count - 1].lines.append(row.line)
-            } else {
-                orders.append(Order(id: row.id, placedAt: row.placedAt, lines: [row.line]))
-            }
-        }
-        return orders
+        return Order.grouping(rows)
     }
 }

@@ -1,4 +1,3 @@
-import Glibc
 import SQLite
 
 /// QuickCart's storage in one SQLite file: WAL, a pool of connections (one per server thread
@@ -23,14 +22,14 @@ final class SQLiteStorage: ShopStorage {
         path: String, maximumConnections: Int, maximumBytes: Int64?,
         makeStarterCart: @escaping @Sendable (Catalog, CatalogOrigin?) -> Cart
     ) throws {
-        var configuration = Database.Configuration()
+        // The file holds the cookie-signing secret: no other local user may read it.
+        var configuration = Database.Configuration(fileMode: 0o600)
         if let maximumBytes {
             configuration.prepareConnection = { db in
                 let pageSize = try db.fetchValue("PRAGMA page_size", as: Int64.self) ?? 4096
                 try db.execute(sql: "PRAGMA max_page_count = \(max(1, maximumBytes / pageSize))")
             }
         }
-        Self.createPrivateFile(at: path)
         let pool = try SQLiteDatabase.mapping { try DatabasePool(path: path, maximumConnections: maximumConnections, configuration: configuration) }
         try SQLiteDatabase.mapping {
             try SQLiteSchema.migrator.migrate(pool)
@@ -74,16 +73,6 @@ final class SQLiteStorage: ShopStorage {
 
     func close() {
         database.pool.close()
-    }
-
-    /// Creates the database file readable and writable by its owner only (0600), unless it
-    /// exists. SQLite gives its -wal and -shm files the database file's permissions, so those
-    /// follow. The file holds the cookie-signing secret: no other local user may read it.
-    private static func createPrivateFile(at path: String) {
-        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
-        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        // Any failure (the file exists, the folder is missing) is SQLite's to report on open.
-        if descriptor >= 0 { Glibc.close(descriptor) }
     }
 }
 

@@ -1,0 +1,79 @@
+@testable import MicroHTTP
+@testable import QuickCart
+import Testing
+
+/// The hub on its own: which count a stream hears, and when.
+@Suite("Badge hub")
+struct BadgeHubTests {
+    @Test("A stream that subscribes with a count older than news already published starts with the newer count")
+    func subscribeSendsTheNewerOfCurrentAndPublished() {
+        let hub = BadgeHub()
+        let first = EventStream(), second = EventStream()
+        defer { first.finish(); second.finish() }
+        hub.subscribe(first, liveKey: "k", current: CartChange(itemCount: 3, version: 1))
+        hub.publish(CartChange(itemCount: 5, version: 2), liveKey: "k")
+        // Read with its session before that change committed.
+        hub.subscribe(second, liveKey: "k", current: CartChange(itemCount: 3, version: 1))
+        let heard = Self.drain(second)
+        #expect(heard.contains("event: badge\ndata: 5\n"), "the second stream heard “\(heard)”")
+        #expect(!heard.contains("data: 3\n"))
+    }
+
+    @Test("A stream that subscribes with the newest count starts with it")
+    func subscribeSendsCurrentWhenNewest() {
+        let hub = BadgeHub()
+        let first = EventStream(), second = EventStream()
+        defer { first.finish(); second.finish() }
+        hub.subscribe(first, liveKey: "k", current: CartChange(itemCount: 3, version: 1))
+        hub.subscribe(second, liveKey: "k", current: CartChange(itemCount: 7, version: 4))
+        #expect(Self.drain(second).contains("event: badge\ndata: 7\n"))
+        hub.publish(CartChange(itemCount: 6, version: 3), liveKey: "k")
+        #expect(!Self.drain(second).contains("data: 6"), "older news reached a stream that had a newer count")
+    }
+
+    @Test("A stream of an unstored session opened after its first change moved the others still hears the next change")
+    func streamOpenedAfterTheFirstChangeIsNotStranded() throws {
+        let storage = try StoreBackend.sqlite.makeLocation().open()
+        defer { storage.close() }
+        let now = TestSessions.start
+        let manager = SessionManager(
+            store: storage.sessions, secret: Array(repeating: 7, count: 32), catalog: storage.catalog, idleLifetime: 3600, secureCookies: false
+        )
+        let cookie = try #require(try manager.resolve(Request(method: .get, path: "/"), at: now).cookie?.value)
+        let request = Request(method: .get, path: "/events", headers: ["Cookie": "\(SessionManager.cookieName)=\(cookie)"])
+        // This request read the session while it was not stored yet...
+        let resolution = try manager.resolve(request, at: now)
+        #expect(!resolution.session.isStored)
+        let hub = BadgeHub()
+        let tent = try #require(storage.catalog.current.catalog.product(slug: "ultralight-tent"))
+        // ...then another request's first change stored it and moved the streams, before this one subscribed.
+        hub.publish(try storage.carts.add(productID: tent.id, for: resolution.session, at: now), for: resolution.session)
+        let response = try EventsController(hub: hub).stream(ShopRequest(
+            http: request, session: resolution.session, cart: resolution.cart, cartVersion: resolution.cartVersion,
+            isNewSession: resolution.isNew, nowMilliseconds: now * 1000
+        ))
+        guard case .eventStream(let stream) = response.body else {
+            Issue.record("/events did not answer a stream")
+            return
+        }
+        defer { stream.finish() }
+        _ = Self.drain(stream)
+        let stored = try manager.resolve(request, at: now + 1).session
+        #expect(stored.isStored)
+        hub.publish(try storage.carts.add(productID: tent.id, for: stored, at: now + 1), for: stored)
+        let heard = Self.drain(stream)
+        #expect(heard.contains("event: badge\ndata: 5\n"), "the stream heard “\(heard)”")
+    }
+
+    /// What `stream` has queued and not yet sent, as text.
+    private static func drain(_ stream: EventStream) -> String {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { stream.read(into: $0) }
+            guard let count, count > 0 else { break }
+            bytes += buffer[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
