@@ -26,14 +26,8 @@ public final class TestEventStreamClient {
     /// The `retry:` value last seen.
     public private(set) var retry: Int?
 
-    /// Event types ``next()`` reads past without returning them.
-    public let ignoring: Set<String>
-
-    /// Opens `path` on `127.0.0.1:port` with the given headers (a cookie, say); ``next()``
-    /// reads past events of the types in `ignoring`.
-    public init(port: Int, path: String = "/events", headers: [(String, String)] = [], timeout: Double = 5,
-                ignoring: Set<String> = []) throws {
-        self.ignoring = ignoring
+    /// Opens `path` on `127.0.0.1:port` with the given headers (a cookie, say).
+    public init(port: Int, path: String = "/events", headers: [(String, String)] = [], timeout: Double = 5) throws {
         connection = try TestHTTPClient(port: port, timeout: timeout)
         var head = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
@@ -52,11 +46,6 @@ public final class TestEventStreamClient {
             let line = try readDecodedLine()
             if line.isEmpty {
                 if data.isEmpty { continue }
-                if ignoring.contains(event) {
-                    event = "message"
-                    data = []
-                    continue
-                }
                 return Event(event: event, data: data.joined(separator: "\n"), id: id)
             }
             if line.hasPrefix(":") {

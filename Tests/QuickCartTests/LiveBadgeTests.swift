@@ -186,12 +186,12 @@ extension ShopTests {
             #expect(!staying[0].comments.isEmpty, "no keep-alive comment arrived on a live stream")
         }
 
-        @Test("Each badge event is followed by badge-text with the server's texts: 0 items, 1 item, 3 items, 99+ past 99")
+        @Test("With ?texts each badge event is followed by badge-text with the server's texts: 0 items, 1 item, 3 items, 99+ past 99")
         func badgeTextFollowsEachCount() throws {
             let shop = try TestShop(emptyCarts: true)
             let browser = shop.browser()
             _ = try browser.get("/")
-            let stream = try browser.eventStream(allEvents: true)
+            let stream = try browser.eventStream(path: "/events?texts")
             func nextPair() -> [String] { [Self.outcome(of: stream), Self.outcome(of: stream)] }
             func pair(_ count: Int, _ badge: String, _ items: String) -> [String] {
                 [Self.badge(count), #"badge-text: {"badge":"\#(badge)","count":\#(count),"items":"\#(items)"}"#]
@@ -209,8 +209,19 @@ extension ShopTests {
                 #expect(try browser.post("/cart/items/\(product)/quantity", form: [("quantity", "10")]).status == 303)
             }
             #expect(try browser.cart().badge == "99+")
-            let reopened = try browser.eventStream(allEvents: true)
+            let reopened = try browser.eventStream(path: "/events?texts")
             #expect([Self.outcome(of: reopened), Self.outcome(of: reopened)] == pair(100, "99+", "100 items"))
+        }
+
+        @Test("Without ?texts the stream is the counts alone: every event is badge with the count")
+        func plainStreamCarriesCountsAlone() throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            let page = try browser.get("/cart")
+            let stream = try browser.eventStream()
+            #expect(Self.outcome(of: stream) == Self.badge(3))
+            #expect(try browser.click("Increase quantity of \(Products.shoes)", on: page).status == 303)
+            #expect(Self.outcome(of: stream) == Self.badge(4), "the next event after a change is its count")
         }
 
         @Test("Stopping the app ends open streams")

@@ -56,7 +56,7 @@ struct PostgresStorageTests {
         let stream = EventStream()
         // Ended as the server ends a stream whose client left: the hub lets go of it.
         defer { stream.finish() }
-        hub.subscribe(stream, liveKey: session.liveKey, current: CartChange(itemCount: 3, version: 0))
+        hub.subscribe(stream, liveKey: session.liveKey, current: CartChange(itemCount: 3, version: 0), wantsTexts: true)
         _ = Self.drain(stream)
 
         #expect(throws: CartError.notInCart) { try first.carts.setQuantity(3, of: tent.id, for: session, at: now) }
@@ -115,7 +115,7 @@ struct PostgresStorageTests {
         // A stream of the old cookie that missed the news: it shows the count of its page.
         let stream = EventStream()
         defer { stream.finish() }
-        hub.subscribe(stream, liveKey: session.liveKey, current: CartChange(itemCount: 3, version: 0))
+        hub.subscribe(stream, liveKey: session.liveKey, current: CartChange(itemCount: 3, version: 0), wantsTexts: true)
         _ = Self.drain(stream)
 
         let admin = try PostgresConnection(connectionString: url)

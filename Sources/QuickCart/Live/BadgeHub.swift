@@ -11,8 +11,15 @@ import Synchronization
 /// Counts carry the cart's version, so news that arrives out of order (two requests of one
 /// session committing close together) never replaces a newer count with an older one.
 public final class BadgeHub: Sendable {
+    /// One open stream, and whether it asked for ``BadgeText`` after each count (the page's
+    /// script does; a client of the counts alone gets exactly `event: badge` / `data: N`).
+    private struct Listener {
+        let stream: EventStream
+        let wantsTexts: Bool
+    }
+
     private struct Listeners {
-        var streams: [EventStream] = []
+        var streams: [Listener] = []
         /// The newest change these streams were sent; a stream that subscribes later with an
         /// older count read from storage is sent this one instead.
         var latest: CartChange?
@@ -37,17 +44,19 @@ public final class BadgeHub: Sendable {
 
     /// Adds `stream` to the listeners of the session whose live key is `liveKey`, and sends it
     /// the current count at once: `current`, or the newer change published since it was read.
-    public func subscribe(_ stream: EventStream, liveKey: String, current: CartChange) {
+    /// With `wantsTexts`, each count is followed by a `badge-text` event (``BadgeText``).
+    public func subscribe(_ stream: EventStream, liveKey: String, current: CartChange, wantsTexts: Bool = false) {
+        let listener = Listener(stream: stream, wantsTexts: wantsTexts)
         let evicted: EventStream? = state.withLock { state in
             var entry = state.listeners[liveKey, default: Listeners()]
-            entry.streams.append(stream)
+            entry.streams.append(listener)
             if let latest = entry.latest, latest.version > current.version {
-                stream.send(bytes: Self.event(for: latest))
+                Self.send(latest, to: [listener])
             } else {
                 entry.latest = current
-                stream.send(bytes: Self.event(for: current))
+                Self.send(current, to: [listener])
             }
-            let oldest = entry.streams.count > maximumStreamsPerSession ? entry.streams.removeFirst() : nil
+            let oldest = entry.streams.count > maximumStreamsPerSession ? entry.streams.removeFirst().stream : nil
             state.listeners[liveKey] = entry
             return oldest
         }
@@ -62,8 +71,7 @@ public final class BadgeHub: Sendable {
             guard var entry = state.listeners[liveKey], change.version > entry.version else { return }
             entry.latest = change
             state.listeners[liveKey] = entry
-            let event = Self.event(for: change)
-            for stream in entry.streams { stream.send(bytes: event) }
+            Self.send(change, to: entry.streams)
         }
     }
 
@@ -77,9 +85,9 @@ public final class BadgeHub: Sendable {
             var entry = state.listeners[newKey, default: Listeners()]
             entry.streams += moved.streams
             if moved.version > entry.version { entry.latest = moved.latest }
-            for stream in moved.streams { state.movedTo[ObjectIdentifier(stream)] = newKey }
+            for listener in moved.streams { state.movedTo[ObjectIdentifier(listener.stream)] = newKey }
             let excess = max(0, entry.streams.count - maximumStreamsPerSession)
-            let oldest = Array(entry.streams.prefix(excess))
+            let oldest = entry.streams.prefix(excess).map(\.stream)
             entry.streams.removeFirst(excess)
             state.listeners[newKey] = entry
             return oldest
@@ -95,8 +103,7 @@ public final class BadgeHub: Sendable {
             guard var entry = state.listeners[liveKey], change.version >= entry.version else { return }
             entry.latest = change
             state.listeners[liveKey] = entry
-            let event = Self.event(for: change)
-            for stream in entry.streams { stream.send(bytes: event) }
+            Self.send(change, to: entry.streams)
         }
     }
 
@@ -114,7 +121,7 @@ public final class BadgeHub: Sendable {
         state.withLock { state in
             let key = state.movedTo.removeValue(forKey: ObjectIdentifier(stream)) ?? liveKey
             guard var entry = state.listeners[key] else { return }
-            entry.streams.removeAll { $0 === stream }
+            entry.streams.removeAll { $0.stream === stream }
             state.listeners[key] = entry.streams.isEmpty ? nil : entry
         }
     }
@@ -135,12 +142,22 @@ public final class BadgeHub: Sendable {
         }
     }
 
-    /// `badge` with the count alone, as any client of the stream expects, then `badge-text`
-    /// with the texts for it (JSON), in one write so no reader sees one without the other.
-    static func event(for change: CartChange) -> [UInt8] {
-        let count = ServerSentEvent(event: "badge", data: String(change.itemCount), id: String(change.version))
-        let texts = ServerSentEvent(event: "badge-text", data: Self.json(BadgeText(count: change.itemCount)))
-        return count.encoded + texts.encoded
+    /// Sends `change` to `listeners`: `badge` with the count alone, and to those that asked,
+    /// `badge-text` with its texts (JSON) in the same write, so no reader sees one without the
+    /// other. Each event is encoded once, the texts only when someone wants them.
+    private static func send(_ change: CartChange, to listeners: [Listener]) {
+        let count = ServerSentEvent(event: "badge", data: String(change.itemCount), id: String(change.version)).encoded
+        var withTexts: [UInt8]?
+        for listener in listeners {
+            guard listener.wantsTexts else {
+                listener.stream.send(bytes: count)
+                continue
+            }
+            if withTexts == nil {
+                withTexts = count + ServerSentEvent(event: "badge-text", data: json(BadgeText(count: change.itemCount))).encoded
+            }
+            listener.stream.send(bytes: withTexts ?? count)
+        }
     }
 
     private static func json(_ texts: BadgeText) -> String {

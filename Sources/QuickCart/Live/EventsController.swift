@@ -1,6 +1,7 @@
 import MicroHTTP
 
-/// `GET /events`: the session's live badge as server-sent events.
+/// `GET /events`: the session's live badge as server-sent events; `GET /events?texts` adds the
+/// badge's texts after each count, for the page's script.
 struct EventsController: Sendable {
     /// How long browsers wait before reconnecting, in milliseconds.
     static let reconnectDelay = 2_000
@@ -19,7 +20,11 @@ struct EventsController: Sendable {
         // reconnecting browser is never stale. Under the stored session's key even before it
         // is stored: news of the first change goes there, and a stream that subscribed under
         // the cookie's key just after that change moved the others would hear nothing more.
-        hub.subscribe(stream, liveKey: request.session.storedLiveKey, current: request.badge)
+        // `?texts` (the page's script asks for it) adds `badge-text` after each count; without
+        // it the stream is the counts alone, as every other client expects.
+        hub.subscribe(
+            stream, liveKey: request.session.storedLiveKey, current: request.badge, wantsTexts: request.http.query["texts"] != nil
+        )
         return Response(
             headers: [
                 "Content-Type": "text/event-stream",

@@ -187,13 +187,11 @@ final class Browser {
         return try #require(page.csrfToken, "the cart page carries no CSRF token: \(page.summary)")
     }
 
-    /// Opens `GET /events` with the session cookie. Unless `allEvents`, the stream reads
-    /// `badge` events alone, as a client of the counts would: the `badge-text` after each is
-    /// for the page's script (and has tests of its own).
-    func eventStream(timeout: Double = 5, allEvents: Bool = false) throws -> TestEventStreamClient {
+    /// Opens `GET /events` (or `path`, e.g. `/events?texts`) with the session cookie.
+    func eventStream(timeout: Double = 5, path: String = "/events") throws -> TestEventStreamClient {
         var headers: [(String, String)] = []
         if let sessionCookie { headers.append(("Cookie", "\(Page.sessionCookieName)=\(sessionCookie)")) }
-        return try TestEventStreamClient(port: port, headers: headers, timeout: timeout, ignoring: allEvents ? [] : ["badge-text"])
+        return try TestEventStreamClient(port: port, path: path, headers: headers, timeout: timeout)
     }
 
     // MARK: - Reading the cart
