@@ -243,22 +243,38 @@ struct CartRowView: MustacheView {
         "increment": .int { $0.quantity + 1 },
         "canDecrease": .bool { $0.quantity > 1 },
         "canIncrease": .bool { $0.quantity < 10 },
+        "maximum": .int { _ in 10 },
+        "unavailable": .bool { _ in false },
+        "photo": .optional { _ in PhotoView?.none },
+    ]
+}
+
+/// A product photo (QuickCart's `ProductPhotoView`); the benchmark's products have none.
+struct PhotoView: MustacheView {
+    var src: String
+    var srcset: String
+    var width: Int
+    var height: Int
+    var alt: String
+
+    static let mustacheFields: MustacheFields<PhotoView> = [
+        "src": .text(\.src), "srcset": .text(\.srcset), "sizes": .int(\.width), "width": .int(\.width),
+        "height": .int(\.height), "alt": .text(\.alt), "lazy": .bool { _ in true },
     ]
 }
 
 struct CartView: MustacheView {
     var items: [CartRowView]
     var count: Int
-    var countText: String
     var subtotal: String
 
     static let mustacheFields: MustacheFields<CartView> = [
         "items": .list(\.items),
         "hasItems": .bool { !$0.items.isEmpty },
         "count": .int(\.count),
-        "countText": .text(\.countText),
         "subtotal": .text(\.subtotal),
         "canCheckout": .bool { !$0.items.isEmpty },
+        "hasUnavailable": .bool { _ in false },
     ]
 }
 
@@ -285,10 +301,9 @@ struct TabView: MustacheView {
 struct LayoutToggleView: MustacheView {
     var value: String
     var label: String
-    var pressed: Bool
     var icon: String
     static let mustacheFields: MustacheFields<LayoutToggleView> = [
-        "value": .text(\.value), "label": .text(\.label), "pressed": .bool(\.pressed), "icon": .text(\.icon),
+        "value": .text(\.value), "label": .text(\.label), "icon": .text(\.icon),
     ]
 }
 
@@ -304,6 +319,7 @@ struct LayoutView: MustacheView {
     var layoutToggle: LayoutToggleView?
     var csrf: String
     var returnTo: String
+    var notice: String?
 
     static let mustacheFields: MustacheFields<LayoutView> = [
         "title": .text(\.title), "page": .text(\.page), "theme": .text(\.theme), "layout": .text(\.layout),
@@ -311,6 +327,7 @@ struct LayoutView: MustacheView {
         "badgeText": .text { $0.cartCount > 99 ? "99+" : String($0.cartCount) }, "badgeVisible": .bool { $0.cartCount > 0 },
         "itemCountText": .text { "\($0.cartCount) items" },
         "layoutToggle": .optional(\.layoutToggle), "csrf": .text(\.csrf), "returnTo": .text(\.returnTo),
+        "notice": .text(\.notice),
     ]
 }
 
@@ -320,7 +337,7 @@ let typedRows: [CartRowView] = (1...20).map { id in
     let card = ProductCard(id: id, name: "Trail product & co. “\(id)” <limited>", icon: icons[id % icons.count], price: dollars(price))
     return CartRowView(card: card, lineTotal: dollars(price * quantity), quantity: quantity)
 }
-let typedCart = CartView(items: typedRows, count: 130, countText: "130 items", subtotal: "$2,345.67")
+let typedCart = CartView(items: typedRows, count: 130, subtotal: "$2,345.67")
 let typedLayout = LayoutView(
     title: "Cart", page: "cart", theme: "system", layout: "bar", notifications: "on",
     assets: AssetsView(css: "/static/css/app.css?v=0123456789abcdef", js: "/static/js/app.js?v=0123456789abcdef"),
@@ -329,8 +346,8 @@ let typedLayout = LayoutView(
             TabView(id: tab.0, title: tab.1, path: tab.2, icon: icons[index % icons.count], current: tab.0 == "cart", prominent: tab.0 == "cart")
         },
     cartCount: 130,
-    layoutToggle: LayoutToggleView(value: "sidebar", label: "Show sidebar", pressed: false, icon: icons[0]),
-    csrf: "0123456789abcdef0123456789abcdef", returnTo: "/cart"
+    layoutToggle: LayoutToggleView(value: "sidebar", label: "Show sidebar", icon: icons[0]),
+    csrf: "0123456789abcdef0123456789abcdef", returnTo: "/cart", notice: nil
 )
 
 /// The typed templates, or why the Views/ given do not compile against these views.
