@@ -167,6 +167,7 @@ extension ShopTests {
                 let db = try Database(path: location.database)
                 try db.execute(sql: """
                     PRAGMA user_version = 5;
+                    DROP INDEX recent_searches_newest;
                     DROP TRIGGER products_search_insert;
                     DROP TRIGGER products_search_delete;
                     DROP TRIGGER products_search_update;

@@ -149,6 +149,12 @@ enum SQLiteSchema {
                 INSERT INTO product_search (product_search) VALUES ('rebuild');
                 """)
         }
+        migrator.registerMigration("v9-recent-searches-newest") { db in
+            // Every page reads the session's newest search with the session (the Search tab's
+            // place), and Search reads its newest five: in this order they need no sort. Without
+            // it SQLite built a temporary B-tree per page read, a quarter of that read's work.
+            try db.execute(sql: "CREATE INDEX recent_searches_newest ON recent_searches (session_id, searched_at DESC, query);")
+        }
         return migrator
     }
 }

@@ -8,7 +8,8 @@ struct SQLiteSessionStore: SessionStore {
         // One statement is its own snapshot: the session and its cart lines are read at one
         // moment, with no transaction around them. A session without lines gives one row of
         // NULLs for them; the cart_items_in_order index gives the lines in order, unsorted.
-        // The newest search (of at most five) comes along, for the Search tab's link.
+        // The newest search (of at most five) comes along, for the Search tab's link: bound to
+        // the id rather than correlated with `s`, it runs once per read, not once per line.
         var stored: StoredSession?
         let catalog = database.catalog.current.catalog
         let items = try database.withConnection { db in
@@ -16,9 +17,9 @@ struct SQLiteSessionStore: SessionStore {
                 """
                 SELECT s.created_at, s.last_seen, s.display_name, s.theme, s.tab_order, s.sidebar, s.notifications,
                        s.cart_version, c.product_id, c.quantity,
-                       (SELECT query FROM recent_searches r WHERE r.session_id = s.id ORDER BY r.searched_at DESC, r.query LIMIT 1)
+                       (SELECT query FROM recent_searches r WHERE r.session_id = ?1 ORDER BY r.searched_at DESC, r.query LIMIT 1)
                 FROM sessions s LEFT JOIN cart_items c ON c.session_id = s.id
-                WHERE s.id = ? ORDER BY c.added_at, c.product_id
+                WHERE s.id = ?1 ORDER BY c.added_at, c.product_id
                 """,
                 [storageID]
             ) { row -> Cart.Item? in
