@@ -19,7 +19,7 @@ struct PostgresSessionStore: SessionStore {
                 """
                 SELECT s.created_at, s.last_seen, s.display_name, s.theme, s.tab_order, s.sidebar, s.notifications,
                        s.cart_version, c.product_id, c.quantity,
-                       (SELECT query FROM recent_searches r WHERE r.session_id = s.id ORDER BY r.searched_at DESC, r.query LIMIT 1)
+                       (SELECT query FROM recent_searches r WHERE r.session_id = $1 ORDER BY r.searched_at DESC, r.query LIMIT 1)
                 FROM sessions s LEFT JOIN cart_items c ON c.session_id = s.id
                 WHERE s.id = $1 ORDER BY c.added_at, c.product_id
                 """,
@@ -29,10 +29,8 @@ struct PostgresSessionStore: SessionStore {
                     stored = StoredSession(
                         createdAt: try row.int64(0), lastSeen: try row.int64(1), displayName: try row.string(2),
                         preferences: Preferences(
-                            theme: Preferences.Theme(rawValue: try row.string(3)) ?? .system,
-                            tabOrder: try row.string(4).split(separator: ",").map(String.init),
-                            usesSidebar: try row.bool(5),
-                            notifications: try row.bool(6)
+                            storedTheme: try row.string(3), storedTabOrder: try row.string(4),
+                            usesSidebar: try row.bool(5), notifications: try row.bool(6)
                         ),
                         cart: Cart(), cartVersion: try row.int64(7),
                         newestSearch: try row.isNull(10) ? nil : try row.string(10)
@@ -69,7 +67,7 @@ struct PostgresSessionStore: SessionStore {
         try database.write(storing: session, at: now) { connection in
             try connection.execute(
                 "UPDATE sessions SET theme = $1, tab_order = $2, sidebar = $3, notifications = $4, last_seen = $5 WHERE id = $6",
-                preferences.theme.rawValue, preferences.tabOrder.joined(separator: ","), preferences.usesSidebar,
+                preferences.theme.rawValue, preferences.storedTabOrder, preferences.usesSidebar,
                 preferences.notifications, now, session.storageID
             )
         }

@@ -27,10 +27,8 @@ struct SQLiteSessionStore: SessionStore {
                     stored = StoredSession(
                         createdAt: try row.int64(0), lastSeen: try row.int64(1), displayName: try row.string(2),
                         preferences: Preferences(
-                            theme: Preferences.Theme(rawValue: try row.string(3)) ?? .system,
-                            tabOrder: try row.string(4).split(separator: ",").map(String.init),
-                            usesSidebar: try row.bool(5),
-                            notifications: try row.bool(6)
+                            storedTheme: try row.string(3), storedTabOrder: try row.string(4),
+                            usesSidebar: try row.bool(5), notifications: try row.bool(6)
                         ),
                         cart: Cart(), cartVersion: try row.int64(7),
                         newestSearch: try row.isNull(10) ? nil : try row.string(10)
@@ -67,7 +65,7 @@ struct SQLiteSessionStore: SessionStore {
         try database.write(storing: session, at: now) { db in
             try db.execute(
                 "UPDATE sessions SET theme = ?, tab_order = ?, sidebar = ?, notifications = ?, last_seen = ? WHERE id = ?",
-                [preferences.theme.rawValue, preferences.tabOrder.joined(separator: ","), preferences.usesSidebar, preferences.notifications, now, session.storageID]
+                [preferences.theme.rawValue, preferences.storedTabOrder, preferences.usesSidebar, preferences.notifications, now, session.storageID]
             )
         }
     }
