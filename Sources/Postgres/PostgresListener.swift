@@ -1,5 +1,5 @@
 import CPostgres
-import Foundation
+import Dispatch
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -152,12 +152,17 @@ public final class PostgresListener: Sendable {
             return true
         }
         guard mayStart else { return }
-        let thread = Thread { [self] in
-            run()
-            finished.signal()
-        }
-        thread.name = "PostgresListener"
-        thread.start()
+        // A thread of its own, not a Dispatch worker: it blocks in poll for as long as it listens.
+        let box = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { context in
+            let listener = Unmanaged<PostgresListener>.fromOpaque(context!).takeRetainedValue()
+            listener.run()
+            listener.finished.signal()
+            return nil
+        }, box)
+        precondition(created == 0, "cannot start the PostgreSQL listener thread: \(created)")
+        pthread_detach(thread)
     }
 
     /// Stops listening, closes the connection and waits for the thread to end. No callback
@@ -246,7 +251,7 @@ public final class PostgresListener: Sendable {
         do {
             let connection = try PostgresConnection(connectionString: connectionString, configuration: configuration.connection)
             for channel in channels {
-                let quoted = "\"" + channel.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                let quoted = "\"" + channel.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
                 try connection.runCommand("LISTEN \(quoted)", operation: PostgresConnection.Operation.listen)
             }
             return connection

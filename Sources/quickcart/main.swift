@@ -1,13 +1,25 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import QuickCart
 
 // Runs an operator's command (`catalog …`, `orders …`), or reads options, opens the database,
 // serves until SIGINT or SIGTERM, then stops cleanly.
 
+/// Writes `text` straight to the file descriptor: tools waiting for a line read a pipe.
+func write(_ text: String, to descriptor: Int32) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { return }
+        bytes = bytes.dropFirst(written)
+    }
+}
+
 /// Prints `message` to stderr and exits with `status`.
 func fail(_ message: String, status: Int32) -> Never {
-    FileHandle.standardError.write(Data("quickcart: \(message)\n".utf8))
+    write("quickcart: \(message)\n", to: STDERR_FILENO)
     exit(status)
 }
 
@@ -17,14 +29,14 @@ if OperatorCommand.isCommand(arguments) {
     let status = OperatorCommand.run(
         arguments: arguments, environment: ProcessInfo.processInfo.environment,
         output: OperatorCommand.Output(
-            write: { FileHandle.standardOutput.write(Data($0.utf8)) },
-            report: { FileHandle.standardError.write(Data(($0.hasSuffix("\n") ? $0 : $0 + "\n").utf8)) }
+            write: { write($0, to: STDOUT_FILENO) },
+            report: { write($0.hasSuffix("\n") ? $0 : $0 + "\n", to: STDERR_FILENO) }
         )
     )
     exit(status)
 }
 if arguments.contains("--help") || arguments.contains("-h") {
-    FileHandle.standardOutput.write(Data(Configuration.usage.utf8))
+    write(Configuration.usage, to: STDOUT_FILENO)
     exit(0)
 }
 
@@ -57,10 +69,9 @@ do {
 }
 
 let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-// Written straight to the file descriptor: tools waiting for this line read a pipe.
-FileHandle.standardOutput.write(Data("QuickCart is serving http://\(host):\(app.port)/ (database \(Storage.loggable(configuration.databasePath)))\n".utf8))
+write("QuickCart is serving http://\(host):\(app.port)/ (database \(Storage.loggable(configuration.databasePath)))\n", to: STDOUT_FILENO)
 
 stop.wait()
 app.stop()
-FileHandle.standardOutput.write(Data("QuickCart stopped.\n".utf8))
+write("QuickCart stopped.\n", to: STDOUT_FILENO)
 exit(0)

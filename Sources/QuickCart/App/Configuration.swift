@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How QuickCart runs: read from command-line flags, then `QUICKCART_*` environment
 /// variables, then defaults.
@@ -117,7 +117,7 @@ public struct Configuration: Sendable, Equatable {
             configuration.eventStreamsPerAddress = try number(value, "QUICKCART_MAX_STREAMS_PER_IP", 0...1_000_000)
         }
         if let value = environment["QUICKCART_TRUSTED_PROXIES"] {
-            configuration.trustedProxies = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            configuration.trustedProxies = value.split(separator: ",").map { $0.trimmingWhitespace(newlines: false) }.filter { !$0.isEmpty }
         }
         if let value = environment["QUICKCART_ACCESS_LOG"] { configuration.accessLog = try flag(value, "QUICKCART_ACCESS_LOG") }
         if let value = environment["QUICKCART_SESSION_DAYS"] {

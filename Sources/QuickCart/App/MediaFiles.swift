@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MicroHTTP
 import Synchronization
 
@@ -36,7 +36,7 @@ final class MediaFiles: Sendable {
         let etag = "\"" + name.dropLast(".webp".count) + "\""
         var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": Self.cacheControl]
         if let tags = request.headers["If-None-Match"],
-           tags == "*" || tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
+           tags == "*" || tags.split(separator: ",").contains(where: { $0.trimmingWhitespace(newlines: false) == etag }) {
             return Response(status: .notModified, headers: headers)
         }
         headers.add("Content-Type", "image/webp")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The operator's catalog file: CSV with a header row, or JSON (an array of objects), one
 /// product per row or object.
@@ -152,7 +152,7 @@ enum CatalogFile {
             return []
         }
         guard let header = records.first else { return [] }
-        let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let names = header.fields.map { $0.trimmingWhitespace(newlines: false).lowercased() }
         if !names.contains("slug") || !names.contains("price") {
             problems.append(Problem(
                 line: 1, field: nil,
@@ -240,7 +240,7 @@ enum CatalogFile {
     ) -> Row? {
         let before = problems.count
         func text(_ field: String, required: Bool) -> String {
-            let value = (record[field]?.value ?? "").trimmingCharacters(in: .whitespaces)
+            let value = (record[field]?.value ?? "").trimmingWhitespace(newlines: false)
             let at = record[field]?.line ?? line
             if required, value.isEmpty {
                 problems.append(Problem(line: at, field: field, message: "missing"))

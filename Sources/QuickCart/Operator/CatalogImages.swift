@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 import Vips
 
@@ -41,8 +42,8 @@ final class CatalogImages: Sendable {
 
     /// Whether the media folder holds a regular file `name`.
     func hasFile(_ name: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: mediaDirectory + "/" + name, isDirectory: &isDirectory) && !isDirectory.boolValue
+        var isDirectory = false
+        return FileManager.default.fileExists(atPath: mediaDirectory + "/" + name, isDirectory: &isDirectory) && !isDirectory
     }
 
     /// Why the original `fileName` cannot be used, or `nil` when it can (its thumbnails are

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The catalog a new shop opens with: `Catalog/demo.csv` beside `Views/` and `Public/`,
 /// read by the same code as an operator's import.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The operator's subcommands of the `quickcart` executable, over the same storage the server
 /// uses (`--db`, `--media` and the other options read as for serving):
@@ -170,7 +171,7 @@ public enum OperatorCommand {
                 continue
             }
             guard invocation.follow, shouldContinue() else { break }
-            Thread.sleep(forTimeInterval: Double(followInterval.components.seconds))
+            sleep(UInt32(followInterval.components.seconds))
             guard shouldContinue() else { break }
         }
         if asArray { output.write(written == 0 ? "]\n" : "\n]\n") }

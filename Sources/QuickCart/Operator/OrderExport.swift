@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Placed orders as `quickcart orders export` writes them: CSV with one row per order line
 /// (the order's columns repeated), or JSON with one object per order holding its lines.
