@@ -16,6 +16,12 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         fields = []
     }
 
+    /// Creates an empty header list with room for `minimumCapacity` fields.
+    init(minimumCapacity: Int) {
+        fields = []
+        fields.reserveCapacity(minimumCapacity)
+    }
+
     /// Creates a header list from name-value pairs, in order.
     public init(dictionaryLiteral elements: (String, String)...) {
         fields = elements.map { (name: $0.0, value: $0.1) }
