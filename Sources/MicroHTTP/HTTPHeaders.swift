@@ -32,11 +32,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     public subscript(name: String) -> String? {
         get { fields.first { $0.name.equalsIgnoringASCIICase(name) }?.value }
         set {
-            // Most names are new to the list (a middleware adding its fields): removing
-            // nothing must not cost a pass that rewrites the array.
-            if fields.contains(where: { $0.name.equalsIgnoringASCIICase(name) }) {
-                fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
-            }
+            fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
             if let newValue { fields.append((name: name, value: newValue)) }
         }
     }
@@ -73,22 +69,8 @@ extension String {
     func equalsIgnoringASCIICase(_ other: String) -> Bool {
         let lhs = utf8, rhs = other.utf8
         guard lhs.count == rhs.count else { return false }
-        let sameLetter = { (a: UInt8, b: UInt8) in
+        return zip(lhs, rhs).allSatisfy { a, b in
             a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
         }
-        // Header names are compared many times per request: compare contiguous bytes when
-        // both strings have them (native strings always do).
-        let contiguous = lhs.withContiguousStorageIfAvailable { lhs in
-            rhs.withContiguousStorageIfAvailable { rhs in
-                var index = 0
-                while index < lhs.count {
-                    if !sameLetter(lhs[index], rhs[index]) { return false }
-                    index += 1
-                }
-                return true
-            }
-        }
-        if let contiguous, let contiguous { return contiguous }
-        return zip(lhs, rhs).allSatisfy(sameLetter)
     }
 }
