@@ -10,7 +10,10 @@
 // - `isWellFormedTarget` on the NUL-terminated text answers as the validator does up to the NUL;
 // - `RawTarget`, given the text laid out as libmicrohttpd leaves a request line in its buffer
 //   (target, NUL, version), accepts the whole target exactly when the rule does, so a raw NUL
-//   inside it is refused however the rest looks; and its mark survives the trip through `con_cls`.
+//   inside it is refused however the rest looks; and its mark survives the trip through `con_cls`;
+// - `PercentEncoding`: the text (decoded as UTF-8 with replacement characters) encodes to
+//   unreserved characters and escapes only, and decodes back to itself; decoding the text gives
+//   what a plain restatement gives (escapes of two hex digits, then UTF-8, else nil).
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPercentEncoding(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
@@ -62,14 +65,43 @@ public func fuzzPercentEncoding(_ start: UnsafePointer<UInt8>, _ count: Int) -> 
     }
     check(RawTarget(slot: mark.slotValue) == mark, "the mark does not survive the slot")
     check(wholeTarget == isWellFormed(text, rejectsControlCharacters: true), "RawTarget says \(String(describing: wholeTarget)) for the whole target")
+
+    let string = String(decoding: text, as: UTF8.self)
+    let encoded = PercentEncoding.encodingAllButUnreserved(string)
+    check(encoded.utf8.allSatisfy { isUnreserved($0) || $0 == UInt8(ascii: "%") || isHex($0) }, "encoded \(encoded.debugDescription) keeps a reserved byte")
+    check(PercentEncoding.decoding(encoded) == string, "\(string.debugDescription) does not survive encoding")
+    check(PercentEncoding.decoding(string) == decoded(Array(string.utf8)), "decoding \(string.debugDescription) disagrees with the rule")
     return 0
+}
+
+private func isHex(_ byte: UInt8) -> Bool {
+    (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+}
+
+private func isUnreserved(_ byte: UInt8) -> Bool {
+    (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || Array("-._~".utf8).contains(byte)
+}
+
+/// Percent-decoding, restated: every `%` takes the next two hex digits, and the bytes must be UTF-8.
+private func decoded(_ bytes: [UInt8]) -> String? {
+    var result: [UInt8] = []
+    var index = 0
+    while index < bytes.count {
+        guard bytes[index] == UInt8(ascii: "%") else {
+            result.append(bytes[index])
+            index += 1
+            continue
+        }
+        guard index + 2 < bytes.count, isHex(bytes[index + 1]), isHex(bytes[index + 2]),
+              let value = UInt8(String(decoding: bytes[(index + 1)...(index + 2)], as: UTF8.self), radix: 16) else { return nil }
+        result.append(value)
+        index += 3
+    }
+    return String(validating: result, as: UTF8.self)
 }
 
 /// The rule, restated without state machines.
 private func isWellFormed(_ text: UnsafeRawBufferPointer, rejectsControlCharacters: Bool) -> Bool {
-    func isHex(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
-    }
     var index = 0
     while index < text.count {
         let byte = text[index]

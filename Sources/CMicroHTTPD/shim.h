@@ -82,6 +82,14 @@ static inline int cmhd_connection_fd(struct MHD_Connection *connection) {
     return info == NULL ? -1 : info->connect_fd;
 }
 
+/// The connection's socket context (the pointer libmicrohttpd keeps for the server from the
+/// connection's start notification on), or NULL.
+static inline void *cmhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
 /// Writes the client's address as text into `buffer`; returns 0 on success.
 static inline int cmhd_client_address(struct MHD_Connection *connection, char *buffer, socklen_t size) {
     const union MHD_ConnectionInfo *info =

@@ -16,6 +16,12 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         fields = []
     }
 
+    /// Creates an empty header list with room for `minimumCapacity` fields.
+    init(minimumCapacity: Int) {
+        fields = []
+        fields.reserveCapacity(minimumCapacity)
+    }
+
     /// Creates a header list from name-value pairs, in order.
     public init(dictionaryLiteral elements: (String, String)...) {
         fields = elements.map { (name: $0.0, value: $0.1) }
@@ -61,10 +67,22 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 extension String {
     /// ASCII case-insensitive equality, as HTTP field names and tokens compare.
     func equalsIgnoringASCIICase(_ other: String) -> Bool {
-        let lhs = utf8, rhs = other.utf8
-        guard lhs.count == rhs.count else { return false }
-        return zip(lhs, rhs).allSatisfy { a, b in
+        // Most names compared differ in length: that check stays small enough to inline
+        // wherever names are compared, and the letters are compared out of line, as bytes.
+        utf8.count == other.utf8.count && Self.hasSameLettersIgnoringASCIICase(self, other)
+    }
+
+    @inline(never)
+    private static func hasSameLettersIgnoringASCIICase(_ lhs: String, _ rhs: String) -> Bool {
+        let sameLetter = { (a: UInt8, b: UInt8) in
             a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
         }
+        let contiguous = lhs.utf8.withContiguousStorageIfAvailable { lhs in
+            rhs.utf8.withContiguousStorageIfAvailable { rhs in
+                zip(lhs, rhs).allSatisfy(sameLetter)
+            }
+        }
+        if let contiguous, let contiguous { return contiguous }
+        return zip(lhs.utf8, rhs.utf8).allSatisfy(sameLetter)
     }
 }

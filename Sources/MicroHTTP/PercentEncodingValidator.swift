@@ -28,7 +28,7 @@ struct PercentEncodingValidator {
 
     private mutating func feed(_ byte: UInt8) {
         if expectedHexDigits > 0 {
-            guard let value = Self.hexValue(byte) else { return isValid = false }
+            guard let value = PercentEncoding.hexValue(byte) else { return isValid = false }
             if expectedHexDigits == 2 {
                 firstDigit = value
             } else if firstDigit == 0 && value == 0 {
@@ -47,14 +47,5 @@ struct PercentEncodingValidator {
         var validator = PercentEncodingValidator(rejectsControlCharacters: true)
         validator.feed(UnsafeRawBufferPointer(start: uri, count: strlen(uri)))
         return validator.isComplete
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -71,8 +71,8 @@ final class RequestState {
         var pairs: [Parameters.Pair] = []
         pairs.reserveCapacity(formFields.count)
         for field in formFields {
-            guard let name = String(validating: field.name, as: UTF8.self),
-                  let value = String(validating: field.value, as: UTF8.self) else {
+            guard let name = field.name.withUnsafeBufferPointer(String.init(utf8Bytes:)),
+                  let value = field.value.withUnsafeBufferPointer(String.init(utf8Bytes:)) else {
                 rejection = HTTPError(.badRequest, "The form contains text that is not valid UTF-8.")
                 return
             }

@@ -17,9 +17,9 @@ let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, slot, te
     Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().completed(connection, slot, termination)
 }
 
-let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, _, event in
-    guard let cls, let connection else { return }
-    Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().connection(connection, changed: event)
+let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socketContext, event in
+    guard let cls, let connection, let socketContext else { return }
+    Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().connection(connection, changed: event, socketContext: socketContext)
 }
 
 /// Sees the raw request target before libmicrohttpd decodes it; its answer, a ``RawTarget``
@@ -53,14 +53,9 @@ let asciiChecker: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSi
     return MHD_Result.YES
 }
 
-/// libmicrohttpd's text of `count` bytes (a C string: its terminator follows) as a string, or
-/// `nil` when it is not UTF-8. The C-string initializer is the fast, non-generic one; text
-/// with a NUL inside, which it would cut short, takes the general path.
+/// libmicrohttpd's text of `count` bytes as a string, or `nil` when it is not UTF-8.
 fileprivate func validUTF8(_ text: UnsafePointer<CChar>, count: Int) -> String? {
-    if text[count] == 0, memchr(text, 0, count) == nil {
-        return String(validatingCString: text)
-    }
-    return String(validating: bytes(text, count: count), as: UTF8.self)
+    String(utf8Bytes: bytes(text, count: count))
 }
 
 /// C text as bytes (`CChar` and `UInt8` are related types, so viewing one as the other is allowed).

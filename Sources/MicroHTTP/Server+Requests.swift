@@ -159,11 +159,13 @@ extension Server {
         requestsInFlight.subtract(1, ordering: .relaxed)
     }
 
-    func connection(_ connection: OpaquePointer, changed event: MHD_ConnectionNotificationCode) {
+    func connection(
+        _ connection: OpaquePointer, changed event: MHD_ConnectionNotificationCode, socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) {
         if event == MHD_ConnectionNotificationCode.CONNECTION_NOTIFY_STARTED {
-            watchdog.connectionStarted(connection)
+            watchdog.connectionStarted(connection, socketContext: socketContext)
         } else {
-            watchdog.connectionClosed(connection)
+            watchdog.connectionClosed(connection, socketContext: socketContext)
         }
     }
 
@@ -186,7 +188,8 @@ extension Server {
     }
 
     private static func headers(on connection: OpaquePointer) -> HTTPHeaders {
-        var headers = HTTPHeaders()
+        // Counting first (a walk of libmicrohttpd's list) spares the array's regrowth.
+        var headers = HTTPHeaders(minimumCapacity: Int(MHD_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, nil, nil)))
         forEachValue(of: MHD_ValueKind.HEADER_KIND, on: connection) { headers.add($0, $1 ?? "") }
         return headers
     }
@@ -200,9 +203,6 @@ extension Server {
     }
 
     private static func clientAddress(of connection: OpaquePointer) -> String {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
-            guard cmhd_client_address(connection, buffer.baseAddress!, socklen_t(buffer.count)) == 0 else { return "" }
-            return String(cString: buffer.baseAddress!)
-        }
+        ConnectionContext.of(connection)?.peerAddress ?? ConnectionContext.peerAddress(of: connection)
     }
 }

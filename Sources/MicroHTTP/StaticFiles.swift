@@ -23,8 +23,10 @@ import Foundation
 /// }
 /// ```
 public struct StaticFiles: Sendable {
-    /// One file and every answer to it, built once.
-    struct File: Sendable {
+    /// One file and every answer to it, built once. A class: the static fast path passes a
+    /// file along several times per request, and copying a struct of eight answers would
+    /// retain and release each of their strings, arrays and buffers every time.
+    final class File: Sendable {
         /// The answers for one encoding of the file. Each answer has bytes of its own (views of
         /// the same memory), so the response the server prepares around them stays prepared.
         struct Representation: Sendable {
@@ -75,6 +77,12 @@ public struct StaticFiles: Sendable {
         let gzip: Representation?
         /// The `v` query value that marks an address for this content only.
         let version: String
+
+        init(identity: Representation, gzip: Representation?, version: String) {
+            self.identity = identity
+            self.gzip = gzip
+            self.version = version
+        }
 
         /// The answer to a `GET` or `HEAD` whose `If-None-Match` is `tags`.
         /// - Parameters:

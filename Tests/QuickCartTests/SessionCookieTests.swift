@@ -24,4 +24,16 @@ import Testing
         #expect(SessionCookie.soleValue(named: Self.name, in: ["quickcart_session=\u{301}v"]) == "\u{301}v")
         #expect(SessionCookie.soleValue(named: "K", in: ["\u{212A}=kelvin"]) == nil)
     }
+
+    @Test("Empty fields and pairs, pairs without `=`, blanks only, and text after the first `=` are read as the rule says")
+    func edgesOfTheRule() {
+        #expect(SessionCookie.soleValue(named: Self.name, in: ["", ";;", " ; quickcart_session"]) == nil)
+        #expect(SessionCookie.soleValue(named: Self.name, in: [";quickcart_session=a=b;"]) == "a=b")
+        #expect(SessionCookie.soleValue(named: Self.name, in: ["quickcart_session=  \t "]) == "")
+        #expect(SessionCookie.soleValue(named: Self.name, in: ["\tquickcart_session\t=\tv"]) == "v")
+        #expect(SessionCookie.soleValue(named: Self.name, in: ["quickcart_session =v", "x=1;quickcart_session= w"]) == nil)
+        #expect(SessionCookie.soleValue(named: "", in: ["=v"]) == "v")
+        #expect(SessionCookie.soleValue(named: "é", in: ["e\u{301}=1; é=2"]) == "2")
+        #expect(SessionCookie.soleValue(named: Self.name, in: ["quickcart_session=日本 ;x=é"]) == "日本")
+    }
 }

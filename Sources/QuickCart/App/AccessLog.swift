@@ -34,11 +34,31 @@ struct AccessLog: Middleware {
     /// 40 bits of the cookie's signature, or `-` without one. The signature is an HMAC of
     /// the id and issue time under the shop's secret, so it tells sessions apart without revealing the id.
     /// Either cookie name will do: browsers keep the `__Host-` one only where the shop set it
-    /// (with `--secure-cookies`), and looking up two names costs no more than one.
+    /// (with `--secure-cookies`), which is preferred when both came.
     private static func sessionTag(_ request: Request) -> String {
-        guard let cookie = request.cookies[SessionManager.hostOnlyCookieName] ?? request.cookies[SessionManager.cookieName],
-              let dot = cookie.utf8.lastIndex(of: UInt8(ascii: ".")) else { return "-" }
-        let signature = cookie[cookie.index(after: dot)...]
-        return signature.utf8.count >= 10 ? String(signature.prefix(10)) : "-"
+        // A request carries a cookie or two: walking them compares lengths first, where two
+        // lookups would hash both names every time.
+        var plain: String?
+        for (name, value) in request.cookies {
+            if name == SessionManager.hostOnlyCookieName { return tag(of: value) }
+            if name == SessionManager.cookieName { plain = value }
+        }
+        return plain.map(tag(of:)) ?? "-"
+    }
+
+    /// The first ten characters after the cookie's last dot, or `-` when fewer than ten bytes follow it.
+    private static func tag(of cookie: String) -> String {
+        var cookie = cookie
+        let plainTag = cookie.withUTF8 { bytes -> String? in
+            guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")) else { return "-" }
+            let signature = UnsafeBufferPointer(rebasing: bytes[(dot + 1)...])
+            guard signature.count >= 10 else { return "-" }
+            // Ten visible ASCII bytes followed by ASCII (or nothing) are ten whole characters.
+            guard signature.prefix(10).allSatisfy({ $0 > 0x20 && $0 < 0x7F }), signature.count == 10 || signature[10] < 0x80 else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: signature.prefix(10)), as: UTF8.self)
+        }
+        if let plainTag { return plainTag }
+        guard let dot = cookie.utf8.lastIndex(of: UInt8(ascii: ".")) else { return "-" }
+        return String(cookie[cookie.index(after: dot)...].prefix(10))
     }
 }

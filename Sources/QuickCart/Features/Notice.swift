@@ -1,4 +1,3 @@
-import Foundation
 import MicroHTTP
 
 /// The one-shot message a form post leaves for the page it leads to ("Added Trail Running
@@ -19,7 +18,7 @@ enum Notice {
     /// The `Set-Cookie` that carries `text` to the next page; `secure` with `--secure-cookies`,
     /// where every cookie the shop sets is `Secure`.
     static func cookie(_ text: String, secure: Bool) -> Cookie {
-        let value = text.prefix(maximumLength).addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        let value = PercentEncoding.encodingAllButUnreserved(text.prefix(maximumLength))
         return Cookie(name: cookieName, value: value, path: "/", maxAge: lifetimeSeconds, secure: secure)
     }
 
@@ -32,14 +31,11 @@ enum Notice {
     static func text(in request: Request) -> String? {
         guard request.headers[refreshHeader] == nil,
               let value = request.cookies[cookieName], !value.isEmpty,
-              let text = value.removingPercentEncoding,
+              let text = PercentEncoding.decoding(value),
               text.count <= maximumLength, !text.containsControlCharacter
         else { return nil }
         return text
     }
-
-    /// RFC 3986's unreserved characters: all a cookie value needs, built once.
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }
 
 extension ShopRequest {

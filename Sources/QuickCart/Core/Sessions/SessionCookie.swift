@@ -12,25 +12,55 @@ enum SessionCookie {
     static func soleValue(named name: String, in fields: [String]) -> String? {
         // Bytes, not Characters: String's comparisons are up to canonical equivalence, under
         // which U+037E GREEK QUESTION MARK is a `;` and U+212A KELVIN SIGN a `K`, and a
-        // combining mark after `;` or `=` would hide it inside one Character.
-        var found: Substring.UTF8View?
-        for field in fields {
-            for pair in field.utf8.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false) {
-                guard let equals = pair.firstIndex(of: UInt8(ascii: "=")),
-                      trimmingBlanks(pair[..<equals]).elementsEqual(name.utf8) else { continue }
-                if found != nil { return nil }
-                found = trimmingBlanks(pair[pair.index(after: equals)...])
+        // combining mark after `;` or `=` would hide it inside one Character. One pass over
+        // contiguous bytes, as this runs for every request.
+        var name = name
+        return name.withUTF8 { name in
+            var found: String?
+            for var field in fields {
+                let isDuplicate = field.withUTF8 { bytes in
+                    var start = 0
+                    while start <= bytes.count {
+                        var end = start
+                        var equals = -1
+                        while end < bytes.count, bytes[end] != UInt8(ascii: ";") {
+                            if equals < 0, bytes[end] == UInt8(ascii: "=") { equals = end }
+                            end += 1
+                        }
+                        if equals >= 0, matches(name, bytes, trimming: start..<equals) {
+                            if found != nil { return true }
+                            // The cuts are at ASCII bytes, so they fall between whole characters.
+                            let value = trimmingBlanks(bytes, equals + 1..<end)
+                            found = String(decoding: UnsafeBufferPointer(rebasing: bytes[value]), as: UTF8.self)
+                        }
+                        start = end + 1
+                    }
+                    return false
+                }
+                if isDuplicate { return nil }
             }
+            return found
         }
-        // The cuts are at ASCII bytes, so they fall between whole characters.
-        return found.map { String(Substring($0)) }
     }
 
-    /// Without the spaces and tabs around it, as cookie pairs are written.
-    private static func trimmingBlanks(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
+    /// Whether `range` of `bytes`, without its blanks, is `name`.
+    private static func matches(_ name: UnsafeBufferPointer<UInt8>, _ bytes: UnsafeBufferPointer<UInt8>, trimming range: Range<Int>) -> Bool {
+        let trimmed = trimmingBlanks(bytes, range)
+        guard trimmed.count == name.count else { return false }
+        var offset = 0
+        while offset < name.count {
+            if bytes[trimmed.lowerBound + offset] != name[offset] { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    /// `range` without the spaces and tabs around it, as cookie pairs are written.
+    private static func trimmingBlanks(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
         let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        let start = bytes.firstIndex { !isBlank($0) } ?? bytes.endIndex
-        let end = bytes[start...].lastIndex { !isBlank($0) }.map(bytes.index(after:)) ?? start
-        return bytes[start..<end]
+        var start = range.lowerBound, end = range.upperBound
+        while start < end, isBlank(bytes[start]) { start += 1 }
+        while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+        return start..<end
     }
 }
