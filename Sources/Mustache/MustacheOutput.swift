@@ -117,25 +117,46 @@ public struct MustacheOutput: ~Copyable {
             append(UInt8(ascii: "0") + UInt8(value))
             return
         }
-        // Backwards into room reserved for the longest number: 19 digits and a sign.
+        appendDecimal(value)
+    }
+
+    /// Two digits per division, written backwards into room reserved for the longest number
+    /// (19 digits and a sign): counts and prices are short, so this is a few steps.
+    @usableFromInline
+    mutating func appendDecimal(_ value: Int) {
         if capacity - count < 20 { grow(toFit: 20) }
-        var digits = 0
+        var digits = 1
         var magnitude = value.magnitude
-        repeat {
+        var bound: UInt = 10
+        while magnitude >= bound, digits < 19 {
             digits += 1
-            magnitude /= 10
-        } while magnitude > 0
-        var position = count + digits + (value < 0 ? 1 : 0)
-        let end = position
-        magnitude = value.magnitude
-        repeat {
-            position -= 1
-            start[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-            magnitude /= 10
-        } while magnitude > 0
-        if value < 0 { start[count] = UInt8(ascii: "-") }
+            bound &*= 10
+        }
+        if value < 0 {
+            start[count] = UInt8(ascii: "-")
+            count += 1
+        }
+        let end = count + digits
+        var position = end
+        while magnitude >= 100 {
+            let pair = Int(magnitude % 100) * 2
+            magnitude /= 100
+            position -= 2
+            start[position] = Self.digitPairs[pair]
+            start[position + 1] = Self.digitPairs[pair + 1]
+        }
+        if magnitude >= 10 {
+            let pair = Int(magnitude) * 2
+            start[position - 2] = Self.digitPairs[pair]
+            start[position - 1] = Self.digitPairs[pair + 1]
+        } else {
+            start[position - 1] = UInt8(ascii: "0") + UInt8(magnitude)
+        }
         count = end
     }
+
+    /// "00" to "99", two bytes each.
+    private static let digitPairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
 
     @usableFromInline
     mutating func appendEscaped(_ source: UnsafeBufferPointer<UInt8>) {
