@@ -32,6 +32,25 @@ public struct TabBar: Sendable {
         public let role: Role
         /// The icon's SVG markup, once ``withIcons(from:)`` has looked it up.
         var iconMarkup = ""
+        /// What the bar prints for the tab, made (and escaped) once rather than on every page.
+        var printed = Printed(id: "", title: "", path: "", icon: "")
+    }
+
+    /// A tab's texts as pages print them, with their escaped bytes: a class, so a page's
+    /// tabs share them rather than copying strings.
+    final class Printed: Sendable {
+        let id: MustacheText
+        let title: MustacheText
+        /// The tab's root, where its link leads unless it was left elsewhere.
+        let path: MustacheText
+        let icon: MustacheText
+
+        init(id: String, title: String, path: String, icon: String) {
+            self.id = MustacheText(id)
+            self.title = MustacheText(title)
+            self.path = MustacheText(path)
+            self.icon = MustacheText(icon)
+        }
     }
 
     /// The tabs in the order the bar shows them.
@@ -50,6 +69,7 @@ public struct TabBar: Sendable {
         TabBar(tabs: tabs.map { tab in
             var tab = tab
             tab.iconMarkup = icons[tab.icon]
+            tab.printed = Printed(id: tab.id.rawValue, title: tab.title, path: tab.path, icon: tab.iconMarkup)
             return tab
         })
     }
@@ -81,7 +101,9 @@ public struct TabBar: Sendable {
     func views(current: TabID?, order: [String], places: [TabID: String]) -> [TabView] {
         arranged(by: order).map { tab in
             let isCurrent = tab.id == current
-            return TabView(tab: tab, isCurrent: isCurrent, path: isCurrent ? tab.path : places[tab.id] ?? tab.path)
+            // Most tabs lead to their root: its bytes are made already.
+            let place = isCurrent ? nil : places[tab.id].flatMap { $0 == tab.path ? nil : MustacheText($0) }
+            return TabView(tab: tab, isCurrent: isCurrent, path: place ?? tab.printed.path)
         }
     }
 }
@@ -92,13 +114,13 @@ struct TabView: MustacheView {
     let tab: TabBar.Tab
     let isCurrent: Bool
     /// Where the link leads: the tab's root, or where the tab was last left.
-    let path: String
+    let path: MustacheText
 
     static let mustacheFields: MustacheFields<TabView> = [
-        "id": .text(\.tab.id.rawValue),
-        "title": .text(\.tab.title),
+        "id": .text(\.tab.printed.id),
+        "title": .text(\.tab.printed.title),
         "path": .text(\.path),
-        "icon": .text(\.tab.iconMarkup),
+        "icon": .text(\.tab.printed.icon),
         "current": .bool(\.isCurrent),
         "prominent": .bool { $0.tab.role == .prominent },
     ]
@@ -114,5 +136,20 @@ enum Badge {
     /// "1 item", "3 items".
     static func itemCountText(_ count: Int) -> String {
         count == 1 ? "1 item" : "\(count) items"
+    }
+
+    /// The badge's text, written into a page without making a string.
+    static func write(_ count: Int, into output: inout MustacheOutput) {
+        if count > 99 {
+            output.append("99+")
+        } else {
+            output.append(decimal: count)
+        }
+    }
+
+    /// "1 item", "3 items", written into a page without making a string.
+    static func writeItemCount(_ count: Int, into output: inout MustacheOutput) {
+        output.append(decimal: count)
+        output.append(count == 1 ? " item" : " items")
     }
 }

@@ -284,11 +284,12 @@ struct AssetsView: MustacheView {
     static let mustacheFields: MustacheFields<AssetsView> = ["css": .text(\.css), "js": .text(\.js)]
 }
 
+/// A tab as QuickCart's `TabView` shows it: its texts made once (`TabBar.Printed`).
 struct TabView: MustacheView {
-    var id: String
-    var title: String
-    var path: String
-    var icon: String
+    var id: MustacheText
+    var title: MustacheText
+    var path: MustacheText
+    var icon: MustacheText
     var current: Bool
     var prominent: Bool
 
@@ -324,8 +325,14 @@ struct LayoutView: MustacheView {
     static let mustacheFields: MustacheFields<LayoutView> = [
         "title": .text(\.title), "page": .text(\.page), "theme": .text(\.theme), "layout": .text(\.layout),
         "notifications": .text(\.notifications), "assets": .view(\.assets), "tabs": .list(\.tabs),
-        "badgeText": .text { $0.cartCount > 99 ? "99+" : String($0.cartCount) }, "badgeVisible": .bool { $0.cartCount > 0 },
-        "itemCountText": .text { "\($0.cartCount) items" },
+        "badgeText": .custom { view, output in
+            if view.cartCount > 99 { output.append("99+") } else { output.append(decimal: view.cartCount) }
+        },
+        "badgeVisible": .bool { $0.cartCount > 0 },
+        "itemCountText": .custom { view, output in
+            output.append(decimal: view.cartCount)
+            output.append(view.cartCount == 1 ? " item" : " items")
+        },
         "layoutToggle": .optional(\.layoutToggle), "csrf": .text(\.csrf), "returnTo": .text(\.returnTo),
         "notice": .text(\.notice),
     ]
@@ -343,7 +350,10 @@ let typedLayout = LayoutView(
     assets: AssetsView(css: "/static/css/app.css?v=0123456789abcdef", js: "/static/js/app.js?v=0123456789abcdef"),
     tabs: [("home", "Home", "/"), ("search", "Search", "/search"), ("cart", "Cart", "/cart"), ("profile", "Profile", "/profile")]
         .enumerated().map { index, tab in
-            TabView(id: tab.0, title: tab.1, path: tab.2, icon: icons[index % icons.count], current: tab.0 == "cart", prominent: tab.0 == "cart")
+            TabView(
+                id: MustacheText(tab.0), title: MustacheText(tab.1), path: MustacheText(tab.2), icon: MustacheText(icons[index % icons.count]),
+                current: tab.0 == "cart", prominent: tab.0 == "cart"
+            )
         },
     cartCount: 130,
     layoutToggle: LayoutToggleView(value: "sidebar", label: "Show sidebar", icon: icons[0]),
