@@ -4,24 +4,42 @@ import Mustache
 /// title, the theme and layout settings, the tab bar and its badge, the layout toggle, and
 /// the two values every form needs, the session's CSRF token and the address to return to.
 /// Page templates are compiled inside it, so a page's forms read `csrf` and `returnTo` here.
-struct LayoutView: MustacheView {
+/// A class: its fields are read many times per page, and each read of a struct this size
+/// would copy (and retain) all of it.
+final class LayoutView: MustacheView {
     /// The document title, before " · QuickCart".
-    var title: String
+    let title: String
     /// The tab the page belongs to (`data-page`), or `nil` for pages of no tab.
-    var tab: TabBar.TabID?
-    var preferences: Preferences
-    var assets: AssetsView
-    var tabs: [TabView]
+    let tab: TabBar.TabID?
+    let preferences: Preferences
+    let assets: AssetsView
+    let tabs: [TabView]
     /// The cart's item count, which the badge shows.
-    var cartCount: Int
+    let cartCount: Int
     /// The sidebar/tab bar switch; only for a session, as it is a form.
-    var layoutToggle: LayoutToggleView?
+    let layoutToggle: LayoutToggleView?
     /// The session's CSRF token; empty without a session (such pages have no forms).
-    var csrf: String
+    let csrf: String
     /// The address forms on this page return to: this page, with its query.
-    var returnTo: String
+    let returnTo: String
     /// What the last change did, shown once at the top of the content (``Notice``).
-    var notice: String?
+    let notice: String?
+
+    init(
+        title: String, tab: TabBar.TabID?, preferences: Preferences, assets: AssetsView, tabs: [TabView], cartCount: Int,
+        layoutToggle: LayoutToggleView?, csrf: String, returnTo: String, notice: String? = nil
+    ) {
+        self.title = title
+        self.tab = tab
+        self.preferences = preferences
+        self.assets = assets
+        self.tabs = tabs
+        self.cartCount = cartCount
+        self.layoutToggle = layoutToggle
+        self.csrf = csrf
+        self.returnTo = returnTo
+        self.notice = notice
+    }
 
     static let mustacheFields: MustacheFields<LayoutView> = [
         "title": .text(\.title),
