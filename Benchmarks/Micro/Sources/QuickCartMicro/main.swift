@@ -308,19 +308,38 @@ struct LayoutToggleView: MustacheView {
     ]
 }
 
-struct LayoutView: MustacheView {
-    var title: String
-    var page: String
-    var theme: String
-    var layout: String
-    var notifications: String
-    var assets: AssetsView
-    var tabs: [TabView]
-    var cartCount: Int
-    var layoutToggle: LayoutToggleView?
-    var csrf: String
-    var returnTo: String
-    var notice: String?
+/// As QuickCart's: a class, since its fields are read many times per page.
+final class LayoutView: MustacheView {
+    let title: String
+    let page: String
+    let theme: String
+    let layout: String
+    let notifications: String
+    let assets: AssetsView
+    let tabs: [TabView]
+    let cartCount: Int
+    let layoutToggle: LayoutToggleView?
+    let csrf: String
+    let returnTo: String
+    let notice: String?
+
+    init(
+        title: String, page: String, theme: String, layout: String, notifications: String, assets: AssetsView, tabs: [TabView],
+        cartCount: Int, layoutToggle: LayoutToggleView?, csrf: String, returnTo: String, notice: String?
+    ) {
+        self.title = title
+        self.page = page
+        self.theme = theme
+        self.layout = layout
+        self.notifications = notifications
+        self.assets = assets
+        self.tabs = tabs
+        self.cartCount = cartCount
+        self.layoutToggle = layoutToggle
+        self.csrf = csrf
+        self.returnTo = returnTo
+        self.notice = notice
+    }
 
     static let mustacheFields: MustacheFields<LayoutView> = [
         "title": .text(\.title), "page": .text(\.page), "theme": .text(\.theme), "layout": .text(\.layout),
