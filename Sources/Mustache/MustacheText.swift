@@ -20,8 +20,13 @@ public final class MustacheText: Sendable {
     public init(_ string: String) {
         self.string = string
         raw = Array(string.utf8)
-        var output = MustacheOutput(capacity: raw.count)
-        output.append(escaping: string)
-        escaped = output.finish()
+        // Most text has nothing to escape: then both are the same array.
+        if raw.withUnsafeBufferPointer({ MustacheOutput.firstToEscape(in: $0.baseAddress, count: $0.count, from: 0) }) == raw.count {
+            escaped = raw
+        } else {
+            var output = MustacheOutput(capacity: raw.count + 16)
+            output.append(escaping: string)
+            escaped = output.finish()
+        }
     }
 }

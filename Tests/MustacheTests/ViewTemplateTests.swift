@@ -127,6 +127,33 @@ struct ViewTemplateTests {
         }
     }
 
+    @Test func printsNumbersOfEveryLength() {
+        var numbers = [0, 9, 10, 99, 100, 101, 999, 1000, 12_345, Int.max, Int.min, -1, -10, -99, -100]
+        var power = 1
+        for _ in 0..<18 {
+            power *= 10
+            numbers += [power - 1, power, power + 1, -power]
+        }
+        for number in numbers {
+            var output = MustacheOutput(capacity: 1)
+            output.append(decimal: number)
+            #expect(String(decoding: output.finish(), as: UTF8.self) == String(number))
+        }
+    }
+
+    @Test func textMadeOnceEscapesEveryASCIICharacterAsTheDynamicRendererDoes() throws {
+        let library = try MustacheLibrary(templates: ["card": "{{name}}|{{{name}}}"])
+        let template = try MustacheViewTemplate<Card>(named: "card", in: library)
+        for byte in UInt8(32)..<UInt8(127) {
+            for position in [0, 5, 8, 15] {
+                var text = Array(repeating: UInt8(ascii: "b"), count: 17)
+                text[position] = byte
+                let card = Card(name: MustacheText(String(decoding: text, as: UTF8.self)))
+                #expect(template.render(card) == library.render("card", with: card))
+            }
+        }
+    }
+
     struct Card: MustacheView {
         let name: MustacheText
         static let mustacheFields: MustacheFields<Card> = ["name": .text(\.name)]

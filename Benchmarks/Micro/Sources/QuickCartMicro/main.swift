@@ -319,8 +319,8 @@ final class LayoutView: MustacheView {
     let tabs: [TabView]
     let cartCount: Int
     let layoutToggle: LayoutToggleView?
-    let csrf: String
-    let returnTo: String
+    let csrf: MustacheText
+    let returnTo: MustacheText
     let notice: String?
 
     init(
@@ -336,8 +336,8 @@ final class LayoutView: MustacheView {
         self.tabs = tabs
         self.cartCount = cartCount
         self.layoutToggle = layoutToggle
-        self.csrf = csrf
-        self.returnTo = returnTo
+        self.csrf = MustacheText(csrf)
+        self.returnTo = MustacheText(returnTo)
         self.notice = notice
     }
 
