@@ -30,3 +30,28 @@ public final class MustacheText: Sendable {
         }
     }
 }
+
+/// Text made for one page and printed many times on it (a form token, the page's address):
+/// checked once for characters HTML escaping replaces, and then, when it has none (as such
+/// text mostly has not), copied as it is rather than scanned again at every tag. A struct, so
+/// making one allocates nothing.
+///
+/// ```swift
+/// let token = MustacheCheckedText("3f9a…")
+/// token.string   // "3f9a…"
+/// ```
+public struct MustacheCheckedText: Sendable {
+    /// The text.
+    public let string: String
+    /// Whether escaping leaves it as it is.
+    @usableFromInline let isPlain: Bool
+
+    /// Keeps `string`, noting whether it has anything to escape.
+    ///
+    /// - Parameter string: The text, as a template would print it from a string.
+    public init(_ string: String) {
+        var string = string
+        isPlain = string.withUTF8 { MustacheOutput.firstToEscape(in: $0.baseAddress, count: $0.count, from: 0) == $0.count }
+        self.string = string
+    }
+}

@@ -116,6 +116,25 @@ public struct MustacheField<View>: Sendable {
         ))
     }
 
+    /// Text checked once for what escaping replaces (``MustacheCheckedText``): copied as it
+    /// is when it has nothing to escape, escaped as a string otherwise.
+    ///
+    /// ```swift
+    /// "csrf": .text(\.csrf)     // csrf: MustacheCheckedText
+    /// ```
+    @inlinable
+    public static func text(_ get: @escaping @Sendable (View) -> MustacheCheckedText) -> Self {
+        Self(ErasedField(
+            typeName: "String",
+            writeEscaped: { view, buffer in
+                let text = get(view.assumingMemoryBound(to: View.self).pointee)
+                if text.isPlain { buffer.append(text.string) } else { buffer.append(escaping: text.string) }
+            },
+            writeRaw: { view, buffer in buffer.append(get(view.assumingMemoryBound(to: View.self).pointee).string) },
+            value: { view in .string(get(view.assumingMemoryBound(to: View.self).pointee).string) }
+        ))
+    }
+
     /// Text that may be absent: printed when present; a section renders when it is.
     ///
     /// ```swift

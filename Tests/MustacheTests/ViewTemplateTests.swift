@@ -154,6 +154,22 @@ struct ViewTemplateTests {
         }
     }
 
+    struct Form: MustacheView {
+        let token: MustacheCheckedText
+        static let mustacheFields: MustacheFields<Form> = ["token": .text(\.token)]
+    }
+
+    @Test func checkedTextPrintsAsItsString() throws {
+        let library = try MustacheLibrary(templates: ["form": "{{token}}|{{{token}}}"])
+        let template = try MustacheViewTemplate<Form>(named: "form", in: library)
+        #expect(template.render(Form(token: MustacheCheckedText("0123abcd"))) == "0123abcd|0123abcd")
+        #expect(template.render(Form(token: MustacheCheckedText("/search?q=a&b"))) == "/search?q=a&amp;b|/search?q=a&b")
+        for text in ["", "x", "“quoted” 'single'", "a<b>c", String(repeating: "token", count: 9) + "\""] {
+            let form = Form(token: MustacheCheckedText(text))
+            #expect(template.render(form) == library.render("form", with: form))
+        }
+    }
+
     struct Card: MustacheView {
         let name: MustacheText
         static let mustacheFields: MustacheFields<Card> = ["name": .text(\.name)]

@@ -18,11 +18,11 @@ final class LayoutView: MustacheView {
     let cartCount: Int
     /// The sidebar/tab bar switch; only for a session, as it is a form.
     let layoutToggle: LayoutToggleView?
-    /// The session's CSRF token; empty without a session (such pages have no forms). Escaped
-    /// once here: every form of the page prints it.
-    let csrf: MustacheText
+    /// The session's CSRF token; empty without a session (such pages have no forms). Checked
+    /// for escaping once here: every form of the page prints it.
+    let csrf: MustacheCheckedText
     /// The address forms on this page return to: this page, with its query.
-    let returnTo: MustacheText
+    let returnTo: MustacheCheckedText
     /// What the last change did, shown once at the top of the content (``Notice``).
     let notice: String?
 
@@ -37,8 +37,8 @@ final class LayoutView: MustacheView {
         self.tabs = tabs
         self.cartCount = cartCount
         self.layoutToggle = layoutToggle
-        self.csrf = MustacheText(csrf)
-        self.returnTo = MustacheText(returnTo)
+        self.csrf = MustacheCheckedText(csrf)
+        self.returnTo = MustacheCheckedText(returnTo)
         self.notice = notice
     }
 

@@ -319,8 +319,8 @@ final class LayoutView: MustacheView {
     let tabs: [TabView]
     let cartCount: Int
     let layoutToggle: LayoutToggleView?
-    let csrf: MustacheText
-    let returnTo: MustacheText
+    let csrf: MustacheCheckedText
+    let returnTo: MustacheCheckedText
     let notice: String?
 
     init(
@@ -336,8 +336,8 @@ final class LayoutView: MustacheView {
         self.tabs = tabs
         self.cartCount = cartCount
         self.layoutToggle = layoutToggle
-        self.csrf = MustacheText(csrf)
-        self.returnTo = MustacheText(returnTo)
+        self.csrf = MustacheCheckedText(csrf)
+        self.returnTo = MustacheCheckedText(returnTo)
         self.notice = notice
     }
 
