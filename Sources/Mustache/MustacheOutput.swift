@@ -7,14 +7,17 @@
 /// no intermediate string.
 ///
 /// ```swift
-/// var output = MustacheOutput(capacity: lastPageSize)
-/// page.render(view, into: &output)
-/// let body: [UInt8] = output.finish()
+/// let body: [UInt8] = MustacheOutput.bytes(capacity: lastPageSize) { output in
+///     page.render(view, into: &output)
+/// }
 /// ```
 public struct MustacheOutput: ~Copyable {
     @usableFromInline var start: UnsafeMutablePointer<UInt8>
     @usableFromInline var count = 0
     @usableFromInline var capacity: Int
+    /// Whether `start` is this buffer's own allocation, rather than the storage of the array
+    /// ``bytes(capacity:_:)`` is making.
+    @usableFromInline var ownsStorage = true
 
     /// Creates an empty buffer with room for `capacity` bytes before it first grows.
     ///
@@ -28,8 +31,41 @@ public struct MustacheOutput: ~Copyable {
         start = .allocate(capacity: self.capacity)
     }
 
+    private init(borrowing storage: UnsafeMutableBufferPointer<UInt8>) {
+        start = storage.baseAddress!
+        capacity = storage.count
+        ownsStorage = false
+    }
+
     deinit {
-        start.deallocate()
+        if ownsStorage { start.deallocate() }
+    }
+
+    /// Makes an array by writing into it: `body` renders straight into the array's storage,
+    /// so the bytes are not copied once more at the end, as ``finish()`` copies them. Only
+    /// when they outgrow `capacity` are they gathered elsewhere and copied once.
+    ///
+    /// ```swift
+    /// let body = MustacheOutput.bytes(capacity: lastPageSize) { page.render(view, into: &$0) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - capacity: The bytes to reserve; a page's last size is a good guess.
+    ///   - body: Writes the bytes.
+    /// - Returns: Everything `body` appended, in order.
+    public static func bytes(capacity: Int, _ body: (inout MustacheOutput) -> Void) -> [UInt8] {
+        var outgrown: [UInt8]?
+        let bytes = [UInt8](unsafeUninitializedCapacity: max(64, capacity)) { storage, initialized in
+            var output = MustacheOutput(borrowing: storage)
+            body(&output)
+            if output.ownsStorage {
+                outgrown = output.finish()
+                initialized = 0
+            } else {
+                initialized = output.count
+            }
+        }
+        return outgrown ?? bytes
     }
 
     /// The number of bytes written so far.
@@ -218,7 +254,8 @@ public struct MustacheOutput: ~Copyable {
         let newCapacity = max(capacity * 2, count + extra)
         let newStart = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newStart.initialize(from: start, count: count)
-        start.deallocate()
+        if ownsStorage { start.deallocate() }
+        ownsStorage = true
         start = newStart
         capacity = newCapacity
     }

@@ -127,6 +127,18 @@ struct ViewTemplateTests {
         }
     }
 
+    @Test func writesIntoTheArrayItMakesAndGathersWhatOutgrowsIt() throws {
+        let library = try MustacheLibrary(templates: ["t": "{{title}}!"])
+        let template = try MustacheViewTemplate<Layout>(named: "t", in: library)
+        let long = String(repeating: "a&b ", count: 100)
+        let expected = Array((String(repeating: "a&amp;b ", count: 100) + "!").utf8)
+        for capacity in [0, 64, expected.count - 1, expected.count, expected.count + 1, 4096] {
+            let bytes = MustacheOutput.bytes(capacity: capacity) { template.render(Layout(csrf: "", title: long), into: &$0) }
+            #expect(bytes == expected, "capacity \(capacity)")
+        }
+        #expect(MustacheOutput.bytes(capacity: 10) { _ in }.isEmpty)
+    }
+
     @Test func printsNumbersOfEveryLength() {
         var numbers = [0, 9, 10, 99, 100, 101, 999, 1000, 12_345, Int.max, Int.min, -1, -10, -99, -100]
         var power = 1

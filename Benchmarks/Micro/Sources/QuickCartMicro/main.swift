@@ -390,16 +390,16 @@ let typedTemplates: Result<(MustacheViewTemplate<LayoutView>, MustacheEnclosedVi
 
 switch typedTemplates {
 case .success(let (start, content, end)):
-    /// As PageRenderer does: one buffer, its capacity the last page's size.
+    /// As PageRenderer does: one array written in place, its capacity the last page's size and a little more.
     var lastSize = 16 * 1024
     report("mustache: cart page, 20 rows, with the layout (typed views)", unit: "render") {
         measure(seconds: options.seconds) {
-            var output = MustacheOutput(capacity: lastSize)
-            start.render(typedLayout, into: &output)
-            content.render(typedCart, in: typedLayout, into: &output)
-            end.render(typedLayout, into: &output)
-            let body = output.finish()
-            lastSize = body.count
+            let body = MustacheOutput.bytes(capacity: lastSize) { output in
+                start.render(typedLayout, into: &output)
+                content.render(typedCart, in: typedLayout, into: &output)
+                end.render(typedLayout, into: &output)
+            }
+            lastSize = body.count + 1024
             return body.count
         }
     }
