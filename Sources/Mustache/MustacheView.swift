@@ -107,10 +107,10 @@ public struct MustacheField<View>: Sendable {
         Self(ErasedField(
             typeName: "String",
             writeEscaped: { view, buffer in
-                get(view.assumingMemoryBound(to: View.self).pointee).escaped.withUnsafeBufferPointer { buffer.append($0) }
+                buffer.append(get(view.assumingMemoryBound(to: View.self).pointee).escaped)
             },
             writeRaw: { view, buffer in
-                get(view.assumingMemoryBound(to: View.self).pointee).raw.withUnsafeBufferPointer { buffer.append($0) }
+                buffer.append(get(view.assumingMemoryBound(to: View.self).pointee).raw)
             },
             value: { view in .string(get(view.assumingMemoryBound(to: View.self).pointee).string) }
         ))

@@ -62,8 +62,13 @@ final class LayoutView: MustacheView {
 
 /// Versioned URLs of the stylesheet and script, so browsers may cache them for long. Made once.
 struct AssetsView: MustacheView {
-    let css: String
-    let js: String
+    let css: MustacheText
+    let js: MustacheText
+
+    init(css: String, js: String) {
+        self.css = MustacheText(css)
+        self.js = MustacheText(js)
+    }
 
     static let mustacheFields: MustacheFields<AssetsView> = ["css": .text(\.css), "js": .text(\.js)]
 }
@@ -72,10 +77,16 @@ struct AssetsView: MustacheView {
 /// There are two, made once; the form's token and return address come from the layout.
 struct LayoutToggleView: MustacheView {
     /// What pressing it switches to.
-    let value: String
+    let value: MustacheText
     /// What a press does ("Show sidebar"): the button's name.
-    let label: String
-    let icon: String
+    let label: MustacheText
+    let icon: MustacheText
+
+    init(value: String, label: String, icon: String) {
+        self.value = MustacheText(value)
+        self.label = MustacheText(label)
+        self.icon = MustacheText(icon)
+    }
 
     static let mustacheFields: MustacheFields<LayoutToggleView> = [
         "value": .text(\.value),

@@ -279,8 +279,8 @@ struct CartView: MustacheView {
 }
 
 struct AssetsView: MustacheView {
-    var css: String
-    var js: String
+    var css: MustacheText
+    var js: MustacheText
     static let mustacheFields: MustacheFields<AssetsView> = ["css": .text(\.css), "js": .text(\.js)]
 }
 
@@ -300,9 +300,9 @@ struct TabView: MustacheView {
 }
 
 struct LayoutToggleView: MustacheView {
-    var value: String
-    var label: String
-    var icon: String
+    var value: MustacheText
+    var label: MustacheText
+    var icon: MustacheText
     static let mustacheFields: MustacheFields<LayoutToggleView> = [
         "value": .text(\.value), "label": .text(\.label), "icon": .text(\.icon),
     ]
@@ -366,7 +366,7 @@ let typedRows: [CartRowView] = (1...20).map { id in
 let typedCart = CartView(items: typedRows, count: 130, subtotal: "$2,345.67")
 let typedLayout = LayoutView(
     title: "Cart", page: "cart", theme: "system", layout: "bar", notifications: "on",
-    assets: AssetsView(css: "/static/css/app.css?v=0123456789abcdef", js: "/static/js/app.js?v=0123456789abcdef"),
+    assets: AssetsView(css: MustacheText("/static/css/app.css?v=0123456789abcdef"), js: MustacheText("/static/js/app.js?v=0123456789abcdef")),
     tabs: [("home", "Home", "/"), ("search", "Search", "/search"), ("cart", "Cart", "/cart"), ("profile", "Profile", "/profile")]
         .enumerated().map { index, tab in
             TabView(
@@ -375,7 +375,7 @@ let typedLayout = LayoutView(
             )
         },
     cartCount: 130,
-    layoutToggle: LayoutToggleView(value: "sidebar", label: "Show sidebar", icon: icons[0]),
+    layoutToggle: LayoutToggleView(value: MustacheText("sidebar"), label: MustacheText("Show sidebar"), icon: MustacheText(icons[0])),
     csrf: "0123456789abcdef0123456789abcdef", returnTo: "/cart", notice: nil
 )
 
