@@ -55,6 +55,25 @@ public struct TabBar: Sendable {
 
     /// The tabs in the order the bar shows them.
     public let tabs: [Tab]
+    /// The bar as most pages show it, in the standard order with every tab leading to its
+    /// root: made once for each current tab, at ``rootBarIndex(_:)``.
+    private let rootBars: [[TabView]]
+
+    /// A bar of `tabs`, in that order.
+    public init(tabs: [Tab]) {
+        self.tabs = tabs
+        rootBars = [nil, .home, .search, .cart, .profile].map { current in Self.views(of: tabs, current: current, places: [:]) }
+    }
+
+    private static func rootBarIndex(_ current: TabID?) -> Int {
+        switch current {
+        case nil: 0
+        case .home: 1
+        case .search: 2
+        case .cart: 3
+        case .profile: 4
+        }
+    }
 
     /// QuickCart's tabs in their standard order.
     public static let standard = TabBar(tabs: [
@@ -99,7 +118,14 @@ public struct TabBar: Sendable {
     /// address it was last left at, which its link returns to; the current tab's link always
     /// leads to the tab's root, as on iOS.
     func views(current: TabID?, order: [String], places: [TabID: String]) -> [TabView] {
-        arranged(by: order).map { tab in
+        if order.isEmpty, places.isEmpty {
+            return rootBars[Self.rootBarIndex(current)]
+        }
+        return Self.views(of: arranged(by: order), current: current, places: places)
+    }
+
+    private static func views(of tabs: [Tab], current: TabID?, places: [TabID: String]) -> [TabView] {
+        tabs.map { tab in
             let isCurrent = tab.id == current
             // Most tabs lead to their root: its bytes are made already.
             let place = isCurrent ? nil : places[tab.id].flatMap { $0 == tab.path ? nil : MustacheText($0) }
