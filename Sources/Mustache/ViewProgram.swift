@@ -5,9 +5,8 @@
 /// field of that frame's type, so rendering never looks a name up, copies a value into a
 /// dynamic form, or allocates per tag.
 struct ViewProgram: Sendable {
-    /// One instruction. A struct with a part for each kind rather than an enum with
-    /// payloads: the runner reads the parts in place, where binding an enum's payload would
-    /// copy (and retain) each closure on every render.
+    /// One step as the compiler builds it, sections holding their own steps; the program
+    /// flattens them into ``Instruction``s, which rendering reads.
     struct Step: Sendable {
         enum Kind: Sendable {
             /// Static bytes: `text`, a range of ``ViewProgram/text``.
@@ -45,7 +44,7 @@ struct ViewProgram: Sendable {
     /// retains nothing: the field's closures are reached through an unowned reference to
     /// their box, which ``ViewProgram/fields`` keeps alive.
     struct Instruction {
-        // 32-bit offsets keep an instruction to 32 bytes; ``ViewCompiler`` refuses larger templates.
+        // 32-bit offsets keep an instruction to 40 bytes; ``ViewCompiler`` refuses larger templates.
         var kind: Step.Kind
         var expected: Bool
         var frame: Int32
