@@ -7,14 +7,17 @@
 /// no intermediate string.
 ///
 /// ```swift
-/// var output = MustacheOutput(capacity: lastPageSize)
-/// page.render(view, into: &output)
-/// let body: [UInt8] = output.finish()
+/// let body: [UInt8] = MustacheOutput.bytes(capacity: lastPageSize) { output in
+///     page.render(view, into: &output)
+/// }
 /// ```
 public struct MustacheOutput: ~Copyable {
     @usableFromInline var start: UnsafeMutablePointer<UInt8>
     @usableFromInline var count = 0
     @usableFromInline var capacity: Int
+    /// Whether `start` is this buffer's own allocation, rather than the storage of the array
+    /// ``bytes(capacity:_:)`` is making.
+    @usableFromInline var ownsStorage = true
 
     /// Creates an empty buffer with room for `capacity` bytes before it first grows.
     ///
@@ -28,8 +31,41 @@ public struct MustacheOutput: ~Copyable {
         start = .allocate(capacity: self.capacity)
     }
 
+    private init(borrowing storage: UnsafeMutableBufferPointer<UInt8>) {
+        start = storage.baseAddress!
+        capacity = storage.count
+        ownsStorage = false
+    }
+
     deinit {
-        start.deallocate()
+        if ownsStorage { start.deallocate() }
+    }
+
+    /// Makes an array by writing into it: `body` renders straight into the array's storage,
+    /// so the bytes are not copied once more at the end, as ``finish()`` copies them. Only
+    /// when they outgrow `capacity` are they gathered elsewhere and copied once.
+    ///
+    /// ```swift
+    /// let body = MustacheOutput.bytes(capacity: lastPageSize) { page.render(view, into: &$0) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - capacity: The bytes to reserve; a page's last size is a good guess.
+    ///   - body: Writes the bytes.
+    /// - Returns: Everything `body` appended, in order.
+    public static func bytes(capacity: Int, _ body: (inout MustacheOutput) -> Void) -> [UInt8] {
+        var outgrown: [UInt8]?
+        let bytes = [UInt8](unsafeUninitializedCapacity: max(64, capacity)) { storage, initialized in
+            var output = MustacheOutput(borrowing: storage)
+            body(&output)
+            if output.ownsStorage {
+                outgrown = output.finish()
+                initialized = 0
+            } else {
+                initialized = output.count
+            }
+        }
+        return outgrown ?? bytes
     }
 
     /// The number of bytes written so far.
@@ -117,25 +153,46 @@ public struct MustacheOutput: ~Copyable {
             append(UInt8(ascii: "0") + UInt8(value))
             return
         }
-        // Backwards into room reserved for the longest number: 19 digits and a sign.
+        appendDecimal(value)
+    }
+
+    /// Two digits per division, written backwards into room reserved for the longest number
+    /// (19 digits and a sign): counts and prices are short, so this is a few steps.
+    @usableFromInline
+    mutating func appendDecimal(_ value: Int) {
         if capacity - count < 20 { grow(toFit: 20) }
-        var digits = 0
+        var digits = 1
         var magnitude = value.magnitude
-        repeat {
+        var bound: UInt = 10
+        while magnitude >= bound, digits < 19 {
             digits += 1
-            magnitude /= 10
-        } while magnitude > 0
-        var position = count + digits + (value < 0 ? 1 : 0)
-        let end = position
-        magnitude = value.magnitude
-        repeat {
-            position -= 1
-            start[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-            magnitude /= 10
-        } while magnitude > 0
-        if value < 0 { start[count] = UInt8(ascii: "-") }
+            bound &*= 10
+        }
+        if value < 0 {
+            start[count] = UInt8(ascii: "-")
+            count += 1
+        }
+        let end = count + digits
+        var position = end
+        while magnitude >= 100 {
+            let pair = Int(magnitude % 100) * 2
+            magnitude /= 100
+            position -= 2
+            start[position] = Self.digitPairs[pair]
+            start[position + 1] = Self.digitPairs[pair + 1]
+        }
+        if magnitude >= 10 {
+            let pair = Int(magnitude) * 2
+            start[position - 2] = Self.digitPairs[pair]
+            start[position - 1] = Self.digitPairs[pair + 1]
+        } else {
+            start[position - 1] = UInt8(ascii: "0") + UInt8(magnitude)
+        }
         count = end
     }
+
+    /// "00" to "99", two bytes each.
+    private static let digitPairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
 
     @usableFromInline
     mutating func appendEscaped(_ source: UnsafeBufferPointer<UInt8>) {
@@ -162,18 +219,20 @@ public struct MustacheOutput: ~Copyable {
     /// The index of the first `&`, `<`, `>`, `"` or `'` at or after `start`, or `count`.
     /// Eight bytes at a time while none of them is one (SWAR: a byte equal to `c` is a zero
     /// byte of `word ^ c…c`, and `(v - 0x01…01) & ~v & 0x80…80` is non-zero when `v` has one).
+    /// Three tests cover the five: `&` and `'` differ only in bit 0, `<` and `>` only in bit 1.
     @inline(__always)
-    private static func firstToEscape(in bytes: UnsafePointer<UInt8>, count: Int, from start: Int) -> Int {
+    static func firstToEscape(in bytes: UnsafePointer<UInt8>?, count: Int, from start: Int) -> Int {
+        guard let bytes else { return count }
         let ones: UInt64 = 0x0101_0101_0101_0101
+        let high = ones << 7
         var index = start
         while index + 8 <= count {
             let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)
-            var found: UInt64 = 0
-            for character in [UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'")] {
-                let v = word ^ (ones &* UInt64(character))
-                found |= (v &- ones) & ~v
-            }
-            if found & (ones << 7) != 0 { break }
+            let quote = word ^ (ones &* 0x22)
+            let ampersandOrApostrophe = (word & (ones &* 0xFE)) ^ (ones &* 0x26)
+            let angle = (word & (ones &* 0xFD)) ^ (ones &* 0x3C)
+            let found = ((quote &- ones) & ~quote) | ((ampersandOrApostrophe &- ones) & ~ampersandOrApostrophe) | ((angle &- ones) & ~angle)
+            if found & high != 0 { break }
             index += 8
         }
         while index < count, !needsEscaping(bytes[index]) { index += 1 }
@@ -195,7 +254,8 @@ public struct MustacheOutput: ~Copyable {
         let newCapacity = max(capacity * 2, count + extra)
         let newStart = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newStart.initialize(from: start, count: count)
-        start.deallocate()
+        if ownsStorage { start.deallocate() }
+        ownsStorage = true
         start = newStart
         capacity = newCapacity
     }

@@ -107,11 +107,30 @@ public struct MustacheField<View>: Sendable {
         Self(ErasedField(
             typeName: "String",
             writeEscaped: { view, buffer in
-                get(view.assumingMemoryBound(to: View.self).pointee).escaped.withUnsafeBufferPointer { buffer.append($0) }
+                buffer.append(get(view.assumingMemoryBound(to: View.self).pointee).escaped)
             },
             writeRaw: { view, buffer in
-                get(view.assumingMemoryBound(to: View.self).pointee).raw.withUnsafeBufferPointer { buffer.append($0) }
+                buffer.append(get(view.assumingMemoryBound(to: View.self).pointee).raw)
             },
+            value: { view in .string(get(view.assumingMemoryBound(to: View.self).pointee).string) }
+        ))
+    }
+
+    /// Text checked once for what escaping replaces (``MustacheCheckedText``): copied as it
+    /// is when it has nothing to escape, escaped as a string otherwise.
+    ///
+    /// ```swift
+    /// "csrf": .text(\.csrf)     // csrf: MustacheCheckedText
+    /// ```
+    @inlinable
+    public static func text(_ get: @escaping @Sendable (View) -> MustacheCheckedText) -> Self {
+        Self(ErasedField(
+            typeName: "String",
+            writeEscaped: { view, buffer in
+                let text = get(view.assumingMemoryBound(to: View.self).pointee)
+                if text.isPlain { buffer.append(text.string) } else { buffer.append(escaping: text.string) }
+            },
+            writeRaw: { view, buffer in buffer.append(get(view.assumingMemoryBound(to: View.self).pointee).string) },
             value: { view in .string(get(view.assumingMemoryBound(to: View.self).pointee).string) }
         ))
     }

@@ -16,6 +16,12 @@ struct ViewCompiler {
         compiler.frameCount = scope.count
         var steps: [ViewProgram.Step] = []
         try compiler.compile(template.nodes, of: template, scope: scope, indent: [], depth: 0, into: &steps)
+        // The program keeps offsets in 32 bits.
+        guard compiler.text.count < Int(Int32.max) else {
+            throw MustacheBindingError(
+                message: "'\(name)' with its partials is larger than 2 GiB", templateName: name, line: 0, column: 0, name: name
+            )
+        }
         return ViewProgram(steps: steps, text: compiler.text, frameCount: compiler.frameCount)
     }
 

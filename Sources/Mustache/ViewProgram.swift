@@ -5,9 +5,8 @@
 /// field of that frame's type, so rendering never looks a name up, copies a value into a
 /// dynamic form, or allocates per tag.
 struct ViewProgram: Sendable {
-    /// One instruction. A struct with a part for each kind rather than an enum with
-    /// payloads: the runner reads the parts in place, where binding an enum's payload would
-    /// copy (and retain) each closure on every render.
+    /// One step as the compiler builds it, sections holding their own steps; the program
+    /// flattens them into ``Instruction``s, which rendering reads.
     struct Step: Sendable {
         enum Kind: Sendable {
             /// Static bytes: `text`, a range of ``ViewProgram/text``.
@@ -36,11 +35,60 @@ struct ViewProgram: Sendable {
         var children: [Step] = []
         /// A section's steps: a range of ``ViewProgram/steps``.
         var body: Range<Int> = 0..<0
+        /// Static bytes printed before the step's own work: the text step before it, fused
+        /// into it, so a tag and the bytes leading up to it take one turn of the loop.
+        var prefix: Range<Int> = 0..<0
+    }
+
+    /// What running one step needs, with no reference counted parts, so reading a step
+    /// retains nothing: the field's closures are reached through an unowned reference to
+    /// their box, which ``ViewProgram/fields`` keeps alive.
+    struct Instruction {
+        // 32-bit offsets keep an instruction to 40 bytes; ``ViewCompiler`` refuses larger templates.
+        var kind: Step.Kind
+        var expected: Bool
+        var frame: Int32
+        var into: Int32
+        /// Static bytes printed first, as `prefixStart..<prefixEnd` of ``ViewProgram/text``.
+        var prefixStart: Int32
+        var prefixEnd: Int32
+        /// Static bytes (`.text`) or a section's body (`.when`, `.each`), as `start..<end`.
+        var start: Int32
+        var end: Int32
+        var field: Unmanaged<FieldActions>
+    }
+
+    /// A step's closures, boxed once, so the runner calls them from a `let` of a class
+    /// rather than copying (and retaining) them out of an array on every render.
+    final class FieldActions: Sendable {
+        let write: RawWriter
+        let test: RawTest
+        let each: RawEach
+
+        init(_ step: Step) {
+            write = step.write
+            test = step.test
+            each = step.each
+        }
+
+        func write(_ view: UnsafeRawPointer, into output: inout MustacheOutput) {
+            write(view, &output)
+        }
+
+        func test(_ view: UnsafeRawPointer) -> Bool {
+            test(view)
+        }
+
+        func each(_ view: UnsafeRawPointer, _ body: (UnsafeRawPointer) -> Void) {
+            each(view, body)
+        }
     }
 
     /// Every step in one array, each section's body a contiguous range of it, so running
     /// a section passes two integers rather than retaining an array.
-    let steps: [Step]
+    let steps: [Instruction]
+    /// The boxes the steps' `field` references point to.
+    let fields: [FieldActions]
     /// The top level's steps.
     let top: Range<Int>
     /// Every static byte, partials and their indentation included.
@@ -49,11 +97,47 @@ struct ViewProgram: Sendable {
     let frameCount: Int
 
     init(steps tree: [Step], text: [UInt8], frameCount: Int) {
-        var steps: [Step] = []
-        top = Self.flatten(tree, into: &steps)
-        self.steps = steps
-        self.text = text
+        var flat: [Step] = []
+        top = Self.flatten(Self.fused(tree), into: &flat)
+        let none = FieldActions(Step(kind: .text))
+        var fields = [none]
+        let instructions = flat.map { step in
+            var field = none
+            if step.kind != .text {
+                field = FieldActions(step)
+                fields.append(field)
+            }
+            let range = step.kind == .text ? step.text : step.body
+            return Instruction(
+                kind: step.kind, expected: step.expected, frame: Int32(step.frame), into: Int32(step.into),
+                prefixStart: Int32(step.prefix.lowerBound), prefixEnd: Int32(step.prefix.upperBound),
+                start: Int32(range.lowerBound), end: Int32(range.upperBound),
+                field: Unmanaged.passUnretained(field)
+            )
+        }
+        // One instruction more than any range reaches, so the buffer rendering walks has an address.
+        steps = instructions + [Instruction(
+            kind: .text, expected: true, frame: 0, into: 0, prefixStart: 0, prefixEnd: 0, start: 0, end: 0, field: Unmanaged.passUnretained(none)
+        )]
+        self.fields = fields
+        // A byte more than any step reads, so the buffers rendering walks have an address.
+        self.text = text + [0]
         self.frameCount = frameCount
+    }
+
+    /// `steps` with each text step that comes before a tag or section moved into it.
+    private static func fused(_ steps: [Step]) -> [Step] {
+        var result: [Step] = []
+        for var step in steps {
+            step.children = fused(step.children)
+            if step.kind != .text, let last = result.last, last.kind == .text, last.prefix.isEmpty {
+                step.prefix = last.text
+                result[result.count - 1] = step
+            } else {
+                result.append(step)
+            }
+        }
+        return result
     }
 
     private static func flatten(_ tree: [Step], into steps: inout [Step]) -> Range<Int> {
@@ -73,32 +157,47 @@ struct ViewProgram: Sendable {
             if let inner { frames.initializeElement(at: 1, to: inner) }
             text.withUnsafeBufferPointer { text in
                 steps.withUnsafeBufferPointer { steps in
-                    Self.run(top, of: steps, text: text, frames: frames.baseAddress!, into: &output)
+                    // Never empty: the init adds a byte and an instruction past the end.
+                    Self.run(top, of: steps.baseAddress!, text: text.baseAddress!, frames: frames.baseAddress!, into: &output)
                 }
             }
         }
     }
 
     private static func run(
-        _ range: Range<Int>, of steps: UnsafeBufferPointer<Step>, text: UnsafeBufferPointer<UInt8>,
+        _ range: Range<Int>, of steps: UnsafePointer<Instruction>, text: UnsafePointer<UInt8>,
         frames: UnsafeMutablePointer<UnsafeRawPointer>, into output: inout MustacheOutput
     ) {
-        for index in range {
-            switch steps[index].kind {
+        // Read in place through a pointer: copying each instruction out costs more than its work.
+        var step = steps + range.lowerBound
+        let end = steps + range.upperBound
+        while step < end {
+            defer { step += 1 }
+            let prefix = Int(step.pointee.prefixStart)
+            if step.pointee.prefixEnd > step.pointee.prefixStart {
+                output.append(UnsafeBufferPointer(start: text + prefix, count: Int(step.pointee.prefixEnd) - prefix))
+            }
+            switch step.pointee.kind {
             case .text:
-                output.append(UnsafeBufferPointer(rebasing: text[steps[index].text]))
+                let start = Int(step.pointee.start)
+                output.append(UnsafeBufferPointer(start: text + start, count: Int(step.pointee.end) - start))
             case .write:
-                steps[index].write(frames[steps[index].frame], &output)
+                let view = frames[Int(step.pointee.frame)]
+                step.pointee.field._withUnsafeGuaranteedRef { $0.write(view, into: &output) }
             case .when:
-                if steps[index].test(frames[steps[index].frame]) == steps[index].expected {
-                    run(steps[index].body, of: steps, text: text, frames: frames, into: &output)
+                let view = frames[Int(step.pointee.frame)]
+                if step.pointee.field._withUnsafeGuaranteedRef({ $0.test(view) }) == step.pointee.expected {
+                    run(Int(step.pointee.start)..<Int(step.pointee.end), of: steps, text: text, frames: frames, into: &output)
                 }
             case .each:
-                let into = steps[index].into
-                let body = steps[index].body
-                steps[index].each(frames[steps[index].frame]) { element in
-                    frames[into] = element
-                    run(body, of: steps, text: text, frames: frames, into: &output)
+                let view = frames[Int(step.pointee.frame)]
+                let into = Int(step.pointee.into)
+                let body = Int(step.pointee.start)..<Int(step.pointee.end)
+                step.pointee.field._withUnsafeGuaranteedRef { field in
+                    field.each(view) { element in
+                        frames[into] = element
+                        run(body, of: steps, text: text, frames: frames, into: &output)
+                    }
                 }
             }
         }

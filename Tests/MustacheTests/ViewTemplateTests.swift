@@ -127,6 +127,61 @@ struct ViewTemplateTests {
         }
     }
 
+    @Test func writesIntoTheArrayItMakesAndGathersWhatOutgrowsIt() throws {
+        let library = try MustacheLibrary(templates: ["t": "{{title}}!"])
+        let template = try MustacheViewTemplate<Layout>(named: "t", in: library)
+        let long = String(repeating: "a&b ", count: 100)
+        let expected = Array((String(repeating: "a&amp;b ", count: 100) + "!").utf8)
+        for capacity in [0, 64, expected.count - 1, expected.count, expected.count + 1, 4096] {
+            let bytes = MustacheOutput.bytes(capacity: capacity) { template.render(Layout(csrf: "", title: long), into: &$0) }
+            #expect(bytes == expected, "capacity \(capacity)")
+        }
+        #expect(MustacheOutput.bytes(capacity: 10) { _ in }.isEmpty)
+    }
+
+    @Test func printsNumbersOfEveryLength() {
+        var numbers = [0, 9, 10, 99, 100, 101, 999, 1000, 12_345, Int.max, Int.min, -1, -10, -99, -100]
+        var power = 1
+        for _ in 0..<18 {
+            power *= 10
+            numbers += [power - 1, power, power + 1, -power]
+        }
+        for number in numbers {
+            var output = MustacheOutput(capacity: 1)
+            output.append(decimal: number)
+            #expect(String(decoding: output.finish(), as: UTF8.self) == String(number))
+        }
+    }
+
+    @Test func textMadeOnceEscapesEveryASCIICharacterAsTheDynamicRendererDoes() throws {
+        let library = try MustacheLibrary(templates: ["card": "{{name}}|{{{name}}}"])
+        let template = try MustacheViewTemplate<Card>(named: "card", in: library)
+        for byte in UInt8(32)..<UInt8(127) {
+            for position in [0, 5, 8, 15] {
+                var text = Array(repeating: UInt8(ascii: "b"), count: 17)
+                text[position] = byte
+                let card = Card(name: MustacheText(String(decoding: text, as: UTF8.self)))
+                #expect(template.render(card) == library.render("card", with: card))
+            }
+        }
+    }
+
+    struct Form: MustacheView {
+        let token: MustacheCheckedText
+        static let mustacheFields: MustacheFields<Form> = ["token": .text(\.token)]
+    }
+
+    @Test func checkedTextPrintsAsItsString() throws {
+        let library = try MustacheLibrary(templates: ["form": "{{token}}|{{{token}}}"])
+        let template = try MustacheViewTemplate<Form>(named: "form", in: library)
+        #expect(template.render(Form(token: MustacheCheckedText("0123abcd"))) == "0123abcd|0123abcd")
+        #expect(template.render(Form(token: MustacheCheckedText("/search?q=a&b"))) == "/search?q=a&amp;b|/search?q=a&b")
+        for text in ["", "x", "“quoted” 'single'", "a<b>c", String(repeating: "token", count: 9) + "\""] {
+            let form = Form(token: MustacheCheckedText(text))
+            #expect(template.render(form) == library.render("form", with: form))
+        }
+    }
+
     struct Card: MustacheView {
         let name: MustacheText
         static let mustacheFields: MustacheFields<Card> = ["name": .text(\.name)]

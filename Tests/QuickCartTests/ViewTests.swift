@@ -60,6 +60,20 @@ import Testing
         }
     }
 
+    @Test("The bar made once for the standard order is the one made for each page")
+    func madeOnceBarIsTheBarOfEachPage() throws {
+        let bar = try Fixture().pages.tabBar
+        for current in [nil] + TabBar.TabID.allCases {
+            let once = bar.views(current: current, order: [], places: [:])
+            // The standard order spelled out takes the path that makes the bar for the page.
+            let made = bar.views(current: current, order: bar.movableTabIDs, places: [.search: "/search"])
+            #expect(once.map(\.tab.id) == made.map(\.tab.id))
+            #expect(once.map(\.isCurrent) == made.map(\.isCurrent))
+            #expect(once.map(\.path.string) == made.map(\.path.string))
+            #expect(once.filter(\.isCurrent).map(\.tab.id) == (current.map { [$0] } ?? []))
+        }
+    }
+
     @Test("Home, Search, Cart, Profile and error pages render as the dynamic renderer renders the same views")
     func typedEqualsDynamic() throws {
         let fixture = try Fixture()

@@ -23,14 +23,19 @@ struct ProductCards: Sendable {
     /// headings one level below `parentLevel`, the heading of the section that lists them, so
     /// the outline never skips a level.
     func views(_ products: [Product], cart: Cart, under parentLevel: Int) -> [ProductCardView] {
-        products.enumerated().map { position, product in
-            let quantity = cart.quantity(of: product.id)
-            let card = card(for: product)
-            return ProductCardView(
+        // By index, reading only what is needed: a product is a large value to copy.
+        var views: [ProductCardView] = []
+        views.reserveCapacity(products.count)
+        for position in products.indices {
+            let id = products[position].id
+            let quantity = cart.quantity(of: id)
+            let card = cards[id] ?? ProductCard(products[position], icons: icons)
+            views.append(ProductCardView(
                 card: card, inCart: quantity > 0 ? quantity : nil, headingLevel: parentLevel + 1,
                 photo: ProductPhotoView(card.photo, position: position)
-            )
+            ))
         }
+        return views
     }
 }
 
@@ -78,11 +83,18 @@ struct ProductCardView: MustacheView {
     ]
 }
 
-/// A link to a category's search, with its product count (Home, Search). Made once.
+/// A link to a category's search, with its product count (Home, Search). Made once, with
+/// the bytes pages print.
 struct CategoryLinkView: MustacheView {
-    let name: String
-    let href: String
+    let name: MustacheText
+    let href: MustacheText
     let count: Int
+
+    init(name: String, href: String, count: Int) {
+        self.name = MustacheText(name)
+        self.href = MustacheText(href)
+        self.count = count
+    }
 
     static let mustacheFields: MustacheFields<CategoryLinkView> = [
         "name": .text(\.name),

@@ -53,12 +53,14 @@ struct PageRenderer: Sendable {
             notice: notice
         )
         let template = templates[keyPath: Content.template]
-        var output = MustacheOutput(capacity: template.lastSize.estimate)
-        templates.layoutStart.render(layout, into: &output)
-        template.content.render(content, in: layout, into: &output)
-        templates.layoutEnd.render(layout, into: &output)
-        template.lastSize.record(output.byteCount)
-        var response = Response.html(bytes: output.finish(), status: page.status)
+        // Written straight into the body's array: no copy of the page at the end.
+        let body = MustacheOutput.bytes(capacity: template.lastSize.estimate) { output in
+            templates.layoutStart.render(layout, into: &output)
+            template.content.render(content, in: layout, into: &output)
+            templates.layoutEnd.render(layout, into: &output)
+        }
+        template.lastSize.record(body.count)
+        var response = Response.html(bytes: body, status: page.status)
         // Pages carry the session's cart: never reuse one from a cache (Back shows it fresh).
         response.headers["Cache-Control"] = "no-store"
         if notice != nil { response.setCookie(Notice.clearingCookie(secure: secureCookies)) }

@@ -27,8 +27,8 @@ struct PageTemplate<Content: PageView>: Sendable {
 /// Every template of `Views/`, compiled at start against the view it shows. A template that
 /// names a field its view lacks, a section over something that is not a list, flag, optional
 /// or view, a missing partial, or a view whose template is missing stops the start with the
-/// file, line and field.
-struct PageTemplates: Sendable {
+/// file, line and field. A class: every page reads it, and copying a struct of them retains each.
+final class PageTemplates: Sendable {
     /// What every page starts and ends with: head, header, tab bar, live region.
     let layoutStart: MustacheViewTemplate<LayoutView>
     let layoutEnd: MustacheViewTemplate<LayoutView>

@@ -32,10 +32,48 @@ public struct TabBar: Sendable {
         public let role: Role
         /// The icon's SVG markup, once ``withIcons(from:)`` has looked it up.
         var iconMarkup = ""
+        /// What the bar prints for the tab, made (and escaped) once rather than on every page.
+        var printed = Printed(id: "", title: "", path: "", icon: "")
+    }
+
+    /// A tab's texts as pages print them, with their escaped bytes: a class, so a page's
+    /// tabs share them rather than copying strings.
+    final class Printed: Sendable {
+        let id: MustacheText
+        let title: MustacheText
+        /// The tab's root, where its link leads unless it was left elsewhere.
+        let path: MustacheText
+        let icon: MustacheText
+
+        init(id: String, title: String, path: String, icon: String) {
+            self.id = MustacheText(id)
+            self.title = MustacheText(title)
+            self.path = MustacheText(path)
+            self.icon = MustacheText(icon)
+        }
     }
 
     /// The tabs in the order the bar shows them.
     public let tabs: [Tab]
+    /// The bar as most pages show it, in the standard order with every tab leading to its
+    /// root: made once for each current tab, at ``rootBarIndex(_:)``.
+    private let rootBars: [[TabView]]
+
+    /// A bar of `tabs`, in that order.
+    public init(tabs: [Tab]) {
+        self.tabs = tabs
+        rootBars = [nil, .home, .search, .cart, .profile].map { current in Self.views(of: tabs, current: current, places: [:]) }
+    }
+
+    private static func rootBarIndex(_ current: TabID?) -> Int {
+        switch current {
+        case nil: 0
+        case .home: 1
+        case .search: 2
+        case .cart: 3
+        case .profile: 4
+        }
+    }
 
     /// QuickCart's tabs in their standard order.
     public static let standard = TabBar(tabs: [
@@ -50,6 +88,7 @@ public struct TabBar: Sendable {
         TabBar(tabs: tabs.map { tab in
             var tab = tab
             tab.iconMarkup = icons[tab.icon]
+            tab.printed = Printed(id: tab.id.rawValue, title: tab.title, path: tab.path, icon: tab.iconMarkup)
             return tab
         })
     }
@@ -79,9 +118,18 @@ public struct TabBar: Sendable {
     /// address it was last left at, which its link returns to; the current tab's link always
     /// leads to the tab's root, as on iOS.
     func views(current: TabID?, order: [String], places: [TabID: String]) -> [TabView] {
-        arranged(by: order).map { tab in
+        if order.isEmpty, places.isEmpty {
+            return rootBars[Self.rootBarIndex(current)]
+        }
+        return Self.views(of: arranged(by: order), current: current, places: places)
+    }
+
+    private static func views(of tabs: [Tab], current: TabID?, places: [TabID: String]) -> [TabView] {
+        tabs.map { tab in
             let isCurrent = tab.id == current
-            return TabView(tab: tab, isCurrent: isCurrent, path: isCurrent ? tab.path : places[tab.id] ?? tab.path)
+            // Most tabs lead to their root: its bytes are made already.
+            let place = isCurrent ? nil : places[tab.id].flatMap { $0 == tab.path ? nil : MustacheText($0) }
+            return TabView(tab: tab, isCurrent: isCurrent, path: place ?? tab.printed.path)
         }
     }
 }
@@ -92,13 +140,13 @@ struct TabView: MustacheView {
     let tab: TabBar.Tab
     let isCurrent: Bool
     /// Where the link leads: the tab's root, or where the tab was last left.
-    let path: String
+    let path: MustacheText
 
     static let mustacheFields: MustacheFields<TabView> = [
-        "id": .text(\.tab.id.rawValue),
-        "title": .text(\.tab.title),
+        "id": .text(\.tab.printed.id),
+        "title": .text(\.tab.printed.title),
         "path": .text(\.path),
-        "icon": .text(\.tab.iconMarkup),
+        "icon": .text(\.tab.printed.icon),
         "current": .bool(\.isCurrent),
         "prominent": .bool { $0.tab.role == .prominent },
     ]
@@ -114,5 +162,20 @@ enum Badge {
     /// "1 item", "3 items".
     static func itemCountText(_ count: Int) -> String {
         count == 1 ? "1 item" : "\(count) items"
+    }
+
+    /// The badge's text, written into a page without making a string.
+    static func write(_ count: Int, into output: inout MustacheOutput) {
+        if count > 99 {
+            output.append("99+")
+        } else {
+            output.append(decimal: count)
+        }
+    }
+
+    /// "1 item", "3 items", written into a page without making a string.
+    static func writeItemCount(_ count: Int, into output: inout MustacheOutput) {
+        output.append(decimal: count)
+        output.append(count == 1 ? " item" : " items")
     }
 }

@@ -279,16 +279,17 @@ struct CartView: MustacheView {
 }
 
 struct AssetsView: MustacheView {
-    var css: String
-    var js: String
+    var css: MustacheText
+    var js: MustacheText
     static let mustacheFields: MustacheFields<AssetsView> = ["css": .text(\.css), "js": .text(\.js)]
 }
 
+/// A tab as QuickCart's `TabView` shows it: its texts made once (`TabBar.Printed`).
 struct TabView: MustacheView {
-    var id: String
-    var title: String
-    var path: String
-    var icon: String
+    var id: MustacheText
+    var title: MustacheText
+    var path: MustacheText
+    var icon: MustacheText
     var current: Bool
     var prominent: Bool
 
@@ -299,33 +300,58 @@ struct TabView: MustacheView {
 }
 
 struct LayoutToggleView: MustacheView {
-    var value: String
-    var label: String
-    var icon: String
+    var value: MustacheText
+    var label: MustacheText
+    var icon: MustacheText
     static let mustacheFields: MustacheFields<LayoutToggleView> = [
         "value": .text(\.value), "label": .text(\.label), "icon": .text(\.icon),
     ]
 }
 
-struct LayoutView: MustacheView {
-    var title: String
-    var page: String
-    var theme: String
-    var layout: String
-    var notifications: String
-    var assets: AssetsView
-    var tabs: [TabView]
-    var cartCount: Int
-    var layoutToggle: LayoutToggleView?
-    var csrf: String
-    var returnTo: String
-    var notice: String?
+/// As QuickCart's: a class, since its fields are read many times per page.
+final class LayoutView: MustacheView {
+    let title: String
+    let page: String
+    let theme: String
+    let layout: String
+    let notifications: String
+    let assets: AssetsView
+    let tabs: [TabView]
+    let cartCount: Int
+    let layoutToggle: LayoutToggleView?
+    let csrf: MustacheCheckedText
+    let returnTo: MustacheCheckedText
+    let notice: String?
+
+    init(
+        title: String, page: String, theme: String, layout: String, notifications: String, assets: AssetsView, tabs: [TabView],
+        cartCount: Int, layoutToggle: LayoutToggleView?, csrf: String, returnTo: String, notice: String?
+    ) {
+        self.title = title
+        self.page = page
+        self.theme = theme
+        self.layout = layout
+        self.notifications = notifications
+        self.assets = assets
+        self.tabs = tabs
+        self.cartCount = cartCount
+        self.layoutToggle = layoutToggle
+        self.csrf = MustacheCheckedText(csrf)
+        self.returnTo = MustacheCheckedText(returnTo)
+        self.notice = notice
+    }
 
     static let mustacheFields: MustacheFields<LayoutView> = [
         "title": .text(\.title), "page": .text(\.page), "theme": .text(\.theme), "layout": .text(\.layout),
         "notifications": .text(\.notifications), "assets": .view(\.assets), "tabs": .list(\.tabs),
-        "badgeText": .text { $0.cartCount > 99 ? "99+" : String($0.cartCount) }, "badgeVisible": .bool { $0.cartCount > 0 },
-        "itemCountText": .text { "\($0.cartCount) items" },
+        "badgeText": .custom { view, output in
+            if view.cartCount > 99 { output.append("99+") } else { output.append(decimal: view.cartCount) }
+        },
+        "badgeVisible": .bool { $0.cartCount > 0 },
+        "itemCountText": .custom { view, output in
+            output.append(decimal: view.cartCount)
+            output.append(view.cartCount == 1 ? " item" : " items")
+        },
         "layoutToggle": .optional(\.layoutToggle), "csrf": .text(\.csrf), "returnTo": .text(\.returnTo),
         "notice": .text(\.notice),
     ]
@@ -340,13 +366,16 @@ let typedRows: [CartRowView] = (1...20).map { id in
 let typedCart = CartView(items: typedRows, count: 130, subtotal: "$2,345.67")
 let typedLayout = LayoutView(
     title: "Cart", page: "cart", theme: "system", layout: "bar", notifications: "on",
-    assets: AssetsView(css: "/static/css/app.css?v=0123456789abcdef", js: "/static/js/app.js?v=0123456789abcdef"),
+    assets: AssetsView(css: MustacheText("/static/css/app.css?v=0123456789abcdef"), js: MustacheText("/static/js/app.js?v=0123456789abcdef")),
     tabs: [("home", "Home", "/"), ("search", "Search", "/search"), ("cart", "Cart", "/cart"), ("profile", "Profile", "/profile")]
         .enumerated().map { index, tab in
-            TabView(id: tab.0, title: tab.1, path: tab.2, icon: icons[index % icons.count], current: tab.0 == "cart", prominent: tab.0 == "cart")
+            TabView(
+                id: MustacheText(tab.0), title: MustacheText(tab.1), path: MustacheText(tab.2), icon: MustacheText(icons[index % icons.count]),
+                current: tab.0 == "cart", prominent: tab.0 == "cart"
+            )
         },
     cartCount: 130,
-    layoutToggle: LayoutToggleView(value: "sidebar", label: "Show sidebar", icon: icons[0]),
+    layoutToggle: LayoutToggleView(value: MustacheText("sidebar"), label: MustacheText("Show sidebar"), icon: MustacheText(icons[0])),
     csrf: "0123456789abcdef0123456789abcdef", returnTo: "/cart", notice: nil
 )
 
@@ -361,16 +390,16 @@ let typedTemplates: Result<(MustacheViewTemplate<LayoutView>, MustacheEnclosedVi
 
 switch typedTemplates {
 case .success(let (start, content, end)):
-    /// As PageRenderer does: one buffer, its capacity the last page's size.
+    /// As PageRenderer does: one array written in place, its capacity the last page's size and a little more.
     var lastSize = 16 * 1024
     report("mustache: cart page, 20 rows, with the layout (typed views)", unit: "render") {
         measure(seconds: options.seconds) {
-            var output = MustacheOutput(capacity: lastSize)
-            start.render(typedLayout, into: &output)
-            content.render(typedCart, in: typedLayout, into: &output)
-            end.render(typedLayout, into: &output)
-            let body = output.finish()
-            lastSize = body.count
+            let body = MustacheOutput.bytes(capacity: lastSize) { output in
+                start.render(typedLayout, into: &output)
+                content.render(typedCart, in: typedLayout, into: &output)
+                end.render(typedLayout, into: &output)
+            }
+            lastSize = body.count + 1024
             return body.count
         }
     }

@@ -10,13 +10,17 @@ struct CartView: PageView {
     let canCheckout: Bool
 
     init(cart: Cart, cards: ProductCards) {
-        items = cart.items.enumerated().map { position, item in
-            let card = cards.card(for: item.product)
-            return CartRowView(
-                card: card, quantity: item.quantity, lineTotal: item.lineTotal, isAvailable: item.isAvailable,
-                photo: ProductPhotoView(card.photo, position: position)
-            )
+        // By index, reading only what a row needs: an item holds a whole product, large to copy.
+        var items: [CartRowView] = []
+        items.reserveCapacity(cart.items.count)
+        for position in cart.items.indices {
+            let card = cards.card(for: cart.items[position].product)
+            items.append(CartRowView(
+                card: card, quantity: cart.items[position].quantity, lineTotal: cart.items[position].lineTotal,
+                isAvailable: cart.items[position].isAvailable, photo: ProductPhotoView(card.photo, position: position)
+            ))
         }
+        self.items = items
         count = cart.itemCount
         subtotal = cart.subtotal
         canCheckout = cart.canCheckout
