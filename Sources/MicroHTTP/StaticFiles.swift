@@ -1,5 +1,5 @@
 import CZlib
-import Foundation
+import FoundationEssentials
 
 /// Serves the files of one folder, read once at start, with `ETag`, `304 Not Modified`,
 /// `Cache-Control` and gzip.
@@ -122,14 +122,11 @@ public struct StaticFiles: Sendable {
     ) throws {
         let root = URL(fileURLWithPath: directory).resolvingSymlinksInPath().standardizedFileURL.path
         var files: [String: File] = [:]
-        guard let walker = FileManager.default.enumerator(atPath: root) else {
-            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: directory])
-        }
-        while let relative = walker.nextObject() as? String {
+        for relative in try FileManager.default.subpathsOfDirectory(atPath: root) {
             let real = URL(fileURLWithPath: root).appendingPathComponent(relative).resolvingSymlinksInPath().path
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             guard real.hasPrefix(root + "/"),
-                  FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory), !isDirectory.boolValue,
+                  FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory), !isDirectory,
                   let data = FileManager.default.contents(atPath: real) else { continue }
             let bytes = [UInt8](data)
             let contentType = Self.contentType(for: relative)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Wall-clock time, in one place so handlers agree on it.
 enum Clock {

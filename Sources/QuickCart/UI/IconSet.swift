@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The SVG icons of `Public/icons/`, read once and inlined into pages so they take the text
 /// colour (`currentColor`) and cost no extra requests.
@@ -10,7 +10,7 @@ struct IconSet: Sendable {
         var markup: [String: String] = [:]
         for file in try FileManager.default.contentsOfDirectory(atPath: directory) where file.hasSuffix(".svg") {
             let text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
-            markup[String(file.dropLast(4))] = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            markup[String(file.dropLast(4))] = text.trimmingWhitespace()
         }
         self.markup = markup
     }

@@ -1,5 +1,5 @@
 // Foundation only to find the folder's path for error messages.
-import Foundation
+import FoundationEssentials
 import Mustache
 
 /// A page's content view: a typed view with the template in `Views/` that shows it inside the

@@ -22,7 +22,7 @@ struct PreferencesController: Sendable {
             .map(\.id.rawValue).filter { tabBar.movableTabIDs.contains($0) }
         var order = current
         if let list = request.http.form["order"] {
-            order = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            order = list.split(separator: ",").map { $0.trimmingWhitespace(newlines: false) }
             guard order.sorted() == tabBar.movableTabIDs.sorted() else {
                 throw HTTPError(.badRequest, "The tab order must list Home, Search and Profile once each.")
             }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MicroHTTP
 
 /// The Profile tab: account details, a display name to change, and past orders.
@@ -36,7 +36,7 @@ struct ProfileController: Sendable {
 
     /// `POST /profile/name` with `display_name`.
     func rename(_ request: ShopRequest) throws -> Response {
-        let name = (request.http.form["display_name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = (request.http.form["display_name"] ?? "").trimmingWhitespace()
         guard !name.isEmpty else {
             throw HTTPError(.badRequest, "Please enter a display name.")
         }
@@ -68,11 +68,8 @@ struct ProfileController: Sendable {
     }
 
     /// "30 Nov 2026", in UTC: the server does not know the shopper's zone.
-    private static let dayStyle = Date.FormatStyle(date: .abbreviated, time: .omitted, timeZone: TimeZone(identifier: "UTC")!)
-        .locale(Locale(identifier: "en_GB"))
-
     private static func date(_ seconds: Int64) -> String {
-        Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(dayStyle)
+        CalendarDay(secondsSince1970: seconds).text
     }
 
     private static func isoDate(_ seconds: Int64) -> String {

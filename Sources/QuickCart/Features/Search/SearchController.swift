@@ -1,4 +1,3 @@
-import Foundation
 import MicroHTTP
 
 /// The Search tab: a search form, matching products with add buttons, and the session's
@@ -20,7 +19,7 @@ struct SearchController: Sendable {
     /// `GET /search?q=…`. The page reads the session with its cart (one read), then runs the
     /// search as a second statement, and reads the recent searches.
     func show(_ request: ShopRequest) throws -> Response {
-        let query = (request.http.query["q"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let query = (request.http.query["q"] ?? "").trimmingWhitespace()
         if let problem = Self.problem(with: query) {
             return try refuse(query, because: problem, request)
         }
@@ -117,11 +116,8 @@ struct SearchController: Sendable {
 
     /// The address of a search for `query`.
     static func href(for query: String) -> String {
-        "/search?q=" + (query.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")
+        "/search?q=" + PercentEncoding.encodingAllButUnreserved(query)
     }
-
-    /// RFC 3986's unreserved characters; built once, as building a set is costly.
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     private static func summary(count: Int, query: String) -> String {
         switch count {
