@@ -11,7 +11,8 @@ import Glibc
 /// lends each to one thread at a time.
 ///
 /// Every connection runs in WAL mode (readers never block the writer nor each other),
-/// with `synchronous=NORMAL`, enforced foreign keys, and a busy timeout.
+/// with `synchronous=NORMAL`, enforced foreign keys, and a busy timeout. The first
+/// connection turns SQLite's memory statistics off for the process.
 ///
 /// ```swift
 /// let db = try Database(path: "/var/lib/myapp/data.sqlite")
@@ -39,6 +40,7 @@ public final class Database {
     /// - Throws: ``SQLiteError`` if the file cannot be opened or configured; the
     ///   connection is released before the error is thrown.
     public init(path: String, configuration: Configuration = Configuration()) throws {
+        Self.configureProcess
         if let mode = configuration.fileMode { Self.createFile(at: path, mode: mode) }
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
@@ -63,6 +65,15 @@ public final class Database {
             throw error
         }
     }
+
+    /// What the process's SQLite is set to, once, before its first connection opens: memory
+    /// statistics off. Nothing here reads them (`sqlite3_memory_used`, a soft heap limit), and
+    /// keeping them puts a global mutex around each of SQLite's allocations, dozens per
+    /// statement where the library is built without lookaside memory (as Debian's is).
+    private static let configureProcess: Void = {
+        // Fails (and changes nothing) only if something in the process started SQLite first.
+        _ = csqlite_disable_memory_statistics()
+    }()
 
     /// Creates the file at `path` with `mode`, unless it exists: SQLite creates files with
     /// fixed permissions. Any failure (the file exists, the folder is missing) is left for
