@@ -86,6 +86,28 @@ struct StatementRowTests {
         }
     }
 
+    @Test func cachedStatementsAreFoundByTheirTextAcrossEvictions() throws {
+        var configuration = Database.Configuration()
+        configuration.statementCacheCapacity = 3
+        try withTemporaryDatabase(configuration: configuration) { db, _ throws in
+            // Texts freed and built again may reuse one another's memory: each must still run
+            // its own statement, through cache evictions too.
+            for round in 0..<4 {
+                for value in 0..<10 {
+                    let sql = "SELECT \(value) + \(round) AS value -- a text longer than fifteen bytes"
+                    #expect(try db.fetchValue(sql, as: Int.self) == value + round)
+                    #expect(try db.fetchValue(sql, as: Int.self) == value + round)
+                }
+            }
+            let literal = "SELECT 'the same literal, again and again' AS value"
+            for _ in 0..<3 {
+                #expect(try db.fetchValue(literal, as: String.self) == "the same literal, again and again")
+            }
+            db.close()
+            #expect(throws: SQLiteError.self) { try db.fetchValue(literal, as: String.self) }
+        }
+    }
+
     @Test func statementsWhoseTextsShareLengthAndEndsStayApart() throws {
         try withTemporaryDatabase { db, _ throws in
             // The cache hashes only a text's length and ends: these differ in the middle only.
