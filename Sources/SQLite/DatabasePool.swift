@@ -166,6 +166,9 @@ public final class DatabasePool: Sendable {
     // MARK: - Internals
 
     private func wait(on semaphore: DispatchSemaphore, for what: String) throws(SQLiteError) {
+        // A deadline already past takes a free slot or turn at once, without reading the clock
+        // for a deadline the common, uncontended case never needs.
+        if semaphore.wait(timeout: DispatchTime(uptimeNanoseconds: 1)) == .success { return }
         let milliseconds = Int(configuration.busyTimeoutMilliseconds)
         guard semaphore.wait(timeout: .now() + .milliseconds(milliseconds)) == .success else {
             throw SQLiteError(resultCode: SQLiteError.busy.rawValue, message: "timed out after \(milliseconds) ms waiting for \(what) of the database pool")

@@ -263,16 +263,14 @@ public final class Statement {
     /// Reads one column of the current row. The text and blob pointers are valid only
     /// until the next step, so their bytes are copied here; the pointer is fetched before
     /// the byte count, as SQLite requires.
-    private static func value(of handle: OpaquePointer, at column: Int32) -> DatabaseValue {
+    static func value(of handle: OpaquePointer, at column: Int32) -> DatabaseValue {
         switch sqlite3_column_type(handle, column) {
         case SQLITE_INTEGER:
             return .integer(sqlite3_column_int64(handle, column))
         case SQLITE_FLOAT:
             return .real(sqlite3_column_double(handle, column))
         case SQLITE_TEXT:
-            guard let text = sqlite3_column_text(handle, column) else { return .text("") }
-            let count = Int(sqlite3_column_bytes(handle, column))
-            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+            return .text(text(of: handle, at: column))
         case SQLITE_BLOB:
             guard let blob = sqlite3_column_blob(handle, column) else { return .blob([]) }
             let count = Int(sqlite3_column_bytes(handle, column))
@@ -280,6 +278,13 @@ public final class Statement {
         default:
             return .null
         }
+    }
+
+    /// Copies a text column's bytes into a `String`.
+    static func text(of handle: OpaquePointer, at column: Int32) -> String {
+        guard let text = sqlite3_column_text(handle, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
     // MARK: - Running
@@ -313,6 +318,39 @@ public final class Statement {
             results.append(try map(row()))
         }
         return results
+    }
+
+    /// Binds the arguments and reads every result row in place, without copying it into a
+    /// ``Row``: see ``StatementRow``.
+    ///
+    /// - Parameters:
+    ///   - arguments: One value per parameter, in order.
+    ///   - body: Reads the current row; its errors stop the iteration and are rethrown.
+    /// - Throws: ``SQLiteError`` if binding or execution fails, or whatever `body` throws.
+    public func forEachRow(_ arguments: [DatabaseValue] = [], _ body: (borrowing StatementRow) throws -> Void) throws {
+        reset()
+        defer { reset() }
+        try bind(arguments)
+        while try step() {
+            let handle = try liveHandle()
+            try body(StatementRow(handle: handle))
+        }
+    }
+
+    /// Binds the arguments and reads the first result row in place, if any; the rest are
+    /// not computed.
+    ///
+    /// - Parameters:
+    ///   - arguments: One value per parameter, in order.
+    ///   - body: Reads the row.
+    /// - Returns: What `body` returns, or `nil` if there is no row.
+    /// - Throws: ``SQLiteError`` if binding or execution fails, or whatever `body` throws.
+    public func withFirstRow<T>(_ arguments: [DatabaseValue] = [], _ body: (borrowing StatementRow) throws -> T) throws -> T? {
+        reset()
+        defer { reset() }
+        try bind(arguments)
+        guard try step() else { return nil }
+        return try body(StatementRow(handle: try liveHandle()))
     }
 
     /// Binds the arguments and maps the first result row, if any.

@@ -17,6 +17,14 @@ public struct StatementArguments: ExpressibleByArrayLiteral, Sendable, Equatable
 
     /// Arguments from a literal of convertible values; `nil` binds NULL.
     public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {
-        values = elements.map { $0?.databaseValue ?? .null }
+        // Read in place: `map` copied each existential out of the literal first.
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(elements.count)
+        elements.withUnsafeBufferPointer { elements in
+            for index in elements.indices {
+                values.append(elements[index]?.databaseValue ?? .null)
+            }
+        }
+        self.values = values
     }
 }

@@ -105,6 +105,8 @@ extension ShopTests {
         static let clamped: [(String, Int)] = [
             ("0", 1), ("-5", 1), ("-99999999999999999999999", 1), ("11", 10), ("999", 10),
             ("99999999999999999999999", 10), ("1", 1), ("10", 10), ("7", 7),
+            // Spaces and tabs around the number are trimmed, Unicode's space separators too.
+            (" 3 ", 3), ("\t4", 4), ("\u{00A0}5\u{2003}", 5), ("\u{200B}6", 6), ("  -2", 1),
         ]
 
         @Test("A posted quantity outside 1...10 is clamped", arguments: clamped)
@@ -133,7 +135,7 @@ extension ShopTests {
             #expect(try browser.cart().subtotal == "$1,329.00")
         }
 
-        static let notNumbers: [String?] = ["abc", "", "1.5", "2x", "x2", "0x5", "1e3", "+", "-", "--1", "1 2", "٣", "½", nil]
+        static let notNumbers: [String?] = ["abc", "", "1.5", "2x", "x2", "0x5", "1e3", "+", "-", "--1", "1 2", "٣", "½", " ", "\u{3000}", "\n6", "6\r", nil]
 
         @Test("A quantity that is not a whole number gets 400 with a readable message and changes nothing", arguments: notNumbers)
         func nonNumberQuantityIsRejected(posted: String?) throws {

@@ -1,4 +1,3 @@
-import Foundation
 import MicroHTTP
 
 /// A request together with the session it belongs to and that session's cart, read together:
@@ -64,13 +63,31 @@ struct ShopRequest {
 
     /// The field's whole number (saturating), `nil` when it is missing or blank.
     private func parseInteger(_ field: String, named label: String) throws -> Int? {
-        guard let text = http.form[field]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        guard let raw = http.form[field] else { return nil }
+        let text = Self.trimmingSpaces(raw)
+        guard !text.isEmpty else { return nil }
         if let value = Int(text) { return value }
-        let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : Substring(text)
+        let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : text
         guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigitCharacter) else {
             throw HTTPError(.badRequest, "The \(label) “\(text.prefix(40))” is not a whole number.")
         }
         return text.hasPrefix("-") ? Int.min : Int.max
+    }
+
+    /// `text` without the spaces and tabs around it, as Foundation's `trimmingCharacters(in:
+    /// .whitespaces)` trims (Unicode's space separators, tab and zero-width space), at a fraction of its cost:
+    /// every quantity change reads a number.
+    private static func trimmingSpaces(_ text: String) -> Substring {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return Substring(scalars[first...last])
+    }
+
+    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        // Foundation's set also holds the zero-width space, which Unicode files as a format character.
+        scalar.isASCII ? scalar == " " || scalar == "\t" : scalar.properties.generalCategory == .spaceSeparator || scalar == "\u{200B}"
     }
 
     /// The id in the path (`/cart/items/:id/…`).

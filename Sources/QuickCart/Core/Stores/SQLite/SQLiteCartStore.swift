@@ -83,24 +83,26 @@ struct SQLiteCartStore: CartStore {
     }
 
     /// Runs `body` in a write transaction that first stores the session if needed, and then
-    /// bumps the session's cart version and reads the new count, all before committing.
+    /// bumps the session's cart version and reads it with the new count, all before committing.
     private func change(for session: Session, at now: Int64, _ body: (Database) throws -> Void) throws -> CartChange {
         try database.write(storing: session, at: now) { db in
             try body(db)
             // last_seen is left to the session's own touch: setting it here would rewrite the
-            // sessions_by_last_seen index on every change.
-            let version = try db.fetchValue(
-                "UPDATE sessions SET cart_version = cart_version + 1 WHERE id = ? RETURNING cart_version", [session.storageID], as: Int64.self
-            ) ?? 0
+            // sessions_by_last_seen index on every change. No RETURNING: SQLite buffers its rows
+            // in a temporary table, which costs more than reading the version with the count.
+            try db.execute("UPDATE sessions SET cart_version = cart_version + 1 WHERE id = ?", [session.storageID])
             // The badge counts what checkout would buy: lines no longer for sale are left out.
-            let count = try db.fetchValue(
+            let change = try db.withFirstRow(
                 """
-                SELECT coalesce(sum(c.quantity), 0) FROM cart_items c JOIN products p ON p.id = c.product_id
-                WHERE c.session_id = ? AND p.active
+                SELECT (SELECT cart_version FROM sessions WHERE id = ?1), coalesce(sum(c.quantity), 0)
+                FROM cart_items c JOIN products p ON p.id = c.product_id
+                WHERE c.session_id = ?1 AND p.active
                 """,
-                [session.storageID], as: Int.self
-            ) ?? 0
-            return CartChange(itemCount: count, version: version)
+                [session.storageID]
+            ) { row in
+                CartChange(itemCount: try row.int(1), version: try row.isNull(0) ? 0 : try row.int64(0))
+            }
+            return change ?? CartChange(itemCount: 0, version: 0)
         }
     }
 }

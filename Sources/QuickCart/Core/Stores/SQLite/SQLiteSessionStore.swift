@@ -10,10 +10,13 @@ struct SQLiteSessionStore: SessionStore {
         // NULLs for them; the cart_items_in_order index gives the lines in order, unsorted.
         // The newest search (of at most five) comes along, for the Search tab's link: bound to
         // the id rather than correlated with `s`, it runs once per read, not once per line.
+        // Rows are read in place: the session's columns once, from the first row, and only
+        // the two line columns from each row.
         var stored: StoredSession?
         let catalog = database.catalog.current.catalog
-        let items = try database.withConnection { db in
-            try db.fetchAll(
+        var items: [Cart.Item] = []
+        try database.withConnection { db in
+            try db.forEachRow(
                 """
                 SELECT s.created_at, s.last_seen, s.display_name, s.theme, s.tab_order, s.sidebar, s.notifications,
                        s.cart_version, c.product_id, c.quantity,
@@ -22,7 +25,7 @@ struct SQLiteSessionStore: SessionStore {
                 WHERE s.id = ?1 ORDER BY c.added_at, c.product_id
                 """,
                 [storageID]
-            ) { row -> Cart.Item? in
+            ) { row in
                 if stored == nil {
                     stored = StoredSession(
                         createdAt: try row.int64(0), lastSeen: try row.int64(1), displayName: try row.string(2),
@@ -34,11 +37,11 @@ struct SQLiteSessionStore: SessionStore {
                         newestSearch: try row.isNull(10) ? nil : try row.string(10)
                     )
                 }
-                guard !(try row.isNull(8)), let product = catalog.product(id: try row.int64(8)) else { return nil }
-                return Cart.Item(product: product, quantity: try row.int(9))
+                guard !(try row.isNull(8)), let product = catalog.product(id: try row.int64(8)) else { return }
+                items.append(Cart.Item(product: product, quantity: try row.int(9)))
             }
         }
-        stored?.cart.items = items.compactMap { $0 }
+        stored?.cart.items = items
         return stored
     }
 
