@@ -1,5 +1,5 @@
-// Foundation is confined to this file: it is only needed to read files.
-internal import Foundation
+// FoundationEssentials is confined to this file: it is only needed to read files.
+internal import FoundationEssentials
 
 extension MustacheLibrary {
     /// Loads and parses every template file in a folder and its subfolders.
@@ -27,8 +27,8 @@ extension MustacheLibrary {
         for relativePath in try fileManager.subpathsOfDirectory(atPath: root.path) where relativePath.hasSuffix(suffix) {
             let file = root.appendingPathComponent(relativePath)
             // fileExists follows symlinks, so linked-in templates load too; folders named *.mustache do not.
-            var isDirectory: ObjCBool = false
-            guard fileManager.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            var isDirectory = false
+            guard fileManager.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory else { continue }
             templates[String(relativePath.dropLast(suffix.count))] = try String(contentsOf: file, encoding: .utf8)
         }
         try self.init(templates: templates)

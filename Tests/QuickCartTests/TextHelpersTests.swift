@@ -47,3 +47,15 @@ struct TextHelpersTests {
         #expect("é ".trimmingWhitespace() == "é")
     }
 }
+
+extension TextHelpersTests {
+    @Test("Trimming matches Foundation's whitespace sets for every Unicode scalar")
+    func trimmingMatchesFoundation() {
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let text = String(scalar) + "x" + String(scalar)
+            #expect(text.trimmingWhitespace() == text.trimmingCharacters(in: .whitespacesAndNewlines), "U+\(String(value, radix: 16))")
+            #expect(text.trimmingWhitespace(newlines: false) == text.trimmingCharacters(in: .whitespaces), "U+\(String(value, radix: 16))")
+        }
+    }
+}

@@ -64,7 +64,7 @@ struct ShopRequest {
     /// The field's whole number (saturating), `nil` when it is missing or blank.
     private func parseInteger(_ field: String, named label: String) throws -> Int? {
         guard let raw = http.form[field] else { return nil }
-        let text = Self.trimmingSpaces(raw)
+        let text = raw.trimmingWhitespace(newlines: false)[...]
         guard !text.isEmpty else { return nil }
         if let value = Int(text) { return value }
         let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : text
@@ -72,22 +72,6 @@ struct ShopRequest {
             throw HTTPError(.badRequest, "The \(label) “\(text.prefix(40))” is not a whole number.")
         }
         return text.hasPrefix("-") ? Int.min : Int.max
-    }
-
-    /// `text` without the spaces and tabs around it, as Foundation's `trimmingCharacters(in:
-    /// .whitespaces)` trims (Unicode's space separators, tab and zero-width space), at a fraction of its cost:
-    /// every quantity change reads a number.
-    private static func trimmingSpaces(_ text: String) -> Substring {
-        let scalars = text.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        return Substring(scalars[first...last])
-    }
-
-    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-        // Foundation's set also holds the zero-width space, which Unicode files as a format character.
-        scalar.isASCII ? scalar == " " || scalar == "\t" : scalar.properties.generalCategory == .spaceSeparator || scalar == "\u{200B}"
     }
 
     /// The id in the path (`/cart/items/:id/…`).
