@@ -49,9 +49,11 @@ struct TextHelpersTests {
 }
 
 extension TextHelpersTests {
-    @Test("Trimming matches Foundation's whitespace sets for every Unicode scalar")
+    /// Every white space character Unicode has is in the Basic Multilingual Plane; the planes
+    /// beyond it would make the sanitizer runs slow for nothing.
+    @Test("Trimming matches Foundation's whitespace sets for every scalar of the Basic Multilingual Plane")
     func trimmingMatchesFoundation() {
-        for value in UInt32(0)...0x10FFFF {
+        for value in UInt32(0)...0xFFFF {
             guard let scalar = Unicode.Scalar(value) else { continue }
             let text = String(scalar) + "x" + String(scalar)
             #expect(text.trimmingWhitespace() == text.trimmingCharacters(in: .whitespacesAndNewlines), "U+\(String(value, radix: 16))")
