@@ -44,7 +44,12 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// Every value of the fields named `name`, in order.
     public func values(named name: String) -> [String] {
-        fields.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
+        // One pass and one array: filtering first would build a second.
+        var values: [String] = []
+        for field in fields where field.name.equalsIgnoringASCIICase(name) {
+            values.append(field.value)
+        }
+        return values
     }
 
     /// Whether a field named `name` is present.
@@ -56,6 +61,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     func hasSameFields(as other: HTTPHeaders) -> Bool {
         fields.count == other.fields.count
             && zip(fields, other.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+    }
+
+    /// Calls `body` with the fields in order, in place.
+    func withFields<Result>(_ body: (UnsafeBufferPointer<Field>) throws -> Result) rethrows -> Result {
+        try fields.withUnsafeBufferPointer(body)
     }
 
     /// The fields in order, repeated names included.
