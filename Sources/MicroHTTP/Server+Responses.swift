@@ -27,9 +27,7 @@ extension Server {
         case .empty:
             created = MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT)
         case .bytes(let bytes):
-            created = bytes.withUnsafeBytes { buffer in
-                MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
-            }
+            created = Self.lend(bytes)
         case .shared(let shared):
             let context = Unmanaged.passRetained(shared).toOpaque()
             created = MHD_create_response_from_buffer_with_free_callback_cls(
@@ -51,6 +49,24 @@ extension Server {
             MHD_add_response_header(created, "Connection", "close")
         }
         return MHD_queue_response(connection, UInt32(response.status.code), created) == MHD_Result.YES
+    }
+
+    /// A response that sends `bytes` where they are, sparing the copy (and its allocation)
+    /// libmicrohttpd would make: it keeps them until it has sent them.
+    private static func lend(_ bytes: [UInt8]) -> OpaquePointer? {
+        guard !bytes.isEmpty else {
+            return MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT)
+        }
+        let lent = LentBytes(bytes)
+        let context = Unmanaged.passRetained(lent).toOpaque()
+        // The box never changes its array, so the array's storage stays where it is.
+        let created = lent.bytes.withUnsafeBytes { buffer in
+            MHD_create_response_from_buffer_with_free_callback_cls(
+                buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), lentBytesSent, context
+            )
+        }
+        if created == nil { Unmanaged<LentBytes>.fromOpaque(context).release() }
+        return created
     }
 
     /// Adds every header field but `Content-Length`, which libmicrohttpd sets itself. Short
@@ -89,5 +105,14 @@ extension Server {
         }
         bytes[end] = 0
         return end + 1
+    }
+}
+
+/// A response body held for libmicrohttpd while it sends it.
+final class LentBytes: Sendable {
+    let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
     }
 }
