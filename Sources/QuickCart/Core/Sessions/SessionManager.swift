@@ -35,8 +35,9 @@ public final class SessionManager: Sendable {
     }
 
     /// What a token yields under the secret, for its own id and for the id it rotates to; all
-    /// of it is a pure function of the token and the secret.
-    private struct Derived {
+    /// of it is a pure function of the token and the secret. A class, so taking one from the
+    /// cache retains one object rather than each of its strings.
+    private final class Derived: Sendable {
         let token: SessionToken
         let storageID: String
         let csrfToken: String
@@ -44,6 +45,19 @@ public final class SessionManager: Sendable {
         let rotatedStorageID: String
         let rotatedCSRFToken: String
         let rotatedLiveKey: String
+
+        init(
+            token: SessionToken, storageID: String, csrfToken: String, liveKey: String,
+            rotatedStorageID: String, rotatedCSRFToken: String, rotatedLiveKey: String
+        ) {
+            self.token = token
+            self.storageID = storageID
+            self.csrfToken = csrfToken
+            self.liveKey = liveKey
+            self.rotatedStorageID = rotatedStorageID
+            self.rotatedCSRFToken = rotatedCSRFToken
+            self.rotatedLiveKey = rotatedLiveKey
+        }
     }
 
     /// The session cookie's name: ``hostOnlyCookieName`` with secure cookies, else ``cookieName``.
