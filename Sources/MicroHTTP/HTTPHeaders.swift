@@ -24,15 +24,24 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// Creates a header list from name-value pairs, in order.
     public init(dictionaryLiteral elements: (String, String)...) {
-        fields = elements.map { (name: $0.0, value: $0.1) }
+        // Room for the fields added on the way out (caching, security headers), so appending
+        // them does not regrow the list field by field.
+        fields = []
+        fields.reserveCapacity(elements.count + Self.roomToAdd)
+        for element in elements {
+            fields.append((name: element.0, value: element.1))
+        }
     }
+
+    private static let roomToAdd = 8
 
     /// The value of the first field named `name` (compared case-insensitively); setting replaces
     /// every field of that name, and setting `nil` removes them.
     public subscript(name: String) -> String? {
         get { fields.first { $0.name.equalsIgnoringASCIICase(name) }?.value }
         set {
-            fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
+            // Removing rewrites the list even when nothing matches; most names are new.
+            if contains(name) { fields.removeAll { $0.name.equalsIgnoringASCIICase(name) } }
             if let newValue { fields.append((name: name, value: newValue)) }
         }
     }
