@@ -60,6 +60,30 @@ public final class SessionManager: Sendable {
         }
     }
 
+    /// A cookie value as a key of the verified cookies, hashed by its length and first 16
+    /// bytes rather than all of it: those are the token's id, random or an HMAC, which nobody
+    /// who wants entries to collide can choose; only verified values are ever stored.
+    private struct CookieKey: Hashable {
+        let value: String
+
+        init(_ value: String) {
+            self.value = value
+        }
+
+        func hash(into hasher: inout Hasher) {
+            var value = value
+            value.withUTF8 { bytes in
+                hasher.combine(bytes.count)
+                guard bytes.count >= 16, let base = bytes.baseAddress else {
+                    return hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+                }
+                let raw = UnsafeRawPointer(base)
+                hasher.combine(raw.loadUnaligned(as: UInt64.self))
+                hasher.combine(raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            }
+        }
+    }
+
     /// The session cookie's name: ``hostOnlyCookieName`` with secure cookies, else ``cookieName``.
     public let cookieName: String
     private let store: any SessionStore
@@ -72,7 +96,7 @@ public final class SessionManager: Sendable {
     private let touchInterval: Int64 = 300
     /// Cookies already verified, with what they yield: computing it is most of a session's
     /// cost per request.
-    private let verified = Mutex<[String: Derived]>([:])
+    private let verified = Mutex<[CookieKey: Derived]>([:])
     private static let verifiedCapacity = 10_000
 
     init(store: any SessionStore, secret: [UInt8], catalog: CatalogSource, idleLifetime: Int64, secureCookies: Bool) {
@@ -197,13 +221,13 @@ public final class SessionManager: Sendable {
 
     /// What the cookie value yields, if its signature is right.
     private func verify(_ cookieValue: String) -> Derived? {
-        if let known = verified.withLock({ $0[cookieValue] }) { return known }
+        if let known = verified.withLock({ $0[CookieKey(cookieValue)] }) { return known }
         guard let token = SessionToken(cookieValue: cookieValue, key: key) else { return nil }
         let entry = derive(token)
         verified.withLock { verified in
             // Forgetting everything now and then keeps the cache bounded and simple.
             if verified.count >= Self.verifiedCapacity { verified.removeAll(keepingCapacity: true) }
-            verified[cookieValue] = entry
+            verified[CookieKey(cookieValue)] = entry
         }
         return entry
     }
