@@ -135,14 +135,13 @@ public final class SessionManager: Sendable {
             )
             session.preferences = stored.preferences
             session.newestSearch = stored.newestSearch
-            var resolution = Resolution(
-                session: session, cart: stored.cart, cartVersion: stored.cartVersion, cookie: nil, isNew: false, token: token
-            )
-            guard now - stored.lastSeen >= touchInterval else { return resolution }
-            try store.touch(storageID: derived.storageID, at: now)
+            let renews = now - stored.lastSeen >= touchInterval
+            if renews { try store.touch(storageID: derived.storageID, at: now) }
             // Renewing the cookie keeps an active session alive past its first Max-Age.
-            resolution.cookie = cookie(for: token)
-            return resolution
+            return Resolution(
+                session: session, cart: stored.cart, cartVersion: stored.cartVersion, cookie: renews ? cookie(for: token) : nil,
+                isNew: false, token: token
+            )
         }
         guard token.issuedAt >= now - idleLifetime else { return nil }
         if let stored = try store.session(storageID: derived.rotatedStorageID) {
