@@ -24,15 +24,24 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// Creates a header list from name-value pairs, in order.
     public init(dictionaryLiteral elements: (String, String)...) {
-        fields = elements.map { (name: $0.0, value: $0.1) }
+        // Room for the fields added on the way out (caching, security headers), so appending
+        // them does not regrow the list field by field.
+        fields = []
+        fields.reserveCapacity(elements.count + Self.roomToAdd)
+        for element in elements {
+            fields.append((name: element.0, value: element.1))
+        }
     }
+
+    private static let roomToAdd = 8
 
     /// The value of the first field named `name` (compared case-insensitively); setting replaces
     /// every field of that name, and setting `nil` removes them.
     public subscript(name: String) -> String? {
         get { fields.first { $0.name.equalsIgnoringASCIICase(name) }?.value }
         set {
-            fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
+            // Removing rewrites the list even when nothing matches; most names are new.
+            if contains(name) { fields.removeAll { $0.name.equalsIgnoringASCIICase(name) } }
             if let newValue { fields.append((name: name, value: newValue)) }
         }
     }
@@ -44,7 +53,12 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// Every value of the fields named `name`, in order.
     public func values(named name: String) -> [String] {
-        fields.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
+        // One pass and one array: filtering first would build a second.
+        var values: [String] = []
+        for field in fields where field.name.equalsIgnoringASCIICase(name) {
+            values.append(field.value)
+        }
+        return values
     }
 
     /// Whether a field named `name` is present.
@@ -56,6 +70,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     func hasSameFields(as other: HTTPHeaders) -> Bool {
         fields.count == other.fields.count
             && zip(fields, other.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+    }
+
+    /// Calls `body` with the fields in order, in place.
+    func withFields<Result>(_ body: (UnsafeBufferPointer<Field>) throws -> Result) rethrows -> Result {
+        try fields.withUnsafeBufferPointer(body)
     }
 
     /// The fields in order, repeated names included.

@@ -77,6 +77,12 @@ let sharedBytesSent: MHD_ContentReaderFreeCallback = { cls in
     Unmanaged<SharedBytes>.fromOpaque(cls).release()
 }
 
+/// libmicrohttpd is done with a response's lent body.
+let lentBytesSent: MHD_ContentReaderFreeCallback = { cls in
+    guard let cls else { return }
+    Unmanaged<LentBytes>.fromOpaque(cls).release()
+}
+
 let eventStreamReader: MHD_ContentReaderCallback = { cls, _, buffer, capacity in
     guard let cls, let buffer else { return -1 }
     let stream = Unmanaged<EventStream>.fromOpaque(cls).takeUnretainedValue()

@@ -27,9 +27,7 @@ extension Server {
         case .empty:
             created = MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT)
         case .bytes(let bytes):
-            created = bytes.withUnsafeBytes { buffer in
-                MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
-            }
+            created = Self.lend(bytes)
         case .shared(let shared):
             let context = Unmanaged.passRetained(shared).toOpaque()
             created = MHD_create_response_from_buffer_with_free_callback_cls(
@@ -53,31 +51,68 @@ extension Server {
         return MHD_queue_response(connection, UInt32(response.status.code), created) == MHD_Result.YES
     }
 
-    /// Adds every header field but `Content-Length`, which libmicrohttpd sets itself.
+    /// A response that sends `bytes` where they are, sparing the copy (and its allocation)
+    /// libmicrohttpd would make: it keeps them until it has sent them.
+    private static func lend(_ bytes: [UInt8]) -> OpaquePointer? {
+        guard !bytes.isEmpty else {
+            return MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT)
+        }
+        let lent = LentBytes(bytes)
+        let context = Unmanaged.passRetained(lent).toOpaque()
+        // The box never changes its array, so the array's storage stays where it is.
+        let created = lent.bytes.withUnsafeBytes { buffer in
+            MHD_create_response_from_buffer_with_free_callback_cls(
+                buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), lentBytesSent, context
+            )
+        }
+        if created == nil { Unmanaged<LentBytes>.fromOpaque(context).release() }
+        return created
+    }
+
+    /// Adds every header field but `Content-Length`, which libmicrohttpd sets itself. Short
+    /// Swift strings live inline and have no NUL-terminated storage to lend, so passing them as
+    /// C strings would allocate a copy each; all fields are copied with their terminators into
+    /// one buffer on the stack instead, and handed to libmicrohttpd in one call.
     private static func addFields(of headers: HTTPHeaders, to response: OpaquePointer) {
-        for field in headers where !field.name.equalsIgnoringASCIICase("Content-Length") {
-            add(field, to: response)
+        headers.withFields { fields in
+            var byteCount = 0
+            var fieldCount: UInt32 = 0
+            for index in fields.indices where !fields[index].name.equalsIgnoringASCIICase("Content-Length") {
+                byteCount += fields[index].name.utf8.count + fields[index].value.utf8.count + 2
+                fieldCount += 1
+            }
+            guard fieldCount > 0 else { return }
+            withUnsafeTemporaryAllocation(of: CChar.self, capacity: byteCount) { buffer in
+                let bytes = UnsafeMutableRawBufferPointer(buffer)
+                var offset = 0
+                for index in fields.indices where !fields[index].name.equalsIgnoringASCIICase("Content-Length") {
+                    offset = append(fields[index].name, to: bytes, at: offset)
+                    offset = append(fields[index].value, to: bytes, at: offset)
+                }
+                cmhd_add_response_headers(response, buffer.baseAddress!, fieldCount)
+            }
         }
     }
 
-    /// Adds a header field to a libmicrohttpd response. Short Swift strings live inline and
-    /// have no NUL-terminated storage to lend, so passing them as C strings would allocate a
-    /// copy each; both are copied to the stack with their terminators instead.
-    private static func add(_ field: HTTPHeaders.Field, to response: OpaquePointer) {
-        var name = field.name
-        var value = field.value
-        name.withUTF8 { name in
-            value.withUTF8 { value in
-                withUnsafeTemporaryAllocation(of: CChar.self, capacity: name.count + value.count + 2) { buffer in
-                    let bytes = UnsafeMutableRawBufferPointer(buffer)
-                    bytes.copyMemory(from: UnsafeRawBufferPointer(name))
-                    bytes[name.count] = 0
-                    UnsafeMutableRawBufferPointer(rebasing: bytes[(name.count + 1)...]).copyMemory(from: UnsafeRawBufferPointer(value))
-                    bytes[name.count + 1 + value.count] = 0
-                    let base = buffer.baseAddress!
-                    MHD_add_response_header(response, base, base + name.count + 1)
-                }
-            }
+    /// Copies `text` and a NUL terminator into `bytes` at `offset`; returns the offset after them.
+    private static func append(_ text: String, to bytes: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+        let end = offset + text.utf8.count
+        let copied: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            UnsafeMutableRawBufferPointer(rebasing: bytes[offset..<end]).copyMemory(from: UnsafeRawBufferPointer(utf8))
         }
+        if copied == nil {
+            for (index, byte) in zip(offset..<end, text.utf8) { bytes[index] = byte }
+        }
+        bytes[end] = 0
+        return end + 1
+    }
+}
+
+/// A response body held for libmicrohttpd while it sends it.
+final class LentBytes: Sendable {
+    let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
     }
 }

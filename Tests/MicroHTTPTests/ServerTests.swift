@@ -41,6 +41,29 @@ import Testing
         }
     }
 
+    @Test func headerFieldsReachTheWireInOrderAndIntact() throws {
+        // Short names and values live inline in their strings, long ones in storage of their
+        // own: both kinds, repeated names and a stray Content-Length must come out as given.
+        let long = String(repeating: "policy-", count: 40) + "end"
+        var router = Router()
+        router.get("/fields") { _ in
+            var headers: HTTPHeaders = ["Content-Type": "text/plain", "X-A": "1", "X-Long-Field-Name-Beyond-Inline": long]
+            headers.add("Set-Cookie", "a=1")
+            headers.add("Set-Cookie", "b=2; Path=/")
+            headers.add("Content-Length", "999")
+            headers.add("X-Último", "é")
+            return Response(headers: headers, body: .bytes(Array("ok".utf8)))
+        }
+        let live = try LiveServer(router)
+        let response = try live.client().get("/fields")
+        #expect(response.status == 200)
+        #expect(response.text == "ok")
+        let sent = response.headers.filter { ["Content-Type", "X-A", "X-Long-Field-Name-Beyond-Inline", "Set-Cookie", "X-Último"].contains($0.name) }
+        #expect(sent.map(\.name) == ["Content-Type", "X-A", "X-Long-Field-Name-Beyond-Inline", "Set-Cookie", "Set-Cookie", "X-Último"])
+        #expect(sent.map(\.value) == ["text/plain", "1", long, "a=1", "b=2; Path=/", "é"])
+        #expect(response.headers(named: "Content-Length") == ["2"])
+    }
+
     @Test func sharedBodiesKeepTheirOwnHeadersWhenAnswersAlternate() throws {
         // The server reuses the response it prepared around shared bytes only while status
         // and header fields stay the same; alternating answers must never borrow another's.

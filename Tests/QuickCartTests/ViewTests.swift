@@ -48,7 +48,7 @@ import Testing
         func render<Content: PageView>(_ content: Content, in layout: LayoutView) -> (typed: String, dynamic: String) {
             var output = MustacheOutput()
             pages.templates.layoutStart.render(layout, into: &output)
-            pages.templates[keyPath: Content.template].content.render(content, in: layout, into: &output)
+            Content.template(in: pages.templates).content.render(content, in: layout, into: &output)
             pages.templates.layoutEnd.render(layout, into: &output)
             // The content's names shadow the layout's, as the compiled template's scopes do.
             guard case .object(var merged) = layout.mustacheValue, case .object(let own) = content.mustacheValue else { return ("", "not objects") }

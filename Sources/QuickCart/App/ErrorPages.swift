@@ -111,7 +111,7 @@ struct ErrorView: PageView {
     let backLabel: String
 
     static let templateName = "error"
-    static let template = \PageTemplates.error
+    static func template(in templates: PageTemplates) -> PageTemplate<ErrorView> { templates.error }
     static let mustacheFields: MustacheFields<ErrorView> = [
         "title": .text(\.title),
         "message": .text(\.message),

@@ -52,7 +52,7 @@ struct PageRenderer: Sendable {
             returnTo: page.returnTo,
             notice: notice
         )
-        let template = templates[keyPath: Content.template]
+        let template = Content.template(in: templates)
         // Written straight into the body's array: no copy of the page at the end.
         let body = MustacheOutput.bytes(capacity: template.lastSize.estimate) { output in
             templates.layoutStart.render(layout, into: &output)

@@ -7,8 +7,9 @@ import Mustache
 protocol PageView: MustacheView {
     /// The template's name in `Views/`, e.g. `cart` for `Views/cart.mustache`.
     static var templateName: String { get }
-    /// This view's compiled template among ``PageTemplates``.
-    static var template: any KeyPath<PageTemplates, PageTemplate<Self>> & Sendable { get }
+    /// This view's compiled template among `templates`. A function rather than a key path:
+    /// applying a key path costs every page a lookup in the runtime.
+    static func template(in templates: PageTemplates) -> PageTemplate<Self>
 }
 
 /// A page's template compiled against its view inside the ``LayoutView``: names the page's

@@ -35,8 +35,9 @@ public final class SessionManager: Sendable {
     }
 
     /// What a token yields under the secret, for its own id and for the id it rotates to; all
-    /// of it is a pure function of the token and the secret.
-    private struct Derived {
+    /// of it is a pure function of the token and the secret. A class, so taking one from the
+    /// cache retains one object rather than each of its strings.
+    private final class Derived: Sendable {
         let token: SessionToken
         let storageID: String
         let csrfToken: String
@@ -44,6 +45,43 @@ public final class SessionManager: Sendable {
         let rotatedStorageID: String
         let rotatedCSRFToken: String
         let rotatedLiveKey: String
+
+        init(
+            token: SessionToken, storageID: String, csrfToken: String, liveKey: String,
+            rotatedStorageID: String, rotatedCSRFToken: String, rotatedLiveKey: String
+        ) {
+            self.token = token
+            self.storageID = storageID
+            self.csrfToken = csrfToken
+            self.liveKey = liveKey
+            self.rotatedStorageID = rotatedStorageID
+            self.rotatedCSRFToken = rotatedCSRFToken
+            self.rotatedLiveKey = rotatedLiveKey
+        }
+    }
+
+    /// A cookie value as a key of the verified cookies, hashed by its length and first 16
+    /// bytes rather than all of it: those are the token's id, random or an HMAC, which nobody
+    /// who wants entries to collide can choose; only verified values are ever stored.
+    private struct CookieKey: Hashable {
+        let value: String
+
+        init(_ value: String) {
+            self.value = value
+        }
+
+        func hash(into hasher: inout Hasher) {
+            var value = value
+            value.withUTF8 { bytes in
+                hasher.combine(bytes.count)
+                guard bytes.count >= 16, let base = bytes.baseAddress else {
+                    return hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+                }
+                let raw = UnsafeRawPointer(base)
+                hasher.combine(raw.loadUnaligned(as: UInt64.self))
+                hasher.combine(raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            }
+        }
     }
 
     /// The session cookie's name: ``hostOnlyCookieName`` with secure cookies, else ``cookieName``.
@@ -58,7 +96,7 @@ public final class SessionManager: Sendable {
     private let touchInterval: Int64 = 300
     /// Cookies already verified, with what they yield: computing it is most of a session's
     /// cost per request.
-    private let verified = Mutex<[String: Derived]>([:])
+    private let verified = Mutex<[CookieKey: Derived]>([:])
     private static let verifiedCapacity = 10_000
 
     init(store: any SessionStore, secret: [UInt8], catalog: CatalogSource, idleLifetime: Int64, secureCookies: Bool) {
@@ -97,14 +135,13 @@ public final class SessionManager: Sendable {
             )
             session.preferences = stored.preferences
             session.newestSearch = stored.newestSearch
-            var resolution = Resolution(
-                session: session, cart: stored.cart, cartVersion: stored.cartVersion, cookie: nil, isNew: false, token: token
-            )
-            guard now - stored.lastSeen >= touchInterval else { return resolution }
-            try store.touch(storageID: derived.storageID, at: now)
+            let renews = now - stored.lastSeen >= touchInterval
+            if renews { try store.touch(storageID: derived.storageID, at: now) }
             // Renewing the cookie keeps an active session alive past its first Max-Age.
-            resolution.cookie = cookie(for: token)
-            return resolution
+            return Resolution(
+                session: session, cart: stored.cart, cartVersion: stored.cartVersion, cookie: renews ? cookie(for: token) : nil,
+                isNew: false, token: token
+            )
         }
         guard token.issuedAt >= now - idleLifetime else { return nil }
         if let stored = try store.session(storageID: derived.rotatedStorageID) {
@@ -183,13 +220,13 @@ public final class SessionManager: Sendable {
 
     /// What the cookie value yields, if its signature is right.
     private func verify(_ cookieValue: String) -> Derived? {
-        if let known = verified.withLock({ $0[cookieValue] }) { return known }
+        if let known = verified.withLock({ $0[CookieKey(cookieValue)] }) { return known }
         guard let token = SessionToken(cookieValue: cookieValue, key: key) else { return nil }
         let entry = derive(token)
         verified.withLock { verified in
             // Forgetting everything now and then keeps the cache bounded and simple.
             if verified.count >= Self.verifiedCapacity { verified.removeAll(keepingCapacity: true) }
-            verified[cookieValue] = entry
+            verified[CookieKey(cookieValue)] = entry
         }
         return entry
     }

@@ -27,7 +27,7 @@ struct CartView: PageView {
     }
 
     static let templateName = "cart"
-    static let template = \PageTemplates.cart
+    static func template(in templates: PageTemplates) -> PageTemplate<CartView> { templates.cart }
     static let mustacheFields: MustacheFields<CartView> = [
         "items": .list(\.items),
         "hasItems": .bool { !$0.items.isEmpty },

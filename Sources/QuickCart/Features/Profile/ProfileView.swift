@@ -14,7 +14,7 @@ struct ProfileView: PageView {
     let confirmation: OrderConfirmationView?
 
     static let templateName = "profile"
-    static let template = \PageTemplates.profile
+    static func template(in templates: PageTemplates) -> PageTemplate<ProfileView> { templates.profile }
     static let mustacheFields: MustacheFields<ProfileView> = [
         "displayName": .text(\.displayName),
         "memberSince": .text(\.memberSince),

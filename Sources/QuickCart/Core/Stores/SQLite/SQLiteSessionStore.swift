@@ -24,7 +24,8 @@ struct SQLiteSessionStore: SessionStore {
                 FROM sessions s LEFT JOIN cart_items c ON c.session_id = s.id
                 WHERE s.id = ?1 ORDER BY c.added_at, c.product_id
                 """,
-                [storageID]
+                // Converted already: a literal would build an array of existentials first.
+                StatementArguments([.text(storageID)])
             ) { row in
                 if stored == nil {
                     stored = StoredSession(
