@@ -38,7 +38,9 @@ struct CartController: Sendable {
         let productID = try request.productID()
         let quantity = try request.integer("quantity", named: "quantity")
         let shown = try request.optionalInteger("shown", named: "quantity shown")
-        if let product = shelf.current.catalog.product(id: productID), !product.isActive,
+        // One catalog for the whole request (a catalog read takes a lock and copies its parts).
+        let product = shelf.current.catalog.product(id: productID)
+        if let product, !product.isActive,
            quantity > (shown ?? request.cart.quantity(of: productID)) {
             throw HTTPError(.badRequest, "\(product.name) is no longer available, so you cannot add more of it.")
         }
@@ -52,7 +54,7 @@ struct CartController: Sendable {
             } else {
                 change = try carts.setQuantity(quantity, of: productID, for: request.session, at: request.now)
             }
-            let name = shelf.current.catalog.product(id: productID)?.name ?? "The item"
+            let name = product?.name ?? "The item"
             let notice = Self.quantityNotice(for: name, id: productID, before: request.cart, after: change, verb: "")
             return committed(change, request, returnTo: Self.anchored(request.returnPath(default: "/cart"), at: productID), notice: notice)
         } catch CartError.notInCart {
@@ -106,7 +108,17 @@ struct CartController: Sendable {
     /// in the cart's count (read in the change's own transaction), so no second read is needed.
     private static func quantityNotice(for name: String, id: Int64, before: Cart, after change: CartChange, verb: String) -> String {
         let quantity = before.quantity(of: id) + change.itemCount - before.itemCount
-        guard quantity >= Cart.quantityRange.upperBound else { return "\(verb)\(name) — \(quantity) in cart" }
+        guard quantity >= Cart.quantityRange.upperBound else {
+            // Appended into one buffer sized up front: the common notice, on every press.
+            var text = ""
+            text.reserveCapacity(verb.utf8.count + name.utf8.count + 32)
+            text.append(verb)
+            text.append(name)
+            text.append(" — ")
+            text.append(String(quantity))
+            text.append(" in cart")
+            return text
+        }
         let limit = "You can have at most \(Cart.quantityRange.upperBound) of \(name)"
         return change.itemCount != before.itemCount ? "\(limit) — \(Cart.quantityRange.upperBound) in cart" : limit
     }
