@@ -100,11 +100,11 @@ extension Server {
             state.startedAt = DispatchTime.now().uptimeNanoseconds
             return queue(responder.respond(to: rejection, for: state.request), on: connection, for: state)
         }
-        let contentType = request.headers["Content-Type"]?.lowercased() ?? ""
-        if contentType.hasPrefix("application/x-www-form-urlencoded") {
+        let contentType = request.headers["Content-Type"] ?? ""
+        if Self.mediaType(contentType, startsWith: "application/x-www-form-urlencoded") {
             // Decoded once complete (RequestState.finishBody), its escapes checked as it arrives.
             state.formEncoding = PercentEncodingValidator(rejectsControlCharacters: false)
-        } else if contentType.hasPrefix("multipart/form-data") {
+        } else if Self.mediaType(contentType, startsWith: "multipart/form-data") {
             let stateAddress = Unmanaged.passUnretained(state).toOpaque()
             // The buffer only has to hold a field's name (values arrive in pieces); libmicrohttpd
             // zeroes all of it for every form, so it is kept at the 1 KiB its manual suggests.
@@ -134,9 +134,36 @@ extension Server {
         return true
     }
 
+    /// Whether `contentType`, lowercased, begins with `prefix` (lowercase). An ASCII value, as
+    /// they are, is compared byte by byte instead of being lowercased into a new string.
+    private static func mediaType(_ contentType: String, startsWith prefix: String) -> Bool {
+        var value = contentType, prefix = prefix
+        let isASCIIMatch = value.withUTF8 { bytes in
+            prefix.withUTF8 { prefix -> Bool? in
+                guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+                guard bytes.count >= prefix.count else { return false }
+                for index in prefix.indices {
+                    let byte = bytes[index], lower = prefix[index]
+                    guard byte == lower || (byte | 0x20 == lower && lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) else { return false }
+                }
+                return true
+            }
+        }
+        return isASCIIMatch ?? contentType.lowercased().hasPrefix(prefix)
+    }
+
     private static func hasAmbiguousLength(_ headers: HTTPHeaders) -> Bool {
-        let lengths = headers.values(named: "Content-Length")
-        return lengths.count > 1 || (!lengths.isEmpty && headers.contains("Transfer-Encoding"))
+        // One pass over the fields, without collecting the lengths: this runs for every request.
+        var lengths = 0
+        var isChunked = false
+        for field in headers {
+            if field.name.equalsIgnoringASCIICase("Content-Length") {
+                lengths += 1
+            } else if field.name.equalsIgnoringASCIICase("Transfer-Encoding") {
+                isChunked = true
+            }
+        }
+        return lengths > 1 || (lengths == 1 && isChunked)
     }
 
     private static func bodyTooLarge(limit: Int) -> HTTPError {

@@ -126,12 +126,17 @@ struct CartController: Sendable {
     /// `path` leading to the row of `productID`, so the browser scrolls back to it: a cart row
     /// (`#item-3`) on the cart page, a product card (`#product-3`) on Home and Search.
     static func anchored(_ path: String, at productID: Int64) -> String {
-        let page = withoutFragment(path)
+        var page = withoutFragment(path)
         let isCart = page == "/cart" || page.hasPrefix("/cart?")
-        return page + (isCart ? "#item-" : "#product-") + String(productID)
+        page.append(isCart ? "#item-" : "#product-")
+        page.append(String(productID))
+        return page
     }
 
     private static func withoutFragment(_ path: String) -> String {
-        path.firstIndex(of: "#").map { String(path[..<$0]) } ?? path
+        let bytes = path.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return path.firstIndex(of: "#").map { String(path[..<$0]) } ?? path }
+        // ASCII, as return paths are: each byte is a character, and `#` is found byte-wise.
+        return bytes.firstIndex(of: UInt8(ascii: "#")).map { String(path[..<$0]) } ?? path
     }
 }
