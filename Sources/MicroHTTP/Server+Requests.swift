@@ -81,16 +81,17 @@ extension Server {
         slot.pointee = Unmanaged.passRetained(state).toOpaque()
         requestsInFlight.add(1, ordering: .sequentiallyConsistent)
 
+        let body = BodyFields(request.headers)
         if isStopping.load(ordering: .sequentiallyConsistent) {
             // Stopping means no new work, even on connections kept alive from before.
             state.rejection = HTTPError(.serviceUnavailable, "The server is shutting down. Please try again in a moment.", headers: ["Retry-After": "5"])
         } else if !uriIsWellFormed || path == nil || !queryIsUTF8 {
             state.rejection = HTTPError(.badRequest, "The address contains a malformed percent-escape or text that is not valid UTF-8.")
-        } else if Self.hasAmbiguousLength(request.headers) {
+        } else if body.hasAmbiguousLength {
             // Two lengths, or a length beside chunked encoding, is how requests get smuggled
             // past a proxy that reads the body differently.
             state.rejection = HTTPError(.badRequest, "The request states its length more than once.")
-        } else if let length = request.headers["Content-Length"].flatMap(Int.init), length > configuration.maximumBodySize {
+        } else if let length = body.length.flatMap(Int.init), length > configuration.maximumBodySize {
             state.rejection = Self.bodyTooLarge(limit: configuration.maximumBodySize)
         }
         if let rejection = state.rejection {
@@ -100,7 +101,7 @@ extension Server {
             state.startedAt = DispatchTime.now().uptimeNanoseconds
             return queue(responder.respond(to: rejection, for: state.request), on: connection, for: state)
         }
-        let contentType = request.headers["Content-Type"] ?? ""
+        let contentType = body.contentType ?? ""
         if Self.mediaType(contentType, startsWith: "application/x-www-form-urlencoded") {
             // Decoded once complete (RequestState.finishBody), its escapes checked as it arrives.
             state.formEncoding = PercentEncodingValidator(rejectsControlCharacters: false)
@@ -152,22 +153,35 @@ extension Server {
         return isASCIIMatch ?? contentType.lowercased().hasPrefix(prefix)
     }
 
-    private static func hasAmbiguousLength(_ headers: HTTPHeaders) -> Bool {
-        // One pass over the fields, without collecting the lengths: this runs for every request.
-        var lengths = 0
-        var isChunked = false
-        for field in headers {
-            if field.name.equalsIgnoringASCIICase("Content-Length") {
-                lengths += 1
-            } else if field.name.equalsIgnoringASCIICase("Transfer-Encoding") {
-                isChunked = true
-            }
-        }
-        return lengths > 1 || (lengths == 1 && isChunked)
-    }
-
     private static func bodyTooLarge(limit: Int) -> HTTPError {
         HTTPError(.contentTooLarge, "The request body is larger than the \(limit / 1024) KiB this server accepts.")
+    }
+
+    /// What the header fields say about the body, read in one pass over them: this runs for
+    /// every request, and looking each name up scans the fields again.
+    private struct BodyFields {
+        /// How many `Content-Length` fields there are, and the first one's value.
+        private(set) var lengthCount = 0
+        private(set) var length: String?
+        private(set) var isChunked = false
+        /// The first `Content-Type`.
+        private(set) var contentType: String?
+
+        init(_ headers: HTTPHeaders) {
+            for field in headers {
+                if field.name.equalsIgnoringASCIICase("Content-Length") {
+                    lengthCount += 1
+                    if length == nil { length = field.value }
+                } else if field.name.equalsIgnoringASCIICase("Transfer-Encoding") {
+                    isChunked = true
+                } else if contentType == nil, field.name.equalsIgnoringASCIICase("Content-Type") {
+                    contentType = field.value
+                }
+            }
+        }
+
+        /// Two lengths, or a length beside chunked encoding.
+        var hasAmbiguousLength: Bool { lengthCount > 1 || (lengthCount == 1 && isChunked) }
     }
 
     func completed(_ connection: OpaquePointer?, _ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ termination: MHD_RequestTerminationCode) {
