@@ -50,12 +50,42 @@ public struct Cookie: Sendable, Hashable {
 
     /// The value of a `Set-Cookie` header for this cookie.
     public var headerValue: String {
-        var text = "\(name)=\(value)"
-        if let path { text += "; Path=\(path)" }
-        if let maxAge { text += "; Max-Age=\(maxAge)" }
-        if httpOnly { text += "; HttpOnly" }
-        if secure { text += "; Secure" }
-        if let sameSite { text += "; SameSite=\(sameSite.rawValue)" }
-        return text
+        // Counted, then written into a string allocated once at its final size: this runs
+        // for every cookie of every answer, and appending piece by piece costs several times more.
+        let maxAgeText = maxAge.map { String($0) }
+        var count = 0
+        forEachPiece(maxAge: maxAgeText) { count += $0.utf8.count }
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var written = 0
+            forEachPiece(maxAge: maxAgeText) { piece in
+                var piece = piece
+                piece.withUTF8 { bytes in
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[written...]).initialize(fromContentsOf: bytes)
+                    written += bytes.count
+                }
+            }
+            return written
+        }
+    }
+
+    /// Calls `body` with each piece of the header value, in order.
+    private func forEachPiece(maxAge maxAgeText: String?, _ body: (String) -> Void) {
+        body(name)
+        body("=")
+        body(value)
+        if let path {
+            body("; Path=")
+            body(path)
+        }
+        if let maxAgeText {
+            body("; Max-Age=")
+            body(maxAgeText)
+        }
+        if httpOnly { body("; HttpOnly") }
+        if secure { body("; Secure") }
+        if let sameSite {
+            body("; SameSite=")
+            body(sameSite.rawValue)
+        }
     }
 }

@@ -34,7 +34,7 @@ extension Server {
             let tags = MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "If-None-Match").map { String(cString: $0) }
             return queue(answer(for: file, on: connection, ifNoneMatch: tags), on: connection, for: state)
         }
-        state.finishBody()
+        state.finishBody(on: connection)
         state.startedAt = DispatchTime.now().uptimeNanoseconds
         let response = if let rejection = state.rejection {
             responder.respond(to: rejection, for: state.request)
@@ -81,16 +81,17 @@ extension Server {
         slot.pointee = Unmanaged.passRetained(state).toOpaque()
         requestsInFlight.add(1, ordering: .sequentiallyConsistent)
 
+        let body = BodyFields(request.headers)
         if isStopping.load(ordering: .sequentiallyConsistent) {
             // Stopping means no new work, even on connections kept alive from before.
             state.rejection = HTTPError(.serviceUnavailable, "The server is shutting down. Please try again in a moment.", headers: ["Retry-After": "5"])
         } else if !uriIsWellFormed || path == nil || !queryIsUTF8 {
             state.rejection = HTTPError(.badRequest, "The address contains a malformed percent-escape or text that is not valid UTF-8.")
-        } else if Self.hasAmbiguousLength(request.headers) {
+        } else if body.hasAmbiguousLength {
             // Two lengths, or a length beside chunked encoding, is how requests get smuggled
             // past a proxy that reads the body differently.
             state.rejection = HTTPError(.badRequest, "The request states its length more than once.")
-        } else if let length = request.headers["Content-Length"].flatMap(Int.init), length > configuration.maximumBodySize {
+        } else if let length = body.length.flatMap(Int.init), length > configuration.maximumBodySize {
             state.rejection = Self.bodyTooLarge(limit: configuration.maximumBodySize)
         }
         if let rejection = state.rejection {
@@ -100,12 +101,11 @@ extension Server {
             state.startedAt = DispatchTime.now().uptimeNanoseconds
             return queue(responder.respond(to: rejection, for: state.request), on: connection, for: state)
         }
-        let contentType = request.headers["Content-Type"]?.lowercased() ?? ""
-        let isURLEncodedForm = contentType.hasPrefix("application/x-www-form-urlencoded")
-        if isURLEncodedForm {
+        let contentType = body.contentType ?? ""
+        if Self.mediaType(contentType, startsWith: "application/x-www-form-urlencoded") {
+            // Decoded once complete (RequestState.finishBody), its escapes checked as it arrives.
             state.formEncoding = PercentEncodingValidator(rejectsControlCharacters: false)
-        }
-        if isURLEncodedForm || contentType.hasPrefix("multipart/form-data") {
+        } else if Self.mediaType(contentType, startsWith: "multipart/form-data") {
             let stateAddress = Unmanaged.passUnretained(state).toOpaque()
             // The buffer only has to hold a field's name (values arrive in pieces); libmicrohttpd
             // zeroes all of it for every form, so it is kept at the 1 KiB its manual suggests.
@@ -125,7 +125,7 @@ extension Server {
         }
         if state.bytesReceived > configuration.maximumBodySize {
             state.rejection = Self.bodyTooLarge(limit: configuration.maximumBodySize)
-        } else if state.postProcessor != nil {
+        } else if state.postProcessor != nil || state.formEncoding != nil {
             let piece = UnsafeRawBufferPointer(start: upload, count: count)
             state.formEncoding?.feed(piece)
             state.formBody.append(contentsOf: piece)
@@ -135,13 +135,53 @@ extension Server {
         return true
     }
 
-    private static func hasAmbiguousLength(_ headers: HTTPHeaders) -> Bool {
-        let lengths = headers.values(named: "Content-Length")
-        return lengths.count > 1 || (!lengths.isEmpty && headers.contains("Transfer-Encoding"))
+    /// Whether `contentType`, lowercased, begins with `prefix` (lowercase). An ASCII value, as
+    /// they are, is compared byte by byte instead of being lowercased into a new string.
+    private static func mediaType(_ contentType: String, startsWith prefix: String) -> Bool {
+        var value = contentType, prefix = prefix
+        let isASCIIMatch = value.withUTF8 { bytes in
+            prefix.withUTF8 { prefix -> Bool? in
+                guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+                guard bytes.count >= prefix.count else { return false }
+                for index in prefix.indices {
+                    let byte = bytes[index], lower = prefix[index]
+                    guard byte == lower || (byte | 0x20 == lower && lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) else { return false }
+                }
+                return true
+            }
+        }
+        return isASCIIMatch ?? contentType.lowercased().hasPrefix(prefix)
     }
 
     private static func bodyTooLarge(limit: Int) -> HTTPError {
         HTTPError(.contentTooLarge, "The request body is larger than the \(limit / 1024) KiB this server accepts.")
+    }
+
+    /// What the header fields say about the body, read in one pass over them: this runs for
+    /// every request, and looking each name up scans the fields again.
+    private struct BodyFields {
+        /// How many `Content-Length` fields there are, and the first one's value.
+        private(set) var lengthCount = 0
+        private(set) var length: String?
+        private(set) var isChunked = false
+        /// The first `Content-Type`.
+        private(set) var contentType: String?
+
+        init(_ headers: HTTPHeaders) {
+            for field in headers {
+                if field.name.equalsIgnoringASCIICase("Content-Length") {
+                    lengthCount += 1
+                    if length == nil { length = field.value }
+                } else if field.name.equalsIgnoringASCIICase("Transfer-Encoding") {
+                    isChunked = true
+                } else if contentType == nil, field.name.equalsIgnoringASCIICase("Content-Type") {
+                    contentType = field.value
+                }
+            }
+        }
+
+        /// Two lengths, or a length beside chunked encoding.
+        var hasAmbiguousLength: Bool { lengthCount > 1 || (lengthCount == 1 && isChunked) }
     }
 
     func completed(_ connection: OpaquePointer?, _ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ termination: MHD_RequestTerminationCode) {

@@ -105,6 +105,8 @@ extension ShopTests {
         static let clamped: [(String, Int)] = [
             ("0", 1), ("-5", 1), ("-99999999999999999999999", 1), ("11", 10), ("999", 10),
             ("99999999999999999999999", 10), ("1", 1), ("10", 10), ("7", 7),
+            // Plain digits either side of the length read without the general parser.
+            ("007", 7), ("000000000000000008", 8), ("0000000000000000009", 9), ("999999999999999999", 10), ("9999999999999999999", 10),
             // Spaces and tabs around the number are trimmed, Unicode's space separators too.
             (" 3 ", 3), ("\t4", 4), ("\u{00A0}5\u{2003}", 5), ("\u{200B}6", 6), ("  -2", 1),
         ]

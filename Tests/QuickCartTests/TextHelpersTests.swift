@@ -60,4 +60,14 @@ extension TextHelpersTests {
             #expect(text.trimmingWhitespace(newlines: false) == text.trimmingCharacters(in: .whitespaces), "U+\(String(value, radix: 16))")
         }
     }
+
+    @Test("A return path is local only when it is one path on this site, ASCII or not", arguments: [
+        ("/", true), ("/cart", true), ("/cart?x=1#item-2", true), ("/é?q=日本", true), (String(repeating: "/a", count: 256), true),
+        ("/" + String(repeating: "é", count: 255), true), (String(repeating: "/a", count: 257), false), ("/" + String(repeating: "é", count: 256), false),
+        ("//evil.example", false), ("/\\evil", false), ("/é\\", false), ("cart", false), ("", false), ("http://x", false),
+        ("/a b", false), ("/a\tb", false), ("/a\u{7F}", false), ("/\r\n", false), ("/é\u{0}", false), ("/\u{A0}", true),
+    ])
+    func localPath(target: String, isLocal: Bool) {
+        #expect(ShopRequest.isLocalPath(target) == isLocal)
+    }
 }

@@ -36,7 +36,14 @@ struct ShopRequest {
     }
 
     static func isLocalPath(_ target: String) -> Bool {
-        target.hasPrefix("/") && !target.hasPrefix("//") && !target.contains("\\")
+        let bytes = target.utf8
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            // ASCII, the usual case: the character-wise checks below come out the same on its
+            // bytes, in one pass.
+            guard bytes.count <= 512, bytes.first == UInt8(ascii: "/"), bytes.dropFirst().first != UInt8(ascii: "/") else { return false }
+            return !bytes.contains { $0 < 0x21 || $0 == 0x7F || $0 == UInt8(ascii: "\\") }
+        }
+        return target.hasPrefix("/") && !target.hasPrefix("//") && !target.contains("\\")
             && target.unicodeScalars.allSatisfy { $0.value >= 0x21 && $0.value != 0x7F }
             && target.utf8.count <= 512
     }
@@ -64,6 +71,7 @@ struct ShopRequest {
     /// The field's whole number (saturating), `nil` when it is missing or blank.
     private func parseInteger(_ field: String, named label: String) throws -> Int? {
         guard let raw = http.form[field] else { return nil }
+        if let value = Self.plainDigits(raw) { return value }
         let text = raw.trimmingWhitespace(newlines: false)[...]
         guard !text.isEmpty else { return nil }
         if let value = Int(text) { return value }
@@ -72,6 +80,20 @@ struct ShopRequest {
             throw HTTPError(.badRequest, "The \(label) “\(text.prefix(40))” is not a whole number.")
         }
         return text.hasPrefix("-") ? Int.min : Int.max
+    }
+
+    /// The value of 1 to 18 ASCII digits and nothing else (a form's usual number, which
+    /// cannot overflow), read without trimming or character-wise parsing; `nil` for any
+    /// other text, which ``parseInteger(_:named:)`` reads the general way.
+    private static func plainDigits(_ text: String) -> Int? {
+        let bytes = text.utf8
+        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 
     /// The id in the path (`/cart/items/:id/…`).

@@ -18,7 +18,11 @@ enum Notice {
     /// The `Set-Cookie` that carries `text` to the next page; `secure` with `--secure-cookies`,
     /// where every cookie the shop sets is `Secure`.
     static func cookie(_ text: String, secure: Bool) -> Cookie {
-        let value = PercentEncoding.encodingAllButUnreserved(text.prefix(maximumLength))
+        // A text of no more bytes than the limit has no more characters either: only a longer
+        // one pays for counting characters.
+        let value = text.utf8.count <= maximumLength
+            ? PercentEncoding.encodingAllButUnreserved(text)
+            : PercentEncoding.encodingAllButUnreserved(text.prefix(maximumLength))
         return Cookie(name: cookieName, value: value, path: "/", maxAge: lifetimeSeconds, secure: secure)
     }
 

@@ -38,7 +38,9 @@ struct CartController: Sendable {
         let productID = try request.productID()
         let quantity = try request.integer("quantity", named: "quantity")
         let shown = try request.optionalInteger("shown", named: "quantity shown")
-        if let product = shelf.current.catalog.product(id: productID), !product.isActive,
+        // One catalog for the whole request (a catalog read takes a lock and copies its parts).
+        let product = shelf.current.catalog.product(id: productID)
+        if let product, !product.isActive,
            quantity > (shown ?? request.cart.quantity(of: productID)) {
             throw HTTPError(.badRequest, "\(product.name) is no longer available, so you cannot add more of it.")
         }
@@ -52,7 +54,7 @@ struct CartController: Sendable {
             } else {
                 change = try carts.setQuantity(quantity, of: productID, for: request.session, at: request.now)
             }
-            let name = shelf.current.catalog.product(id: productID)?.name ?? "The item"
+            let name = product?.name ?? "The item"
             let notice = Self.quantityNotice(for: name, id: productID, before: request.cart, after: change, verb: "")
             return committed(change, request, returnTo: Self.anchored(request.returnPath(default: "/cart"), at: productID), notice: notice)
         } catch CartError.notInCart {
@@ -106,7 +108,17 @@ struct CartController: Sendable {
     /// in the cart's count (read in the change's own transaction), so no second read is needed.
     private static func quantityNotice(for name: String, id: Int64, before: Cart, after change: CartChange, verb: String) -> String {
         let quantity = before.quantity(of: id) + change.itemCount - before.itemCount
-        guard quantity >= Cart.quantityRange.upperBound else { return "\(verb)\(name) — \(quantity) in cart" }
+        guard quantity >= Cart.quantityRange.upperBound else {
+            // Appended into one buffer sized up front: the common notice, on every press.
+            var text = ""
+            text.reserveCapacity(verb.utf8.count + name.utf8.count + 32)
+            text.append(verb)
+            text.append(name)
+            text.append(" — ")
+            text.append(String(quantity))
+            text.append(" in cart")
+            return text
+        }
         let limit = "You can have at most \(Cart.quantityRange.upperBound) of \(name)"
         return change.itemCount != before.itemCount ? "\(limit) — \(Cart.quantityRange.upperBound) in cart" : limit
     }
@@ -114,12 +126,17 @@ struct CartController: Sendable {
     /// `path` leading to the row of `productID`, so the browser scrolls back to it: a cart row
     /// (`#item-3`) on the cart page, a product card (`#product-3`) on Home and Search.
     static func anchored(_ path: String, at productID: Int64) -> String {
-        let page = withoutFragment(path)
+        var page = withoutFragment(path)
         let isCart = page == "/cart" || page.hasPrefix("/cart?")
-        return page + (isCart ? "#item-" : "#product-") + String(productID)
+        page.append(isCart ? "#item-" : "#product-")
+        page.append(String(productID))
+        return page
     }
 
     private static func withoutFragment(_ path: String) -> String {
-        path.firstIndex(of: "#").map { String(path[..<$0]) } ?? path
+        let bytes = path.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return path.firstIndex(of: "#").map { String(path[..<$0]) } ?? path }
+        // ASCII, as return paths are: each byte is a character, and `#` is found byte-wise.
+        return bytes.firstIndex(of: UInt8(ascii: "#")).map { String(path[..<$0]) } ?? path
     }
 }
