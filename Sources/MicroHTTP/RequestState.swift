@@ -8,8 +8,8 @@ final class RequestState {
     var postProcessor: OpaquePointer?
     var formFields: [(name: [UInt8], value: [UInt8])] = []
     var rejection: HTTPError?
-    /// A form's raw body, decoded in one piece once complete: fed to it in pieces,
-    /// libmicrohttpd 0.9.75's POST processor reports a value split inside an escape as two fields.
+    /// A form's raw body. It goes to the POST processor in one piece once complete: fed in
+    /// pieces, libmicrohttpd 0.9.75 reports a value split inside an escape as two fields.
     var formBody: [UInt8] = []
     /// Checks an urlencoded body's escapes as it arrives; `nil` for other bodies.
     var formEncoding: PercentEncodingValidator?
@@ -44,31 +44,17 @@ final class RequestState {
             return true
         }
         guard formFields.count < maximumFormFields else {
-            rejection = tooManyFields
+            rejection = HTTPError(.contentTooLarge, "The form has more than \(maximumFormFields) fields.")
             return false
         }
         formFields.append((name: name, value: Array(piece)))
         return true
     }
 
-    /// The answer to a form with more fields than allowed.
-    private var tooManyFields: HTTPError {
-        HTTPError(.contentTooLarge, "The form has more than \(maximumFormFields) fields.")
-    }
-
-    /// The answer to a form whose text is not UTF-8.
-    private static let notUTF8 = HTTPError(.badRequest, "The form contains text that is not valid UTF-8.")
-
-    /// Decodes the complete form body: an urlencoded one here (``URLEncodedForm``), a multipart
-    /// one (or an urlencoded one with a raw NUL byte, which libmicrohttpd reads as C strings)
-    /// by libmicrohttpd's POST processor, then the fields as UTF-8.
-    func finishBody(on connection: OpaquePointer) {
+    /// Runs the POST processor over the complete form body and decodes the fields as UTF-8.
+    func finishBody() {
         if rejection == nil, let formEncoding, !formEncoding.isComplete {
             rejection = Self.malformedForm
-        }
-        if rejection == nil, formEncoding != nil, !formBody.isEmpty {
-            guard formBody.contains(0) else { return decodeURLEncodedBody() }
-            postProcessor = MHD_create_post_processor(connection, 1024, formFieldReceiver, Unmanaged.passUnretained(self).toOpaque())
         }
         if let postProcessor {
             if rejection == nil, !formBody.isEmpty {
@@ -87,22 +73,12 @@ final class RequestState {
         for field in formFields {
             guard let name = field.name.withUnsafeBufferPointer(String.init(utf8Bytes:)),
                   let value = field.value.withUnsafeBufferPointer(String.init(utf8Bytes:)) else {
-                rejection = Self.notUTF8
+                rejection = HTTPError(.badRequest, "The form contains text that is not valid UTF-8.")
                 return
             }
             pairs.append((name: name, value: value))
         }
         request.form = Parameters(pairs)
-    }
-
-    private func decodeURLEncodedBody() {
-        let fields = formBody.withUnsafeBufferPointer { URLEncodedForm.fields(in: $0, maximumFields: maximumFormFields) }
-        switch fields {
-        case .success(let pairs): if !pairs.isEmpty { request.form = Parameters(pairs) }
-        case .failure(.malformed): rejection = Self.malformedForm
-        case .failure(.tooManyFields): rejection = tooManyFields
-        case .failure(.notUTF8): rejection = Self.notUTF8
-        }
     }
 
     deinit {

@@ -34,7 +34,7 @@ extension Server {
             let tags = MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "If-None-Match").map { String(cString: $0) }
             return queue(answer(for: file, on: connection, ifNoneMatch: tags), on: connection, for: state)
         }
-        state.finishBody(on: connection)
+        state.finishBody()
         state.startedAt = DispatchTime.now().uptimeNanoseconds
         let response = if let rejection = state.rejection {
             responder.respond(to: rejection, for: state.request)
@@ -102,10 +102,11 @@ extension Server {
             return queue(responder.respond(to: rejection, for: state.request), on: connection, for: state)
         }
         let contentType = body.contentType ?? ""
-        if Self.mediaType(contentType, startsWith: "application/x-www-form-urlencoded") {
-            // Decoded once complete (RequestState.finishBody), its escapes checked as it arrives.
+        let isURLEncodedForm = Self.mediaType(contentType, startsWith: "application/x-www-form-urlencoded")
+        if isURLEncodedForm {
             state.formEncoding = PercentEncodingValidator(rejectsControlCharacters: false)
-        } else if Self.mediaType(contentType, startsWith: "multipart/form-data") {
+        }
+        if isURLEncodedForm || Self.mediaType(contentType, startsWith: "multipart/form-data") {
             let stateAddress = Unmanaged.passUnretained(state).toOpaque()
             // The buffer only has to hold a field's name (values arrive in pieces); libmicrohttpd
             // zeroes all of it for every form, so it is kept at the 1 KiB its manual suggests.
@@ -125,7 +126,7 @@ extension Server {
         }
         if state.bytesReceived > configuration.maximumBodySize {
             state.rejection = Self.bodyTooLarge(limit: configuration.maximumBodySize)
-        } else if state.postProcessor != nil || state.formEncoding != nil {
+        } else if state.postProcessor != nil {
             let piece = UnsafeRawBufferPointer(start: upload, count: count)
             state.formEncoding?.feed(piece)
             state.formBody.append(contentsOf: piece)
