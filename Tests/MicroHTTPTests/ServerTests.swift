@@ -333,3 +333,52 @@ extension ServerTests {
         #expect(try live.client().get("/slow").text == "done")
     }
 }
+
+extension ServerTests {
+    /// How the server reads urlencoded forms (libmicrohttpd 0.9.75's POST processor, with the
+    /// server's checks of escapes and UTF-8 around it): `nil` is 400.
+    static let urlencodedForms: [(body: String, fields: String?)] = [
+        ("a=1&b=2", "a=1&b=2"), ("a=1+2%2B3&b+c=%C3%A9", "a=1 2+3&b c=é"), ("a=&b=", "a=&b="),
+        ("&&a=1&&b=2&", "a=1&b=2"), ("a&b=1", "a=&b=1"), ("a=1&b", "a=1"), ("b", ""),
+        ("a=1\r\n", "a=1"), ("a\r\n\r\n", "a="), ("\r\n", ""), ("a=1\r\nb=2", nil), ("a=1\nx", nil),
+        ("=1", nil), ("a=1&=2", nil), ("a==1", nil), ("a=1=2", nil),
+        (String(repeating: "k", count: 1027) + "=v", String(repeating: "k", count: 1027) + "=v"),
+        (String(repeating: "k", count: 1028) + "=v", nil), ("a=1&" + String(repeating: "k", count: 1027), "a=1"),
+        ("a=1&" + String(repeating: "k", count: 1028), nil),
+        ("v=" + String(repeating: "%41x+", count: 400), "v=" + String(repeating: "Ax ", count: 400)),
+    ]
+
+    @Test("An urlencoded body is read by libmicrohttpd's rules", arguments: urlencodedForms)
+    func urlencodedForm(body: String, fields: String?) throws {
+        let live = try LiveServer(Self.echoRouter())
+        let response = try live.client().request("POST", "/form", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array(body.utf8))
+        if let fields {
+            #expect(response.status == 200 && response.text == fields, "\(response)")
+        } else {
+            #expect(response.status == 400, "\(response)")
+        }
+    }
+
+    /// `count` fields `f0=value&f1=value…`.
+    static func fields(_ count: Int, value: String) -> String {
+        (0..<count).map { "f\($0)=\(value)" }.joined(separator: "&")
+    }
+
+    static let overTheFieldLimit: [(body: String, status: Int)] = [
+        (fields(256, value: "v") + "&=x", 400), (fields(257, value: "v") + "&=x", 413), (fields(256, value: "v") + "&last", 200),
+        (fields(257, value: "%FF"), 413), (fields(256, value: "%FF"), 400),
+    ]
+
+    @Test("A form's limit on fields counts fields before anything after them is read", arguments: overTheFieldLimit)
+    func fieldLimit(body: String, status: Int) throws {
+        let live = try LiveServer(Self.echoRouter())
+        let response = try live.client().request("POST", "/form", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array(body.utf8))
+        #expect(response.status == status, "\(response)")
+    }
+
+    @Test func aRawNULInAnUrlencodedBodyEndsItsValue() throws {
+        let live = try LiveServer(Self.echoRouter())
+        let response = try live.client().request("POST", "/form", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array("a=1&b=2\u{0}3&c=4".utf8))
+        #expect(response.status == 200 && response.text == "a=1&b=2&c=4", "\(response)")
+    }
+}
