@@ -281,7 +281,7 @@
     // ---- page lifecycle ----------------------------------------------------
 
     // bfcache keeps a hidden page's stream open and would starve the host's
-    // connections (PLATFORM-NOTES), and a held lock would keep leadership from
+    // connections (six per host over HTTP/1.1), and a held lock would keep leadership from
     // other tabs. So: everything goes on pagehide, comes back on pageshow.
     // A frozen tab (background tab discarding, Android) is treated the same way,
     // so a frozen leader hands the stream over instead of silencing every tab.
