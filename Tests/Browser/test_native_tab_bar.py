@@ -90,6 +90,12 @@ def serious_axe_violations(driver):
 def emulate_media(driver, **features):
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
         "features": [{"name": name.replace("_", "-"), "value": value} for name, value in features.items()]})
+    # A new colour scheme starts the page's colour transitions (a fifth of a second): anything
+    # that reads colours, axe-core's contrast check above all, must wait for them to end.
+    # getAnimations() brings styles up to date first, so transitions just started are counted.
+    wait_for(lambda: driver.execute_script(
+        "return document.getAnimations().every(a => !(a instanceof CSSTransition) || a.playState !== 'running')"),
+        what="the colour transitions after a media change to end")
 
 
 def choose_theme(driver, label):
