@@ -24,8 +24,8 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// Creates a header list from name-value pairs, in order.
     public init(dictionaryLiteral elements: (String, String)...) {
-        // Room for the fields added on the way out (caching, security headers), so appending
-        // them does not regrow the list field by field.
+        // Room for the fields most answers gather on the way out (cookies, caching, security
+        // headers), so appending them does not regrow the list field by field.
         fields = []
         fields.reserveCapacity(elements.count + Self.roomToAdd)
         for element in elements {
@@ -33,7 +33,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         }
     }
 
-    private static let roomToAdd = 8
+    private static let roomToAdd = 11
 
     /// The value of the first field named `name` (compared case-insensitively); setting replaces
     /// every field of that name, and setting `nil` removes them.

@@ -31,7 +31,7 @@ public struct Response: Sendable {
 
     /// An HTML page already encoded as UTF-8 bytes.
     public static func html(bytes: [UInt8], status: HTTPStatus = .ok) -> Response {
-        Response(status: status, headers: fields("Content-Type", "text/html; charset=utf-8"), body: .bytes(bytes))
+        Response(status: status, headers: ["Content-Type": "text/html; charset=utf-8"], body: .bytes(bytes))
     }
 
     /// Plain text encoded as UTF-8.
@@ -41,15 +41,7 @@ public struct Response: Sendable {
 
     /// A redirect, `303 See Other` by default, as post/redirect/get wants.
     public static func redirect(to location: String, status: HTTPStatus = .seeOther) -> Response {
-        Response(status: status, headers: fields("Location", location))
-    }
-
-    /// One header field, with room for the several that cookies and middleware (security
-    /// headers) add to most answers, so adding them does not regrow the list step by step.
-    private static func fields(_ name: String, _ value: String) -> HTTPHeaders {
-        var headers = HTTPHeaders(minimumCapacity: 12)
-        headers.add(name, value)
-        return headers
+        Response(status: status, headers: ["Location": location])
     }
 }
 

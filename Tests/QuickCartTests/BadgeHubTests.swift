@@ -14,7 +14,7 @@ struct BadgeHubTests {
         hub.publish(CartChange(itemCount: 5, version: 2), liveKey: "k")
         // Read with its session before that change committed.
         hub.subscribe(second, liveKey: "k", current: CartChange(itemCount: 3, version: 1))
-        let heard = Self.drain(second)
+        let heard = second.drainedText()
         #expect(heard.contains("event: badge\ndata: 5\n"), "the second stream heard “\(heard)”")
         #expect(!heard.contains("data: 3\n"))
     }
@@ -26,9 +26,9 @@ struct BadgeHubTests {
         defer { first.finish(); second.finish() }
         hub.subscribe(first, liveKey: "k", current: CartChange(itemCount: 3, version: 1))
         hub.subscribe(second, liveKey: "k", current: CartChange(itemCount: 7, version: 4))
-        #expect(Self.drain(second).contains("event: badge\ndata: 7\n"))
+        #expect(second.drainedText().contains("event: badge\ndata: 7\n"))
         hub.publish(CartChange(itemCount: 6, version: 3), liveKey: "k")
-        #expect(!Self.drain(second).contains("data: 6"), "older news reached a stream that had a newer count")
+        #expect(!second.drainedText().contains("data: 6"), "older news reached a stream that had a newer count")
     }
 
     @Test("A stream of an unstored session opened after its first change moved the others still hears the next change")
@@ -57,23 +57,11 @@ struct BadgeHubTests {
             return
         }
         defer { stream.finish() }
-        _ = Self.drain(stream)
+        _ = stream.drainedText()
         let stored = try manager.resolve(request, at: now + 1).session
         #expect(stored.isStored)
         hub.publish(try storage.carts.add(productID: tent.id, for: stored, at: now + 1), for: stored)
-        let heard = Self.drain(stream)
+        let heard = stream.drainedText()
         #expect(heard.contains("event: badge\ndata: 5\n"), "the stream heard “\(heard)”")
-    }
-
-    /// What `stream` has queued and not yet sent, as text.
-    private static func drain(_ stream: EventStream) -> String {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { stream.read(into: $0) }
-            guard let count, count > 0 else { break }
-            bytes += buffer[0..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -57,7 +57,7 @@ struct PostgresStorageTests {
         // Ended as the server ends a stream whose client left: the hub lets go of it.
         defer { stream.finish() }
         hub.subscribe(stream, liveKey: session.liveKey, current: CartChange(itemCount: 3, version: 0), wantsTexts: true)
-        _ = Self.drain(stream)
+        _ = stream.drainedText()
 
         #expect(throws: CartError.notInCart) { try first.carts.setQuantity(3, of: tent.id, for: session, at: now) }
         let change = try first.carts.add(productID: tent.id, for: session, at: now)
@@ -85,8 +85,8 @@ struct PostgresStorageTests {
         defer { here.finish(); there.finish() }
         firstHub.subscribe(here, liveKey: session.liveKey, current: CartChange(itemCount: 3, version: 0))
         secondHub.subscribe(there, liveKey: session.liveKey, current: CartChange(itemCount: 3, version: 0))
-        _ = Self.drain(here)
-        _ = Self.drain(there)
+        _ = here.drainedText()
+        _ = there.drainedText()
 
         let change = try first.carts.add(productID: tent.id, for: session, at: now)
         publisher.publish(change, for: session)
@@ -116,7 +116,7 @@ struct PostgresStorageTests {
         let stream = EventStream()
         defer { stream.finish() }
         hub.subscribe(stream, liveKey: session.liveKey, current: CartChange(itemCount: 3, version: 0), wantsTexts: true)
-        _ = Self.drain(stream)
+        _ = stream.drainedText()
 
         let admin = try PostgresConnection(connectionString: url)
         defer { admin.close() }
@@ -197,7 +197,7 @@ struct PostgresStorageTests {
         let stream = EventStream()
         defer { stream.finish() }
         hub.subscribe(stream, liveKey: session.liveKey, current: change)
-        _ = Self.drain(stream)
+        _ = stream.drainedText()
 
         try server.stop()
         #expect(throws: StorageError.self) { try storage.ping() }
@@ -221,21 +221,9 @@ struct PostgresStorageTests {
         var received = received
         let deadline = Date().addingTimeInterval(timeout)
         while !received.contains(text), Date() < deadline {
-            received += drain(stream)
+            received += stream.drainedText()
             if !received.contains(text) { Thread.sleep(forTimeInterval: 0.005) }
         }
         return received
-    }
-
-    /// What `stream` has queued and not yet sent, as text.
-    private static func drain(_ stream: EventStream) -> String {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { stream.read(into: $0) }
-            guard let count, count > 0 else { break }
-            bytes += buffer[0..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

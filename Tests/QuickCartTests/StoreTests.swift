@@ -369,8 +369,8 @@ struct StoreTests {
         defer { adaStream.finish(); bobStream.finish() }
         hub.subscribe(adaStream, liveKey: ada.liveKey, current: CartChange(itemCount: 3, version: 0))
         hub.subscribe(bobStream, liveKey: bob.liveKey, current: CartChange(itemCount: 3, version: 0))
-        #expect(Self.drain(adaStream).contains("data: 3"))
-        _ = Self.drain(bobStream)
+        #expect(adaStream.drainedText().contains("data: 3"))
+        _ = bobStream.drainedText()
 
         let change = try storage.carts.add(productID: tent.id, for: ada, at: now)
         publisher.publish(change, for: ada)
@@ -378,23 +378,11 @@ struct StoreTests {
         var received = ""
         let deadline = Date().addingTimeInterval(2)
         while !received.contains("data: 4"), Date() < deadline {
-            received += Self.drain(adaStream)
+            received += adaStream.drainedText()
             if !received.contains("data: 4") { Thread.sleep(forTimeInterval: 0.01) }
         }
         #expect(received.contains("event: badge") && received.contains("data: 4"), "ada's stream got “\(received)”")
-        #expect(Self.drain(bobStream) == "", "another session's stream heard the change")
-    }
-
-    /// What `stream` has queued and not yet sent, as text.
-    private static func drain(_ stream: EventStream) -> String {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { stream.read(into: $0) }
-            guard let count, count > 0 else { break }
-            bytes += buffer[0..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        #expect(bobStream.drainedText() == "", "another session's stream heard the change")
     }
 
     // MARK: - Recent searches

@@ -36,16 +36,12 @@ struct ShopRequest {
     }
 
     static func isLocalPath(_ target: String) -> Bool {
+        // Byte by byte: every byte of a non-ASCII character is 0x80 or more, so the ASCII
+        // rules (a leading `/` not followed by another, no backslash, no space or control
+        // character) read the same on bytes as on characters.
         let bytes = target.utf8
-        if bytes.allSatisfy({ $0 < 0x80 }) {
-            // ASCII, the usual case: the character-wise checks below come out the same on its
-            // bytes, in one pass.
-            guard bytes.count <= 512, bytes.first == UInt8(ascii: "/"), bytes.dropFirst().first != UInt8(ascii: "/") else { return false }
-            return !bytes.contains { $0 < 0x21 || $0 == 0x7F || $0 == UInt8(ascii: "\\") }
-        }
-        return target.hasPrefix("/") && !target.hasPrefix("//") && !target.contains("\\")
-            && target.unicodeScalars.allSatisfy { $0.value >= 0x21 && $0.value != 0x7F }
-            && target.utf8.count <= 512
+        guard bytes.count <= 512, bytes.first == UInt8(ascii: "/"), bytes.dropFirst().first != UInt8(ascii: "/") else { return false }
+        return !bytes.contains { $0 < 0x21 || $0 == 0x7F || $0 == UInt8(ascii: "\\") }
     }
 
     /// A whole number from a form field. Numbers too large for `Int` saturate, since they
@@ -71,7 +67,8 @@ struct ShopRequest {
     /// The field's whole number (saturating), `nil` when it is missing or blank.
     private func parseInteger(_ field: String, named label: String) throws -> Int? {
         guard let raw = http.form[field] else { return nil }
-        if let value = Self.plainDigits(raw) { return value }
+        // Most fields are a plain number: read as they are, before anything is trimmed.
+        if let value = Int(raw) { return value }
         let text = raw.trimmingWhitespace(newlines: false)[...]
         guard !text.isEmpty else { return nil }
         if let value = Int(text) { return value }
@@ -80,20 +77,6 @@ struct ShopRequest {
             throw HTTPError(.badRequest, "The \(label) “\(text.prefix(40))” is not a whole number.")
         }
         return text.hasPrefix("-") ? Int.min : Int.max
-    }
-
-    /// The value of 1 to 18 ASCII digits and nothing else (a form's usual number, which
-    /// cannot overflow), read without trimming or character-wise parsing; `nil` for any
-    /// other text, which ``parseInteger(_:named:)`` reads the general way.
-    private static func plainDigits(_ text: String) -> Int? {
-        let bytes = text.utf8
-        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
-        var value = 0
-        for byte in bytes {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
-        }
-        return value
     }
 
     /// The id in the path (`/cart/items/:id/…`).

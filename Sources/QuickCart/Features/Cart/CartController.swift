@@ -134,9 +134,7 @@ struct CartController: Sendable {
     }
 
     private static func withoutFragment(_ path: String) -> String {
-        let bytes = path.utf8
-        guard bytes.allSatisfy({ $0 < 0x80 }) else { return path.firstIndex(of: "#").map { String(path[..<$0]) } ?? path }
-        // ASCII, as return paths are: each byte is a character, and `#` is found byte-wise.
-        return bytes.firstIndex(of: UInt8(ascii: "#")).map { String(path[..<$0]) } ?? path
+        // `#` is ASCII, so its byte starts a character wherever it is found.
+        path.utf8.firstIndex(of: UInt8(ascii: "#")).map { String(path[..<$0]) } ?? path
     }
 }

@@ -118,14 +118,6 @@ struct PostgresOrderFeed: OrderFeed {
                  ))
             }
         }
-        var orders: [Order] = []
-        for row in rows {
-            if orders.last?.id == row.id {
-                orders[orders.count - 1].lines.append(row.line)
-            } else {
-                orders.append(Order(id: row.id, placedAt: row.placedAt, lines: [row.line]))
-            }
-        }
-        return orders
+        return Order.grouping(rows)
     }
 }
