@@ -208,12 +208,17 @@ extension ShopTests {
             }
             #expect(finished.wait(timeout: .now() + 20) == .success, "logging blocked on a pipe nobody reads")
             #expect(log.droppedLineCount > 0)
-            let reader = DispatchQueue(label: "reader")
+            // A thread of its own reads, so it starts at once however busy Dispatch's threads
+            // are with other tests; the flush may take long under a sanitizer.
             let received = Mutex<[UInt8]>([])
-            reader.async { received.withLock { $0 = pipe.readAll(closingWriteEnd: false) } }
-            log.flush(timeout: 10)
+            let readAll = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                received.withLock { $0 = pipe.readAll(closingWriteEnd: false) }
+                readAll.signal()
+            }
+            log.flush(timeout: 60)
             close(pipe.writeEnd)
-            reader.sync {}
+            readAll.wait()
             let text = String(decoding: received.withLock { $0 }, as: UTF8.self)
             #expect(text.hasSuffix(" lines dropped while the log was not taking them\n") && text.contains("quickcart: log: "), "\(text.suffix(200))")
         }
