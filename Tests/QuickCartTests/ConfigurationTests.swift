@@ -54,5 +54,61 @@ extension ShopTests {
                 return text.contains(named)
             }
         }
+
+        /// A value each serving option that takes one accepts.
+        static let samples: [String: String] = [
+            "--host": "::1", "--port": "0", "--db": "ignored.sqlite", "--resources": TestShop.repositoryRoot, "--media": "/tmp",
+            "--threads": "2", "--session-days": "7", "--db-max-mb": "100", "--max-connections-per-ip": "0",
+            "--max-streams-per-ip": "5", "--trusted-proxy": "127.0.0.1",
+        ]
+
+        @Test("Every serving option, and its variable, is accepted by an operator command, its value never taken for the FILE",
+              arguments: ConfigurationOption.all.map(\.flag))
+        func everyServingOptionInAnOperatorCommand(flag: String) throws {
+            let option = try #require(ConfigurationOption.named(flag))
+            let given: [String]
+            if option.takesValue {
+                let sample = try #require(Self.samples[flag], "give \(flag) a sample value in ConfigurationTests.samples")
+                given = [flag, sample]
+                // The serving parse takes the sample: it is a value that option accepts.
+                _ = try QuickCart.Configuration.parse(arguments: given, environment: [:])
+            } else {
+                given = [flag]
+            }
+            let directory = try TemporaryDirectory()
+            let catalog = directory.path + "/catalog.csv"
+            try Data("slug,name,category,price\nmug,Mug,Kitchen,9.50\n".utf8).write(to: URL(fileURLWithPath: catalog))
+            // The option stands between the verb and the FILE: a value option's value must not become the FILE.
+            let run = OperatorRun(["catalog", "import"] + given + [catalog, "--dry-run"], database: directory.path + "/shop.sqlite")
+            #expect(run.status == 0, "\(given): \(run.report)")
+            #expect(run.output.contains("catalog.csv is valid"), "\(run.output)")
+
+            if let variable = option.environment {
+                let value = option.takesValue ? Self.samples[flag] ?? "" : "1"
+                _ = try QuickCart.Configuration.parse(arguments: [], environment: [variable: value])
+            }
+        }
+
+        @Test("--help lists every option, and its variable")
+        func helpListsEveryOption() {
+            for option in ConfigurationOption.all {
+                #expect(QuickCart.Configuration.usage.contains("  " + option.flag), "\(option.flag)")
+                if let variable = option.environment { #expect(QuickCart.Configuration.usage.contains(variable)) }
+            }
+        }
+
+        @Test("A switch given a value, and a variable's list, are read as before")
+        func switchesAndLists() throws {
+            #expect(throws: QuickCart.Configuration.UsageError.self) {
+                _ = try QuickCart.Configuration.parse(arguments: ["--empty-carts=1"], environment: [:])
+            }
+            let proxies = try QuickCart.Configuration.parse(
+                arguments: ["--trusted-proxy", "10.0.0.9"], environment: ["QUICKCART_TRUSTED_PROXIES": " 127.0.0.1, ::1 ,"]
+            )
+            #expect(proxies.trustedProxies == ["127.0.0.1", "::1", "10.0.0.9"])
+            let quiet = try QuickCart.Configuration.parse(arguments: [], environment: ["QUICKCART_ACCESS_LOG": "0"])
+            #expect(!quiet.accessLog)
+            #expect(try !QuickCart.Configuration.parse(arguments: ["--no-access-log"], environment: ["QUICKCART_ACCESS_LOG": "1"]).accessLog)
+        }
     }
 }

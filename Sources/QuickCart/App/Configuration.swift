@@ -52,76 +52,43 @@ public struct Configuration: Sendable, Equatable {
         public let description: String
     }
 
-    /// The text `--help` prints.
-    public static let usage = """
-        Usage: quickcart [options]
-               quickcart catalog import FILE [--dry-run] | catalog export | orders export (see quickcart catalog --help)
+    /// The text `--help` prints, made from ``ConfigurationOption/all``.
+    public static let usage: String = {
+        var text = """
+            Usage: quickcart [options]
+                   quickcart catalog import FILE [--dry-run] | catalog export | orders export (see quickcart catalog --help)
 
-          --host ADDRESS        IP address to listen on (QUICKCART_HOST, default 127.0.0.1)
-          --port PORT           TCP port, 0 picks a free one (QUICKCART_PORT, default 8080)
-          --db PATH             SQLite database file (QUICKCART_DB, default quickcart.sqlite)
-          --empty-carts         start new sessions with an empty cart (QUICKCART_EMPTY_CARTS=1)
-          --secure-cookies      Secure cookies and HSTS, for HTTPS (QUICKCART_SECURE_COOKIES=1)
-          --resources DIR       folder with Views/ and Public/ (QUICKCART_RESOURCES)
-          --media DIR           folder of product photos (QUICKCART_MEDIA, default media/ beside the database)
-          --threads N           server threads (QUICKCART_THREADS, default: one per CPU)
-          --session-days DAYS   idle days before a session ends (QUICKCART_SESSION_DAYS, default 30)
-          --db-max-mb MB        refuse changes (503) once the database reaches MB (QUICKCART_DB_MAX_MB)
-          --max-connections-per-ip N
-                                connections one address may hold, 0 = no limit
-                                (QUICKCART_MAX_CONNECTIONS_PER_IP, default 256)
-          --max-streams-per-ip N
-                                live-badge streams one address may hold, 0 = no limit
-                                (QUICKCART_MAX_STREAMS_PER_IP, default 128)
-          --trusted-proxy ADDRESS
-                                a proxy whose X-Forwarded-For names the client; repeatable
-                                (QUICKCART_TRUSTED_PROXIES, comma-separated)
-          --no-access-log       do not log each request to standard error (QUICKCART_ACCESS_LOG=0)
-          --help                show this help
 
-        """
+            """
+        for option in ConfigurationOption.all {
+            var head = "  " + option.flag
+            switch option.kind {
+            case .value(let placeholder, _), .list(let placeholder, _): head += " " + placeholder
+            case .toggle: break
+            }
+            let variable = option.environment.map { " (\($0))" } ?? ""
+            let column = 24
+            head += head.count < column ? String(repeating: " ", count: column - head.count) : "\n" + String(repeating: " ", count: column)
+            text += head + option.help + variable + "\n"
+        }
+        return text + "  --help                show this help\n"
+    }()
 
-    /// Reads the configuration.
+    /// Reads the configuration: each option's variable, then the flags (which win).
     /// - Throws: ``UsageError`` for an unknown flag or a malformed value.
     public static func parse(arguments: [String], environment: [String: String]) throws -> Configuration {
         var configuration = Configuration()
-        func number(_ text: String, _ name: String, _ range: ClosedRange<Int>) throws -> Int {
-            guard let value = Int(text), range.contains(value) else {
-                throw UsageError(description: "\(name) must be a whole number in \(range.lowerBound)...\(range.upperBound), not “\(text)”")
+        for option in ConfigurationOption.all {
+            guard let variable = option.environment, let value = environment[variable] else { continue }
+            switch option.kind {
+            case .value(_, let apply): try apply(&configuration, value, variable)
+            case .toggle(_, let apply): apply(&configuration, try ConfigurationOption.truth(value, variable))
+            case .list(_, let apply):
+                for item in value.split(separator: ",") {
+                    let trimmed = item.trimmingWhitespace(newlines: false)
+                    if !trimmed.isEmpty { apply(&configuration, trimmed) }
+                }
             }
-            return value
-        }
-        func flag(_ text: String, _ name: String) throws -> Bool {
-            switch text.lowercased() {
-            case "1", "true", "yes", "on": return true
-            case "0", "false", "no", "off", "": return false
-            default: throw UsageError(description: "\(name) must be 1 or 0, not “\(text)”")
-            }
-        }
-
-        if let value = environment["QUICKCART_HOST"] { configuration.host = value }
-        if let value = environment["QUICKCART_PORT"] { configuration.port = try number(value, "QUICKCART_PORT", 0...65535) }
-        if let value = environment["QUICKCART_DB"] { configuration.databasePath = value }
-        if let value = environment["QUICKCART_EMPTY_CARTS"] { configuration.emptyCarts = try flag(value, "QUICKCART_EMPTY_CARTS") }
-        if let value = environment["QUICKCART_SECURE_COOKIES"] { configuration.secureCookies = try flag(value, "QUICKCART_SECURE_COOKIES") }
-        if let value = environment["QUICKCART_RESOURCES"] { configuration.resourcesPath = value }
-        if let value = environment["QUICKCART_MEDIA"] { configuration.mediaPath = value }
-        if let value = environment["QUICKCART_THREADS"] { configuration.threads = try number(value, "QUICKCART_THREADS", 1...256) }
-        if let value = environment["QUICKCART_DB_MAX_MB"] {
-            configuration.maximumDatabaseBytes = Int64(try number(value, "QUICKCART_DB_MAX_MB", 1...1_000_000)) << 20
-        }
-        if let value = environment["QUICKCART_MAX_CONNECTIONS_PER_IP"] {
-            configuration.connectionsPerAddress = try number(value, "QUICKCART_MAX_CONNECTIONS_PER_IP", 0...1_000_000)
-        }
-        if let value = environment["QUICKCART_MAX_STREAMS_PER_IP"] {
-            configuration.eventStreamsPerAddress = try number(value, "QUICKCART_MAX_STREAMS_PER_IP", 0...1_000_000)
-        }
-        if let value = environment["QUICKCART_TRUSTED_PROXIES"] {
-            configuration.trustedProxies = value.split(separator: ",").map { $0.trimmingWhitespace(newlines: false) }.filter { !$0.isEmpty }
-        }
-        if let value = environment["QUICKCART_ACCESS_LOG"] { configuration.accessLog = try flag(value, "QUICKCART_ACCESS_LOG") }
-        if let value = environment["QUICKCART_SESSION_DAYS"] {
-            configuration.sessionIdleSeconds = Int64(try number(value, "QUICKCART_SESSION_DAYS", 1...3650)) * 86_400
         }
 
         var remaining = arguments[...]
@@ -132,27 +99,18 @@ public struct Configuration: Sendable, Equatable {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
+            guard let option = ConfigurationOption.named(name) else { throw UsageError(description: "unknown option \(argument)") }
             func value() throws -> String {
                 if let inlineValue { return inlineValue }
                 guard let next = remaining.popFirst() else { throw UsageError(description: "\(name) needs a value") }
                 return next
             }
-            switch name {
-            case "--host": configuration.host = try value()
-            case "--port": configuration.port = try number(try value(), "--port", 0...65535)
-            case "--db": configuration.databasePath = try value()
-            case "--empty-carts": configuration.emptyCarts = true
-            case "--secure-cookies": configuration.secureCookies = true
-            case "--resources": configuration.resourcesPath = try value()
-            case "--media": configuration.mediaPath = try value()
-            case "--threads": configuration.threads = try number(try value(), "--threads", 1...256)
-            case "--session-days": configuration.sessionIdleSeconds = Int64(try number(try value(), "--session-days", 1...3650)) * 86_400
-            case "--db-max-mb": configuration.maximumDatabaseBytes = Int64(try number(try value(), "--db-max-mb", 1...1_000_000)) << 20
-            case "--max-connections-per-ip": configuration.connectionsPerAddress = try number(try value(), "--max-connections-per-ip", 0...1_000_000)
-            case "--max-streams-per-ip": configuration.eventStreamsPerAddress = try number(try value(), "--max-streams-per-ip", 0...1_000_000)
-            case "--trusted-proxy": configuration.trustedProxies.append(try value())
-            case "--no-access-log": configuration.accessLog = false
-            default: throw UsageError(description: "unknown option \(argument)")
+            switch option.kind {
+            case .value(_, let apply): try apply(&configuration, try value(), name)
+            case .list(_, let apply): apply(&configuration, try value())
+            case .toggle(let means, let apply):
+                guard inlineValue == nil else { throw UsageError(description: "\(name) takes no value") }
+                apply(&configuration, means)
             }
         }
         return configuration

@@ -43,8 +43,9 @@ public enum OperatorCommand {
           orders export   writes placed orders with their lines; --since 2026-11-30 (or an ISO 8601
                           time) leaves out older ones; --follow keeps running and prints each new
                           order as it is placed (JSON: one object per line).
-          options         as for serving: --db PATH, --media DIR (photos; default media/ beside the
-                          database), --resources DIR
+          options         every serving option is read as for serving (see quickcart --help); those
+                          that matter here: --db PATH, --media DIR (photos; default media/ beside
+                          the database), --resources DIR
 
         """
 
@@ -198,11 +199,6 @@ private struct Invocation {
     var wantsHelp = false
     var configuration = Configuration()
 
-    /// The serving options that take a value, so their value is not taken for the FILE.
-    private static let valueOptions: Set<String> = [
-        "--host", "--port", "--db", "--resources", "--media", "--threads", "--session-days", "--db-max-mb", "--max-connections-per-ip",
-    ]
-
     init(arguments: [String], environment: [String: String]) throws {
         var remaining = arguments[...]
         noun = remaining.popFirst() ?? ""
@@ -240,7 +236,8 @@ private struct Invocation {
                     throw Configuration.UsageError(description: "--since must be a date like 2026-11-30 or an ISO 8601 time, not “\(text)”")
                 }
                 self.since = since
-            case _ where Self.valueOptions.contains(name):
+            case _ where ConfigurationOption.named(name)?.takesValue == true:
+                // The serving option's value, never taken for the FILE.
                 serving.append(name)
                 serving.append(try value())
             case _ where name.hasPrefix("-"):
