@@ -97,6 +97,15 @@ class Server:
         self.stop()
         raise RuntimeError(f"{self.name} did not print its address (see {self.log_path}): {text[-300:]!r}")
 
+    def metrics_port(self):
+        """The port of QuickCart's operator metrics (started with --metrics), from the line after its address."""
+        with open(self.log_path, "rb") as log:
+            log.seek(self.offset)
+            match = re.search(rb"metrics on http://[^/\s]+:(\d+)/metrics", log.read(1 << 16))
+        if not match:
+            raise RuntimeError(f"{self.name} did not print its metrics address (see {self.log_path})")
+        return int(match.group(1))
+
     @property
     def pid(self):
         return self.process.pid
@@ -372,11 +381,12 @@ def measure_streams(options, work):
     cookie_file = os.path.join(work, "stream-cookies.txt")
     runs = []
     for index in range(options.runs):
-        server = Server("QuickCart", quickcart_command(options, database), options.server_cpu,
+        server = Server("QuickCart", quickcart_command(options, database) + ["--metrics", "127.0.0.1:0"], options.server_cpu,
                         os.path.join(work, "quickcart-streams.log"))
         try:
             command = ["taskset", "-c", str(options.load_cpu), sys.executable, os.path.join(HERE, "streams.py"),
-                       "--port", str(server.port), "--pid", str(server.pid), "--streams", str(options.streams),
+                       "--port", str(server.port), "--metrics-port", str(server.metrics_port()),
+                       "--pid", str(server.pid), "--streams", str(options.streams),
                        "--changes", str(options.changes), "--cookie-file", cookie_file,
                        "--per-address", str(options.per_address), "--server-cpu", str(options.server_cpu)]
             output = subprocess.run(command, capture_output=True, text=True, timeout=600)
@@ -697,9 +707,9 @@ def build_table(options, http, stream_results, startup, micro):
                      "≤ 16 KiB", verdict(per_stream <= 16)))
         notes.append(f"streams: server RSS {before / 1024:.1f} MiB before, {after / 1024:.1f} MiB after opening; "
                      f"opened in {median([run['open_seconds'] for run in runs]):.1f} s, {options.per_address} per "
-                     f"loopback source address; /healthz reported {reported:,.0f} open streams at the end "
+                     f"loopback source address; /metrics reported {reported:,.0f} open streams at the end "
                      f"(median of runs; it still counts the 16 fan-out streams the client closed earlier until "
-                     f"the server reaps them)" if reported is not None else "streams: /healthz did not answer")
+                     f"the server reaps them)" if reported is not None else "streams: /metrics did not answer")
 
         def latency_row(label, key):
             measured = [run[key] for run in runs if "error" not in run[key]]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Event-stream load client for QuickCart's GET /events (Python standard library only).
 
-    python3 Benchmarks/streams.py --port PORT --pid SERVER_PID [--streams 10000] [--changes 300]
+    python3 Benchmarks/streams.py --port PORT --metrics-port PORT --pid SERVER_PID [--streams 10000] [--changes 300]
 
 What it does, in order, against a running QuickCart:
 
@@ -18,7 +18,7 @@ What it does, in order, against a running QuickCart:
    `event: badge`, reads VmRSS again: (after - before) / STREAMS is the cost of a held stream.
 3. One stream among many: a session S1 with one stream, the STREAMS others idle; changes as
    in 1, timing change -> event.
-4. Checks that every idle stream is still open (no EOF, no reset) and asks /healthz how many
+4. Checks that every idle stream is still open (no EOF, no reset) and asks the operator metrics (--metrics) how many
    streams the server holds.
 
 Prints progress on stderr and one line `STREAMS {json}` on stdout. The client raises its own
@@ -522,11 +522,12 @@ def still_open(streams):
     return len(streams) - len(gone)
 
 
-def health_stream_count(host, port):
-    connection = HTTPConnection(host, port)
-    status, _, body = connection.request("GET", "/healthz")
+def reported_stream_count(host, metrics_port):
+    """Open streams, as the server's operator metrics (its --metrics listener) count them."""
+    connection = HTTPConnection(host, metrics_port)
+    status, _, body = connection.request("GET", "/metrics")
     connection.close()
-    match = re.search(rb"event-streams:\s*(\d+)", body)
+    match = re.search(rb"^quickcart_event_streams_open (\d+)$", body, re.M)
     return int(match.group(1)) if status == 200 and match else None
 
 
@@ -534,6 +535,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--metrics-port", type=int, required=True, help="the server's --metrics port, for its open-stream count")
     parser.add_argument("--pid", type=int, required=True, help="the server's process id, for /proc/PID/status")
     parser.add_argument("--streams", type=int, default=10000, help="idle streams, one session each")
     parser.add_argument("--fanout", type=int, default=16, help="streams of one session in step 1")
@@ -620,10 +622,10 @@ def main():
     # 4. Are they all still there?
     result["still_open"] = still_open(held)
     try:
-        result["server_reports_streams"] = health_stream_count(host, port)
+        result["server_reports_streams"] = reported_stream_count(host, options.metrics_port)
     except (OSError, ValueError) as error:
         result["server_reports_streams"] = None
-        log(f"/healthz failed: {error}")
+        log(f"/metrics failed: {error}")
     result["rss_end_kib"] = rss_kib(options.pid)
     log(f"{result['still_open']} idle streams still open; server reports {result['server_reports_streams']} streams")
     for stream in held + single_streams:

@@ -11,12 +11,15 @@ public struct Delivery: Sendable {
     /// could not fit its header in the connection's memory, or lost the client first. An event
     /// stream counts as sent once queued: its client leaving is how it ends.
     public var isSent: Bool
+    /// The answer's ``Response/routeSlot``: which route answered, `-1` for none.
+    public var routeSlot: Int
 
     /// Creates a report.
-    public init(status: HTTPStatus, bodyBytes: Int?, startedAt: UInt64, isSent: Bool) {
+    public init(status: HTTPStatus, bodyBytes: Int?, startedAt: UInt64, isSent: Bool, routeSlot: Int = -1) {
         self.status = status
         self.bodyBytes = bodyBytes
         self.startedAt = startedAt
         self.isSent = isSent
+        self.routeSlot = routeSlot
     }
 }

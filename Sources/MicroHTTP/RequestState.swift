@@ -26,6 +26,9 @@ final class RequestState {
     var answerStatus: HTTPStatus?
     var answerBodyBytes: Int?
     var answerQueued = false
+    /// The answer's ``Response/routeSlot`` (the first one queued: a refused stream's error
+    /// page keeps the stream's route).
+    var answerRouteSlot = -1
     let maximumFormFields: Int
 
     /// The answer to a form body that cannot be decoded.

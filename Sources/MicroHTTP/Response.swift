@@ -11,6 +11,9 @@ public struct Response: Sendable {
     public var headers: HTTPHeaders
     /// The body.
     public var body: ResponseBody
+    /// Which of a ``Router``'s routes answered (an index of ``Router/routePatterns``), set by
+    /// the router; `-1` for an answer no route gave (404, a request refused before routing).
+    public var routeSlot = -1
 
     /// Creates a response.
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: ResponseBody = .empty) {

@@ -21,6 +21,7 @@ public struct Router: HTTPResponder {
     public typealias ErrorLogger = @Sendable (any Error, Request) -> Void
 
     private struct Route: Sendable {
+        let pattern: String
         let segments: [PatternSegment]
         var handlers: [HTTPMethod: Handler]
     }
@@ -64,7 +65,7 @@ public struct Router: HTTPResponder {
             routes[index].handlers[method] = handler
             return
         }
-        routes.append(Route(segments: segments, handlers: [method: handler]))
+        routes.append(Route(pattern: pattern, segments: segments, handlers: [method: handler]))
         if segments.allSatisfy({ if case .literal = $0 { true } else { false } }) {
             exactRoutes[pattern] = routes.count - 1
         } else {
@@ -131,21 +132,34 @@ public struct Router: HTTPResponder {
     }
 
     private func dispatch(_ request: Request) throws -> Response {
-        guard let (route, parameters) = match(request.path) else {
+        guard let (slot, parameters) = match(request.path) else {
             throw HTTPError(.notFound, "There is no page at this address.")
         }
+        let route = routes[slot]
+        var response: Response
         let method = request.method == .head ? HTTPMethod.get : request.method
-        guard let handler = route.handlers[method] else {
-            throw HTTPError(
+        if let handler = route.handlers[method] {
+            var routed = request
+            routed.routeParameters = parameters
+            do {
+                response = try handler(routed)
+            } catch {
+                response = respond(toThrown: error, for: routed)
+            }
+        } else {
+            response = renderError(HTTPError(
                 .methodNotAllowed,
                 "This address does not accept \(request.method.rawValue) requests.",
                 headers: ["Allow": Self.allowHeader(for: route)]
-            )
+            ), request)
         }
-        var routed = request
-        routed.routeParameters = parameters
-        return try handler(routed)
+        response.routeSlot = slot
+        return response
     }
+
+    /// Every route's pattern, as added (`/cart/items/:id/quantity`), indexed by
+    /// ``Response/routeSlot``: what a request is counted under, never its raw path.
+    public var routePatterns: [String] { routes.map(\.pattern) }
 
     private static func allowHeader(for route: Route) -> String {
         var methods = Set(route.handlers.keys.map(\.rawValue))
@@ -155,9 +169,9 @@ public struct Router: HTTPResponder {
 
     // MARK: - Matching
 
-    private func match(_ path: String) -> (Route, [String: String])? {
+    private func match(_ path: String) -> (Int, [String: String])? {
         if let index = exactRoutes[path] {
-            return (routes[index], [:])
+            return (index, [:])
         }
         // Only origin-form targets ("/…") are paths; split on the byte, since a "/" followed by
         // a combining mark is one Character but still two path segments.
@@ -166,7 +180,7 @@ public struct Router: HTTPResponder {
             .map { Substring($0) }
         for index in patternRoutes {
             if let parameters = Self.match(segments, of: path, against: routes[index].segments) {
-                return (routes[index], parameters)
+                return (index, parameters)
             }
         }
         return nil

@@ -193,7 +193,7 @@ extension Server {
         if state.staticFile == nil, let status = state.answerStatus {
             let isStream = state.answerBodyBytes == nil
             let isSent = state.answerQueued && (isStream || termination == MHD_RequestTerminationCode.REQUEST_TERMINATED_COMPLETED_OK)
-            responder.completed(state.request, Delivery(status: status, bodyBytes: state.answerBodyBytes, startedAt: state.startedAt, isSent: isSent))
+            responder.completed(state.request, Delivery(status: status, bodyBytes: state.answerBodyBytes, startedAt: state.startedAt, isSent: isSent, routeSlot: state.answerRouteSlot))
         }
         Unmanaged<RequestState>.fromOpaque(stateAddress).release()
         slot?.pointee = nil

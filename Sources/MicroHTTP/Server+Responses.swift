@@ -8,6 +8,7 @@ extension Server {
     func queue(_ response: Response, on connection: OpaquePointer, for state: RequestState) -> Bool {
         state.answerStatus = response.status
         state.answerBodyBytes = response.body.count
+        if state.answerRouteSlot < 0 { state.answerRouteSlot = response.routeSlot }
         // A refused stream queues its error page by a nested call, which notes that instead.
         let queued = enqueue(response, on: connection, for: state)
         state.answerQueued = queued

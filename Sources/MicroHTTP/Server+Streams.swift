@@ -28,6 +28,7 @@ extension Server {
         guard case .admitted(let group, let key) = admission else {
             // Over before it began: whoever waits for its end (a hub holding it) lets go now.
             let refusal = Self.refusal(admission)
+            if admission != .stopping { refusedEventStreams.add(1, ordering: .relaxed) }
             stream.refuse(with: refusal.status)
             return .refused(refusal)
         }

@@ -31,6 +31,7 @@ public final class Server: Sendable {
     /// ten thousand streams, one burst would delay live events by tens of milliseconds).
     let streams: Mutex<StreamGroups>
     let requestsInFlight = Atomic<Int>(0)
+    let refusedEventStreams = Atomic<Int>(0)
     private let boundPort = Atomic<Int>(0)
     let isStopping = Atomic<Bool>(false)
     /// Set by a successful ``start()``, under `daemon`'s lock: stopping leaves the server
@@ -76,6 +77,9 @@ public final class Server: Sendable {
 
     /// Event streams currently open.
     public var openEventStreamCount: Int { streams.withLock { $0.count } }
+
+    /// Event streams refused because a limit on open streams was reached (not while stopping).
+    public var refusedEventStreamCount: Int { refusedEventStreams.load(ordering: .relaxed) }
 
     /// How often the heartbeat ticks; each tick visits one group of streams.
     static let heartbeatTick = 0.1

@@ -56,6 +56,11 @@ public final class PostgresPool: Sendable {
     /// The options every connection is opened with.
     public let configuration: PostgresConnection.Configuration
 
+    private let connectionWaits = Atomic<Int>(0)
+
+    /// Borrowers that found every connection lent and had to wait for one, since the pool opened.
+    public var connectionWaitCount: Int { connectionWaits.load(ordering: .relaxed) }
+
     /// Private, so it cannot be printed by accident: it may hold a password.
     private let connectionString: String
     private let freeSlots: DispatchSemaphore
@@ -200,12 +205,16 @@ public final class PostgresPool: Sendable {
     /// outside the mutex. Holding a slot keeps the open connections within the maximum.
     private func checkOut() throws -> PostgresConnection {
         let milliseconds = Int(waitTimeout / .milliseconds(1))
-        guard freeSlots.wait(timeout: .now() + .milliseconds(milliseconds)) == .success else {
-            throw PostgresError(
-                kind: .poolTimeout,
-                message: "timed out after \(milliseconds) ms waiting for a free connection of the pool",
-                operation: "borrow"
-            )
+        // A deadline already past takes a free slot at once; only a borrower that found none waits.
+        if freeSlots.wait(timeout: DispatchTime(uptimeNanoseconds: 1)) != .success {
+            connectionWaits.add(1, ordering: .relaxed)
+            guard freeSlots.wait(timeout: .now() + .milliseconds(milliseconds)) == .success else {
+                throw PostgresError(
+                    kind: .poolTimeout,
+                    message: "timed out after \(milliseconds) ms waiting for a free connection of the pool",
+                    operation: "borrow"
+                )
+            }
         }
         do {
             while let idle = try takeIdle() {

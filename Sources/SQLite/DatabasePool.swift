@@ -52,6 +52,8 @@ public final class DatabasePool: Sendable {
     private let freeSlots: DispatchSemaphore
     /// Gives this process's writers one turn at a time.
     private let writerTurn = DispatchSemaphore(value: 1)
+    private let connectionWaits = Atomic<Int>(0)
+    private let writerWaits = Atomic<Int>(0)
     private let state: Mutex<State>
 
     private struct State {
@@ -107,6 +109,12 @@ public final class DatabasePool: Sendable {
         }
     }
 
+    /// Borrowers that found every connection lent and had to wait for one, since the pool opened.
+    public var connectionWaitCount: Int { connectionWaits.load(ordering: .relaxed) }
+
+    /// Writers that found another writer of this process at work and had to wait for their turn.
+    public var writerWaitCount: Int { writerWaits.load(ordering: .relaxed) }
+
     // MARK: - Borrowing
 
     /// Lends a connection to `body` on the calling thread, then takes it back.
@@ -120,7 +128,7 @@ public final class DatabasePool: Sendable {
     ///   within the busy timeout (busy), or a new connection fails to open; otherwise
     ///   what `body` throws.
     public func withConnection<T>(_ body: (Database) throws -> T) throws -> T {
-        try wait(on: freeSlots, for: "a free connection")
+        try wait(on: freeSlots, for: "a free connection", counting: connectionWaits)
         let database: Database
         do {
             database = try checkOut()
@@ -144,7 +152,7 @@ public final class DatabasePool: Sendable {
     ///   ``Database/inTransaction(_:_:)`` do (busy if the write turn does not come within
     ///   the busy timeout); otherwise what `body` throws, after the rollback.
     public func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try wait(on: writerTurn, for: "the write turn")
+        try wait(on: writerTurn, for: "the write turn", counting: writerWaits)
         defer { writerTurn.signal() }
         return try withConnection { database in
             try database.inTransaction(.immediate) { try body(database) }
@@ -165,10 +173,11 @@ public final class DatabasePool: Sendable {
 
     // MARK: - Internals
 
-    private func wait(on semaphore: DispatchSemaphore, for what: String) throws(SQLiteError) {
+    private func wait(on semaphore: DispatchSemaphore, for what: String, counting waits: borrowing Atomic<Int>) throws(SQLiteError) {
         // A deadline already past takes a free slot or turn at once, without reading the clock
         // for a deadline the common, uncontended case never needs.
         if semaphore.wait(timeout: DispatchTime(uptimeNanoseconds: 1)) == .success { return }
+        waits.add(1, ordering: .relaxed)
         let milliseconds = Int(configuration.busyTimeoutMilliseconds)
         guard semaphore.wait(timeout: .now() + .milliseconds(milliseconds)) == .success else {
             throw SQLiteError(resultCode: SQLiteError.busy.rawValue, message: "timed out after \(milliseconds) ms waiting for \(what) of the database pool")

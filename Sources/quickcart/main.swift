@@ -70,6 +70,12 @@ do {
 
 let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
 write("QuickCart is serving http://\(host):\(app.port)/ (database \(Storage.loggable(configuration.databasePath)))\n", to: STDOUT_FILENO)
+if let metricsAddress = configuration.metricsAddress, let port = app.metricsPort {
+    // After the serving line, which tools read first; this one names no shop address.
+    var address = metricsAddress
+    address.port = port
+    write("QuickCart metrics on http://\(address.authority)/metrics\n", to: STDOUT_FILENO)
+}
 
 stop.wait()
 app.stop()

@@ -34,6 +34,34 @@ public struct Configuration: Sendable, Equatable {
     public var eventStreamsPerAddress = 128
     /// Proxies whose `X-Forwarded-For` names the client, for per-address limits and the log.
     public var trustedProxies: [String] = []
+    /// Where `/metrics` is served, on a listener of its own (never the shop's port); `nil`: nowhere.
+    public var metricsAddress: ListenAddress?
+
+    /// An IP address and a TCP port: `127.0.0.1:9464`, `[::1]:9464`.
+    public struct ListenAddress: Sendable, Equatable {
+        public var host: String
+        public var port: Int
+
+        public init(host: String, port: Int) {
+            self.host = host
+            self.port = port
+        }
+
+        /// Reads `HOST:PORT` (an IPv6 host in brackets) for the option or variable `name`.
+        static func parse(_ text: String, _ name: String) throws -> ListenAddress {
+            guard let colon = text.lastIndex(of: ":") else {
+                throw UsageError(description: "\(name) must be ADDRESS:PORT, such as 127.0.0.1:9464, not “\(text)”")
+            }
+            var host = String(text[..<colon])
+            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            guard !host.isEmpty else { throw UsageError(description: "\(name) needs an address before the port, such as 127.0.0.1:9464") }
+            let port = try ConfigurationOption.number(String(text[text.index(after: colon)...]), name, 0...65535)
+            return ListenAddress(host: host, port: port)
+        }
+
+        /// `host:port` as a URL writes it, an IPv6 host in brackets.
+        public var authority: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
+    }
 
     public init() {}
 

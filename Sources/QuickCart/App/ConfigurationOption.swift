@@ -92,6 +92,9 @@ public struct ConfigurationOption: Sendable {
             kind: .list(placeholder: "ADDRESS") { $0.trustedProxies.append($1) },
             help: "a proxy whose X-Forwarded-For names the client; repeatable (variable: comma-separated)"
         ),
+        value("--metrics", "ADDRESS:PORT", "QUICKCART_METRICS", "serve /metrics (Prometheus) on this address only, such as 127.0.0.1:9464") {
+            $0.metricsAddress = try Configuration.ListenAddress.parse($1, $2)
+        },
         toggle("--no-access-log", means: false, "QUICKCART_ACCESS_LOG", "do not log each request to standard error (variable: 0)") { $0.accessLog = $1 },
     ]
 }

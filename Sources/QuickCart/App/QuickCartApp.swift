@@ -20,6 +20,8 @@ public final class QuickCartApp: Sendable {
     public let hub: BadgeHub
     private let storage: any ShopStorage
     private let server: Server
+    /// The operator's `/metrics` listener, when configured.
+    private let metricsServer: Server?
     private let maintenance = Mutex<[MaintenanceTimer]>([])
     /// Where the purge and the catalog check run, one at a time, so ``stop()`` can wait for
     /// the one under way before closing storage.
@@ -60,6 +62,7 @@ public final class QuickCartApp: Sendable {
         let accessLogOutput = configuration.accessLog ? Log.output : nil
         self.accessLogOutput = accessLogOutput
         let storage = storage
+        let metrics = ShopMetrics()
         let routes = Routes(
             sessions: sessions,
             home: HomeController(shelf: shelf, pages: pages),
@@ -73,14 +76,16 @@ public final class QuickCartApp: Sendable {
             staticFiles: staticFiles,
             media: MediaFiles(directory: CatalogImages.generatedDirectory(in: configuration.mediaDirectory)),
             errorPages: ErrorPages(sessions: sessions, pages: pages),
-            health: { [hub] in
-                try storage.ping()
-                return "event-streams: \(hub.totalStreamCount)\n"
-            },
+            health: { try storage.ping() },
+            metrics: metrics,
             securityHeaders: securityHeaders,
             accessLog: accessLogOutput.map { output in AccessLog(write: output.write) }
         )
-        server = Server(
+        var router = routes.makeRouter()
+        // Innermost, laid out from the finished route table: a slot per route.
+        let requestMetrics = RequestMetrics(routePatterns: router.routePatterns)
+        router.add(middleware: requestMetrics)
+        let server = Server(
             configuration: Server.Configuration(
                 host: configuration.host, port: configuration.port, threadCount: threads,
                 connectionsPerIPLimit: configuration.connectionsPerAddress,
@@ -89,13 +94,40 @@ public final class QuickCartApp: Sendable {
                 maximumEventStreamsPerClient: configuration.eventStreamsPerAddress,
                 trustedProxies: configuration.trustedProxies
             ),
-            responder: routes.makeRouter(),
+            responder: router,
             serving: staticFiles, at: "/static/"
+        )
+        self.server = server
+        metricsServer = configuration.metricsAddress.map { address in
+            Self.metricsServer(at: address, metrics: metrics, requests: requestMetrics, shop: server, storage: storage)
+        }
+    }
+
+    /// A listener of its own for `/metrics` (one thread; nothing else is served there), so the
+    /// shop's port never shows them.
+    private static func metricsServer(
+        at address: Configuration.ListenAddress, metrics: ShopMetrics, requests: RequestMetrics, shop: Server, storage: any ShopStorage
+    ) -> Server {
+        var router = Router()
+        router.get("/metrics") { _ in
+            let text = metrics.text(
+                requests: requests, server: shop, storage: storage.statistics(), catalogVersion: storage.catalog.current.version
+            )
+            var response = Response(status: .ok, headers: ["Content-Type": MetricsText.contentType], body: .bytes(Array(text.utf8)))
+            response.headers["Cache-Control"] = "no-store"
+            return response
+        }
+        return Server(
+            configuration: Server.Configuration(host: address.host, port: address.port, threadCount: 1, connectionLimit: 64, maximumEventStreams: 1),
+            responder: router
         )
     }
 
     /// The port the server listens on (useful with port 0).
     public var port: Int { server.port }
+
+    /// The port `/metrics` is served on (useful with port 0); `nil` without `--metrics`.
+    public var metricsPort: Int? { metricsServer?.port }
 
     /// Event streams currently open.
     public var openEventStreamCount: Int { server.openEventStreamCount }
@@ -104,6 +136,12 @@ public final class QuickCartApp: Sendable {
     /// (every ``catalogCheckInterval``) and the log's writes.
     public func start() throws {
         try server.start()
+        do {
+            try metricsServer?.start()
+        } catch {
+            server.stop()
+            throw error
+        }
         repeatEvery(.seconds(3600), firstAfter: .seconds(60), on: maintenanceQueue) { [weak self] in self?.purgeExpiredSessions() }
         repeatEvery(Self.catalogCheckInterval, on: maintenanceQueue) { [weak self] in self?.refreshCatalog() }
         if let accessLogOutput {
@@ -126,6 +164,7 @@ public final class QuickCartApp: Sendable {
         if maintenanceIdle.wait(timeout: .now() + Self.maintenanceStopTimeout) == .timedOut {
             Log.error("stopping without waiting longer for a catalog check or purge still under way")
         }
+        metricsServer?.stop()
         server.stop()
         storage.close()
         Log.output.flush()

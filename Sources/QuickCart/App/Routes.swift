@@ -13,8 +13,10 @@ struct Routes {
     /// Product photo thumbnails, under `/media/`.
     let media: MediaFiles
     let errorPages: ErrorPages
-    /// Checks storage and describes the server's state, one `name: value` per line.
-    let health: @Sendable () throws -> String
+    /// Checks storage: throws when it cannot be reached. (Counts are for the operator's
+    /// metrics listener, not for anyone who can reach the shop.)
+    let health: @Sendable () throws -> Void
+    let metrics: ShopMetrics
     let securityHeaders: SecurityHeaders
     let accessLog: AccessLog?
 
@@ -56,7 +58,8 @@ struct Routes {
         router.get("/healthz") { _ in
             var response: Response
             do {
-                response = Response.text("ok\n" + (try health()))
+                try health()
+                response = Response.text("ok\n")
             } catch {
                 // Whatever failed, this instance should not get traffic for now.
                 Log.error("health check: \(error)")
@@ -74,6 +77,7 @@ struct Routes {
     /// was not stored yet, so the answer carries the cookie of the id it is stored under.
     private func page(storesSession: Bool = false, _ body: @escaping @Sendable (ShopRequest) throws -> Response) -> Router.Handler {
         let sessions = sessions
+        let metrics = metrics
         return { request in
             do {
                 let now = Clock.nowMilliseconds()
@@ -100,6 +104,7 @@ struct Routes {
                 // A full disk, a read-only file, a long lock or a database out of reach: the
                 // transaction rolled back, so nothing changed, and the same request will work
                 // once the cause goes.
+                metrics.countStorageUnavailable()
                 Log.error("\(request.method) \(request.path): storage unavailable: \(reason)")
                 throw HTTPError(
                     .serviceUnavailable,

@@ -44,6 +44,10 @@ public protocol ShopStorage: Sendable {
     /// - Throws: ``StorageError/unavailable(reason:)`` when it does not.
     func ping() throws
 
+    /// Pool waits and, where there is one, the listener's state, for the operator's metrics.
+    /// May take up to a second (a backend may time a notification round trip).
+    func statistics() -> StorageStatistics
+
     /// Closes every connection. Calls made afterwards fail.
     func close()
 }

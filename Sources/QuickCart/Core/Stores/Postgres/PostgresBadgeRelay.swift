@@ -16,8 +16,12 @@ final class PostgresBadgeRelay: BadgePublisher {
     /// The `NOTIFY` channel.
     static let channel = "quickcart_badge"
 
+    /// The channel of the probes that time the notification path (see ``statistics(probingThrough:)``).
+    static let probeChannel = "quickcart_probe"
+
     private let hub: BadgeHub
     private let listener: PostgresListener
+    private let probes = NotificationProbes()
 
     /// - Precondition: `connectionString` parses (the pool was made from it already).
     init(connectionString: String, hub: BadgeHub, database: PostgresDatabase) {
@@ -25,8 +29,9 @@ final class PostgresBadgeRelay: BadgePublisher {
         do {
             listener = try PostgresListener(
                 connectionString: connectionString,
-                channels: [Self.channel],
-                onNotification: { [hub] notification in
+                channels: [Self.channel, Self.probeChannel],
+                onNotification: { [hub, probes] notification in
+                    if notification.channel == Self.probeChannel { return probes.received(notification.payload) }
                     guard let news = Self.parse(notification.payload) else { return }
                     if let movedFrom = news.movedFrom { hub.moveStreams(from: movedFrom, to: news.liveKey) }
                     hub.publish(news.change, liveKey: news.liveKey)
@@ -50,6 +55,26 @@ final class PostgresBadgeRelay: BadgePublisher {
         if !listener.waitUntilListening(timeout: .seconds(2)) {
             Log.error("the badge listener is not connected yet; it keeps trying")
         }
+    }
+
+    /// The listener's state, after timing one notification through the database: a probe
+    /// sent on ``probeChannel`` with this instance's nonce and its send time, waited for up
+    /// to a second. A probe that does not come back leaves the last measured lag.
+    func statistics(probingThrough database: PostgresDatabase) -> StorageStatistics.Listener {
+        if listener.isListening {
+            let (payload, returned) = probes.next()
+            do {
+                try database.withConnection { connection in
+                    _ = try connection.execute("SELECT pg_notify($1::text, $2::text)", Self.probeChannel, payload)
+                }
+                probes.waitForReturn(after: returned, timeout: .seconds(1))
+            } catch {
+                Log.error("timing a notification failed: \(error)")
+            }
+        }
+        return StorageStatistics.Listener(
+            isListening: listener.isListening, sessions: listener.sessionCount, notificationLagSeconds: probes.lastLagSeconds
+        )
     }
 
     /// Stops listening; no news reaches the hub afterwards.

@@ -82,6 +82,13 @@ final class PostgresStorage: ShopStorage {
         try PostgresDatabase.mapping { try database.pool.ping() }
     }
 
+    func statistics() -> StorageStatistics {
+        let relay = relays.withLock { $0.first }
+        return StorageStatistics(
+            connectionWaits: database.pool.connectionWaitCount, writerWaits: nil, listener: relay?.statistics(probingThrough: database)
+        )
+    }
+
     func close() {
         let relays = self.relays.withLock { relays in
             defer { relays.removeAll() }

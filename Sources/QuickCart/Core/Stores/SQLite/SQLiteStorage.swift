@@ -71,6 +71,10 @@ final class SQLiteStorage: ShopStorage {
         _ = try database.read { db in try db.fetchValue("SELECT 1", as: Int.self) }
     }
 
+    func statistics() -> StorageStatistics {
+        StorageStatistics(connectionWaits: database.pool.connectionWaitCount, writerWaits: database.pool.writerWaitCount, listener: nil)
+    }
+
     func close() {
         database.pool.close()
     }
