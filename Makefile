@@ -11,9 +11,12 @@ BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev zlib1g-dev libpq-d
 SWIFT_TEST_PACKAGES := postgresql
 # Debian's Chromium and its driver (never a downloaded browser), Java for the Nu HTML
 # checker, and venv for the Python test tools.
-TEST_PACKAGES  := chromium chromium-driver default-jre-headless python3-venv
+TEST_PACKAGES  := chromium chromium-driver default-jre-headless python3-venv librsvg2-bin
+# rsvg-convert, which renders the app's icons from their SVG artwork (make icons; a browser
+# test checks that the committed PNG files are what it renders).
+ICON_PACKAGES  := librsvg2-bin
 
-.PHONY: all deps swift-test-deps test-deps build run cluster test test-swift test-browser test-tsan test-asan fuzz clean
+.PHONY: all deps swift-test-deps test-deps build run cluster test test-swift test-browser test-tsan test-asan fuzz icons clean
 
 all: build
 
@@ -94,6 +97,25 @@ test-asan: swift-test-deps
 ## Builds the libFuzzer targets and runs each for $(FUZZ_SECONDS) s on a copy of Fuzz/Corpus/.
 fuzz: deps
 	SWIFTC="$(SWIFTC)" Fuzz/run $(FUZZ_SECONDS)
+
+## The installed app's icons (Public/icons/app/), rendered from the shop's SVG artwork: the
+## icon itself at 192 and 512 px, the maskable ones (the same icon at 75 % on a full-bleed
+## square of its own blue, inside the safe circle launchers crop to) and the shortcuts' glyphs.
+APP_ICONS := Public/icons/app
+icons:
+	$(call install-missing,$(ICON_PACKAGES))
+	@mkdir -p $(APP_ICONS)
+	for size in 192 512; do \
+	  rsvg-convert -w $$size -h $$size Public/icons/favicon.svg -o $(APP_ICONS)/icon-$$size.png; \
+	  inner=$$((size * 3 / 4)); \
+	  rsvg-convert -w $$inner -h $$inner --page-width $$size --page-height $$size \
+	    --left $$(((size - inner) / 2)) --top $$(((size - inner) / 2)) -b '#0066cc' \
+	    Public/icons/favicon.svg -o $(APP_ICONS)/maskable-$$size.png; \
+	done
+	@mkdir -p .build && printf 'svg { color: #0066cc; }\n' > .build/app-icon-tint.css
+	for glyph in cart search; do \
+	  rsvg-convert -w 96 -h 96 -s .build/app-icon-tint.css Public/icons/$$glyph.svg -o $(APP_ICONS)/$$glyph-96.png; \
+	done
 
 clean:
 	$(SWIFT) package clean

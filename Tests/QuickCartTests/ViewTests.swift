@@ -37,7 +37,7 @@ import Testing
             preferences.theme = .dark
             preferences.tabOrder = ["profile", "home", "search"]
             return LayoutView(
-                title: "Title <&>", tab: tab, preferences: preferences, assets: pages.assets,
+                title: "Title <&>", tab: tab, preferences: preferences, assets: pages.assets, shop: pages.shop,
                 tabs: pages.tabBar.views(current: tab, order: preferences.tabOrder, places: [.search: "/search?q=a&b"]), cartCount: 120,
                 layoutToggle: session ? (sidebar ? pages.layoutToggles.sidebar : pages.layoutToggles.bar) : nil,
                 csrf: session ? "0123abcd" : "", returnTo: "/search?q=%3C"

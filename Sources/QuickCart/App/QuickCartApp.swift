@@ -51,11 +51,27 @@ public final class QuickCartApp: Sendable {
         // The server answers these itself, with the same security headers pages get.
         let staticFiles = try StaticFiles(directory: resources.public, headers: securityHeaders.fields)
         let icons = try IconSet(directory: resources.public + "/icons")
+        let shop = ShopIdentity.standard
+        let release = try AppRelease.digest(
+            publicFiles: staticFiles.paths.map { ($0, staticFiles.version(of: $0) ?? "") }, viewsDirectory: resources.views, shop: shop
+        )
+        let assets = AssetsView(
+            css: Self.versionedURL("css/app.css", in: staticFiles), js: Self.versionedURL("js/app.js", in: staticFiles),
+            favicon: Self.versionedURL("icons/favicon.svg", in: staticFiles),
+            touchIcon: Self.versionedURL("icons/app/maskable-192.png", in: staticFiles)
+        )
         let pages = PageRenderer(
             templates: try PageTemplates(directory: resources.views),
             icons: icons,
-            assets: AssetsView(css: Self.versionedURL("css/app.css", in: staticFiles), js: Self.versionedURL("js/app.js", in: staticFiles)),
+            assets: assets,
+            shop: ShopView(shop, release: release),
             secureCookies: configuration.secureCookies
+        )
+        let installable = try InstallableApp(
+            release: release,
+            manifest: AppManifest(shop: shop) { Self.versionedURL($0, in: staticFiles) },
+            precache: [assets.css.string, assets.js.string, assets.favicon.string],
+            pages: pages, staticFiles: staticFiles
         )
         let shelf = LiveCatalog(source: storage.catalog, icons: icons)
         // The operator's lines' log: one writer keeps the two kinds of line whole and in order.
@@ -74,6 +90,7 @@ public final class QuickCartApp: Sendable {
             preferences: PreferencesController(sessions: storage.sessions, tabBar: pages.tabBar),
             events: EventsController(hub: hub),
             staticFiles: staticFiles,
+            installable: installable,
             media: MediaFiles(directory: CatalogImages.generatedDirectory(in: configuration.mediaDirectory)),
             errorPages: ErrorPages(sessions: sessions, pages: pages),
             health: { try storage.ping() },

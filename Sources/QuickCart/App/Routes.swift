@@ -10,6 +10,8 @@ struct Routes {
     let preferences: PreferencesController
     let events: EventsController
     let staticFiles: StaticFiles
+    /// The manifest, the service worker and the offline page.
+    let installable: InstallableApp
     /// Product photo thumbnails, under `/media/`.
     let media: MediaFiles
     let errorPages: ErrorPages
@@ -50,6 +52,11 @@ struct Routes {
         router.get("/static/*path") { request in
             try staticFiles.response(for: request, path: request.routeParameters["path"] ?? "")
         }
+        let installable = installable
+        router.get("/manifest.webmanifest") { installable.manifest($0) }
+        router.get("/sw.js") { try installable.worker($0) }
+        router.get("/sw-assets.json") { installable.assetList($0) }
+        router.get("/offline") { installable.offlinePage($0) }
         let media = media
         router.get("/media/:name") { request in
             try media.response(for: request, name: request.routeParameters["name"] ?? "")

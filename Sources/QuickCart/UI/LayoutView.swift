@@ -7,12 +7,16 @@ import Mustache
 /// A class: its fields are read many times per page, and each read of a struct this size
 /// would copy (and retain) all of it.
 final class LayoutView: MustacheView {
-    /// The document title, before " · QuickCart".
+    /// The document title, before " · " and the shop's name.
     let title: String
     /// The tab the page belongs to (`data-page`), or `nil` for pages of no tab.
     let tab: TabBar.TabID?
     let preferences: Preferences
     let assets: AssetsView
+    /// The shop's name and release, the same on every page.
+    let shop: ShopView
+    /// Whether this is the offline page: the badge's count is not known there.
+    let isOffline: Bool
     let tabs: [TabView]
     /// The cart's item count, which the badge shows.
     let cartCount: Int
@@ -27,13 +31,15 @@ final class LayoutView: MustacheView {
     let notice: String?
 
     init(
-        title: String, tab: TabBar.TabID?, preferences: Preferences, assets: AssetsView, tabs: [TabView], cartCount: Int,
-        layoutToggle: LayoutToggleView?, csrf: String, returnTo: String, notice: String? = nil
+        title: String, tab: TabBar.TabID?, preferences: Preferences, assets: AssetsView, shop: ShopView, tabs: [TabView], cartCount: Int,
+        layoutToggle: LayoutToggleView?, csrf: String, returnTo: String, notice: String? = nil, isOffline: Bool = false
     ) {
         self.title = title
         self.tab = tab
         self.preferences = preferences
         self.assets = assets
+        self.shop = shop
+        self.isOffline = isOffline
         self.tabs = tabs
         self.cartCount = cartCount
         self.layoutToggle = layoutToggle
@@ -44,15 +50,20 @@ final class LayoutView: MustacheView {
 
     static let mustacheFields: MustacheFields<LayoutView> = [
         "title": .text(\.title),
-        "page": .text { $0.tab?.rawValue ?? "other" },
+        "page": .text { $0.isOffline ? "offline" : $0.tab?.rawValue ?? "other" },
         "theme": .text(\.preferences.theme.rawValue),
         "layout": .text { $0.preferences.usesSidebar ? "sidebar" : "bar" },
         "notifications": .text { $0.preferences.notifications ? "on" : "off" },
         "assets": .view(\.assets),
+        "shop": .view(\.shop),
         "tabs": .list(\.tabs),
         "badgeText": .custom { view, output in Badge.write(view.cartCount, into: &output) },
-        "badgeVisible": .bool { $0.cartCount > 0 },
-        "itemCountText": .custom { view, output in Badge.writeItemCount(view.cartCount, into: &output) },
+        "badgeVisible": .bool { $0.cartCount > 0 && !$0.isOffline },
+        "itemCountText": .custom { view, output in
+            // Offline, the count is whatever it was when last seen: the page's script fills
+            // that in, marked as possibly out of date (see Views/offline.mustache).
+            if view.isOffline { output.append(Badge.unknownCountText) } else { Badge.writeItemCount(view.cartCount, into: &output) }
+        },
         "layoutToggle": .optional(\.layoutToggle),
         "csrf": .text(\.csrf),
         "returnTo": .text(\.returnTo),
@@ -60,17 +71,46 @@ final class LayoutView: MustacheView {
     ]
 }
 
-/// Versioned URLs of the stylesheet and script, so browsers may cache them for long. Made once.
+/// Versioned URLs of the stylesheet, script and icons, so browsers (and the service worker)
+/// may cache them for long. Made once.
 struct AssetsView: MustacheView {
     let css: MustacheText
     let js: MustacheText
+    /// The tab's icon (SVG).
+    let favicon: MustacheText
+    /// The icon a home screen shows for a bookmark (a square PNG, which the system rounds).
+    let touchIcon: MustacheText
 
-    init(css: String, js: String) {
+    init(css: String, js: String, favicon: String = "/static/icons/favicon.svg", touchIcon: String = "/static/icons/app/maskable-192.png") {
         self.css = MustacheText(css)
         self.js = MustacheText(js)
+        self.favicon = MustacheText(favicon)
+        self.touchIcon = MustacheText(touchIcon)
     }
 
-    static let mustacheFields: MustacheFields<AssetsView> = ["css": .text(\.css), "js": .text(\.js)]
+    static let mustacheFields: MustacheFields<AssetsView> = [
+        "css": .text(\.css), "js": .text(\.js), "favicon": .text(\.favicon), "touchIcon": .text(\.touchIcon),
+    ]
+}
+
+/// What the shop calls itself, on every page (title, header) and in the app's manifest, and the
+/// release it runs, which the page's script hands the service worker. Made once.
+struct ShopView: MustacheView {
+    let name: MustacheText
+    /// The name under the icon on a home screen.
+    let shortName: MustacheText
+    /// Changes whenever anything a page or the offline page is made of changes (``AppRelease``).
+    let release: MustacheText
+
+    init(_ identity: ShopIdentity, release: String) {
+        name = MustacheText(identity.name)
+        shortName = MustacheText(identity.shortName)
+        self.release = MustacheText(release)
+    }
+
+    static let mustacheFields: MustacheFields<ShopView> = [
+        "name": .text(\.name), "shortName": .text(\.shortName), "release": .text(\.release),
+    ]
 }
 
 /// The button beside the tab bar that switches between sidebar and tab bar on wide screens.

@@ -6,7 +6,7 @@ import Mustache
 struct PageRenderer: Sendable {
     /// What a page tells the layout about itself.
     struct Page {
-        /// The document title, before " · QuickCart".
+        /// The document title, before " · " and the shop's name.
         var title: String
         /// The tab the page belongs to, marked current in the bar.
         var tab: TabBar.TabID?
@@ -15,21 +15,28 @@ struct PageRenderer: Sendable {
         /// The address forms on this page return to (this page, with its query).
         var returnTo: String
         var status: HTTPStatus = .ok
+        /// The offline page, whose badge count is not known (``LayoutView/isOffline``).
+        var isOffline = false
     }
 
     let templates: PageTemplates
     let tabBar: TabBar
     let assets: AssetsView
+    let shop: ShopView
     /// The layout toggle as a page with the sidebar shows it, and as one with the tab bar does.
     let layoutToggles: (sidebar: LayoutToggleView, bar: LayoutToggleView)
     /// Whether the cookies pages and forms set are `Secure` (`--secure-cookies`).
     let secureCookies: Bool
 
-    init(templates: PageTemplates, icons: IconSet, assets: AssetsView, secureCookies: Bool = false) {
+    init(
+        templates: PageTemplates, icons: IconSet, assets: AssetsView, shop: ShopView = ShopView(.standard, release: ""),
+        secureCookies: Bool = false
+    ) {
         self.templates = templates
         self.secureCookies = secureCookies
         tabBar = TabBar.standard.withIcons(from: icons)
         self.assets = assets
+        self.shop = shop
         layoutToggles = LayoutToggleView.pair(icon: icons["sidebar"])
     }
 
@@ -45,12 +52,14 @@ struct PageRenderer: Sendable {
             tab: page.tab,
             preferences: preferences,
             assets: assets,
+            shop: shop,
             tabs: tabBar.views(current: page.tab, order: preferences.tabOrder, places: places),
             cartCount: page.cartCount,
             layoutToggle: session.map { _ in preferences.usesSidebar ? layoutToggles.sidebar : layoutToggles.bar },
             csrf: session?.csrfToken ?? "",
             returnTo: page.returnTo,
-            notice: notice
+            notice: notice,
+            isOffline: page.isOffline
         )
         let template = Content.template(in: templates)
         // Written straight into the body's array: no copy of the page at the end.

@@ -38,6 +38,7 @@ final class PageTemplates: Sendable {
     let cart: PageTemplate<CartView>
     let profile: PageTemplate<ProfileView>
     let error: PageTemplate<ErrorView>
+    let offline: PageTemplate<OfflineView>
 
     /// Loads and compiles `Views/`.
     /// - Throws: ``TemplateError`` naming the file, line and column of the first problem.
@@ -58,6 +59,7 @@ final class PageTemplates: Sendable {
             cart = try PageTemplate(in: library)
             profile = try PageTemplate(in: library)
             error = try PageTemplate(in: library)
+            offline = try PageTemplate(in: library)
         } catch {
             throw TemplateError(directory: directory, template: error.templateName, line: error.line, column: error.column, message: error.message)
         }

@@ -173,6 +173,9 @@ enum Badge {
         }
     }
 
+    /// What the Cart tab's name says where the count is not known (the offline page).
+    static let unknownCountText = "count not known offline"
+
     /// "1 item", "3 items", written into a page without making a string.
     static func writeItemCount(_ count: Int, into output: inout MustacheOutput) {
         output.append(decimal: count)

@@ -182,7 +182,11 @@ guard library["cart"] != nil, splitLayout || library["layout"] != nil else {
 
 let layoutValues: MustacheObject = [
     "title": "Cart", "page": "cart", "theme": "system", "layout": "bar", "notifications": "on", "itemCountText": "130 items",
-    "assets": .object(["css": "/static/css/app.css?v=0123456789abcdef", "js": "/static/js/app.js?v=0123456789abcdef"]),
+    "assets": .object([
+        "css": "/static/css/app.css?v=0123456789abcdef", "js": "/static/js/app.js?v=0123456789abcdef",
+        "favicon": "/static/icons/favicon.svg?v=0123456789ab", "touchIcon": "/static/icons/app/maskable-192.png?v=0123456789ab",
+    ]),
+    "shop": .object(["name": "QuickCart", "shortName": "QuickCart", "release": "0123456789abcdef"]),
     "tabs": tabs,
     "layoutToggle": .object([
         "csrf": "0123456789abcdef0123456789abcdef", "returnTo": "/cart", "value": "sidebar",
@@ -281,7 +285,21 @@ struct CartView: MustacheView {
 struct AssetsView: MustacheView {
     var css: MustacheText
     var js: MustacheText
-    static let mustacheFields: MustacheFields<AssetsView> = ["css": .text(\.css), "js": .text(\.js)]
+    var favicon = MustacheText("/static/icons/favicon.svg?v=0123456789ab")
+    var touchIcon = MustacheText("/static/icons/app/maskable-192.png?v=0123456789ab")
+    static let mustacheFields: MustacheFields<AssetsView> = [
+        "css": .text(\.css), "js": .text(\.js), "favicon": .text(\.favicon), "touchIcon": .text(\.touchIcon),
+    ]
+}
+
+/// As QuickCart's: the shop's name and release, made once.
+struct ShopView: MustacheView {
+    var name = MustacheText("QuickCart")
+    var shortName = MustacheText("QuickCart")
+    var release = MustacheText("0123456789abcdef")
+    static let mustacheFields: MustacheFields<ShopView> = [
+        "name": .text(\.name), "shortName": .text(\.shortName), "release": .text(\.release),
+    ]
 }
 
 /// A tab as QuickCart's `TabView` shows it: its texts made once (`TabBar.Printed`).
@@ -316,6 +334,7 @@ final class LayoutView: MustacheView {
     let layout: String
     let notifications: String
     let assets: AssetsView
+    let shop = ShopView()
     let tabs: [TabView]
     let cartCount: Int
     let layoutToggle: LayoutToggleView?
@@ -343,7 +362,7 @@ final class LayoutView: MustacheView {
 
     static let mustacheFields: MustacheFields<LayoutView> = [
         "title": .text(\.title), "page": .text(\.page), "theme": .text(\.theme), "layout": .text(\.layout),
-        "notifications": .text(\.notifications), "assets": .view(\.assets), "tabs": .list(\.tabs),
+        "notifications": .text(\.notifications), "assets": .view(\.assets), "shop": .view(\.shop), "tabs": .list(\.tabs),
         "badgeText": .custom { view, output in
             if view.cartCount > 99 { output.append("99+") } else { output.append(decimal: view.cartCount) }
         },
