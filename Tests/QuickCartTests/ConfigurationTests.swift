@@ -60,6 +60,7 @@ extension ShopTests {
             "--host": "::1", "--port": "0", "--db": "ignored.sqlite", "--resources": TestShop.repositoryRoot, "--media": "/tmp",
             "--threads": "2", "--session-days": "7", "--db-max-mb": "100", "--max-connections-per-ip": "0",
             "--max-streams-per-ip": "5", "--trusted-proxy": "127.0.0.1", "--metrics": "127.0.0.1:0",
+            "--shop-name": "Trailhead Outfitters", "--shop-short-name": "Trailhead",
         ]
 
         @Test("Every serving option, and its variable, is accepted by an operator command, its value never taken for the FILE",
@@ -86,6 +87,36 @@ extension ShopTests {
             if let variable = option.environment {
                 let value = option.takesValue ? Self.samples[flag] ?? "" : "1"
                 _ = try QuickCart.Configuration.parse(arguments: [], environment: [variable: value])
+            }
+        }
+
+        @Test("The shop's name and short name: flags or variables, trimmed, the short name the name unless given")
+        func shopName() throws {
+            #expect(QuickCart.Configuration().shop == ShopIdentity(name: "QuickCart"))
+            let named = try QuickCart.Configuration.parse(arguments: ["--shop-name", "  Trailhead Outfitters "], environment: [:])
+            #expect(named.shop.name == "Trailhead Outfitters")
+            #expect(named.shop.shortName == "Trailhead Outfitters")
+            // The short name first, the name after it: each keeps the other.
+            let both = try QuickCart.Configuration.parse(
+                arguments: ["--shop-short-name=Trailhead", "--shop-name", "Trailhead Outfitters"], environment: [:]
+            )
+            #expect(both.shop == ShopIdentity(name: "Trailhead Outfitters", shortName: "Trailhead"))
+            let variables = try QuickCart.Configuration.parse(
+                arguments: ["--shop-name", "Flag Shop"],
+                environment: ["QUICKCART_SHOP_NAME": "Variable Shop", "QUICKCART_SHOP_SHORT_NAME": "Variable"]
+            )
+            #expect(variables.shop == ShopIdentity(name: "Flag Shop", shortName: "Variable"))
+        }
+
+        @Test("A shop name that is empty, too long, or holds control or invisible characters is a usage error", arguments: [
+            ["--shop-name", "   "], ["--shop-name", String(repeating: "n", count: 61)], ["--shop-name", "Bad\u{7}Shop"],
+            ["--shop-name", "Hidden\u{200B}Shop"], ["--shop-short-name", String(repeating: "s", count: 31)], ["--shop-short-name", ""],
+        ])
+        func badShopNames(arguments: [String]) {
+            #expect {
+                _ = try QuickCart.Configuration.parse(arguments: arguments, environment: [:])
+            } throws: { error in
+                "\(error)".contains(arguments[0])
             }
         }
 

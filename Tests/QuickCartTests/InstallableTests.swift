@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTesting
+import QuickCart
 import Testing
 
 extension ShopTests {
@@ -140,6 +141,28 @@ extension ShopTests {
             #expect(first != second, "a changed style sheet must change the release")
             let list = try after.browser().get("/sw-assets.json")
             #expect(list.header("X-QuickCart-Release") == second)
+        }
+
+        @Test("The shop's own name is in every title, the header and the manifest, escaped, and makes a release of its own")
+        func shopName() throws {
+            let standard = try TestShop()
+            let standardRelease = try standard.browser().get("/").html.first("html")?["data-release"]
+            let shop = try TestShop { $0.shop = ShopIdentity(name: "Trail & <Co>", shortName: "Trail") }
+            for (path, title) in [("/", "Home"), ("/cart", "Cart"), ("/offline", "Offline"), ("/nowhere", "Page not found")] {
+                let page = try shop.browser().get(path)
+                #expect(page.text.contains("<title>\(title) · Trail &amp; &lt;Co&gt;</title>"), "title of \(path)")
+                let brand = try #require(page.html.first("a") { $0["class"] == "app-header__brand" })
+                #expect(page.html.text(of: brand) == "Trail & <Co>", "header of \(path)")
+                #expect(!page.text.contains("QuickCart"), "\(path) still names QuickCart")
+                let appTitle = page.html.first("meta") { $0["name"] == "apple-mobile-web-app-title" }
+                #expect(appTitle?["content"] == "Trail")
+                #expect(page.html.first("html")?["data-release"] != standardRelease, "a new name is a new release (\(path))")
+            }
+            let manifest = try #require(
+                try JSONSerialization.jsonObject(with: Data(try shop.browser().get("/manifest.webmanifest").response.body)) as? [String: Any]
+            )
+            #expect(manifest["name"] as? String == "Trail & <Co>")
+            #expect(manifest["short_name"] as? String == "Trail")
         }
 
         /// Width and height from a PNG's IHDR chunk.

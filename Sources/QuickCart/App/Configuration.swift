@@ -62,6 +62,8 @@ public struct Configuration: Sendable, Equatable {
         /// `host:port` as a URL writes it, an IPv6 host in brackets.
         public var authority: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
     }
+    /// What the shop calls itself: pages' titles and header, and the installed app.
+    public var shop = ShopIdentity.standard
 
     public init() {}
 

@@ -95,6 +95,12 @@ public struct ConfigurationOption: Sendable {
         value("--metrics", "ADDRESS:PORT", "QUICKCART_METRICS", "serve /metrics (Prometheus) on this address only, such as 127.0.0.1:9464") {
             $0.metricsAddress = try Configuration.ListenAddress.parse($1, $2)
         },
+        value("--shop-name", "NAME", "QUICKCART_SHOP_NAME", "the shop's name in page titles, the header and the app (default QuickCart)") {
+            $0.shop = ShopIdentity(name: try ShopIdentity.checked($1, $2, limit: ShopIdentity.nameLimit), shortName: $0.shop.givenShortName)
+        },
+        value("--shop-short-name", "NAME", "QUICKCART_SHOP_SHORT_NAME", "the name under the app's icon on a home screen (default: the shop's name)") {
+            $0.shop = ShopIdentity(name: $0.shop.name, shortName: try ShopIdentity.checked($1, $2, limit: ShopIdentity.shortNameLimit))
+        },
         toggle("--no-access-log", means: false, "QUICKCART_ACCESS_LOG", "do not log each request to standard error (variable: 0)") { $0.accessLog = $1 },
     ]
 }

@@ -51,7 +51,7 @@ public final class QuickCartApp: Sendable {
         // The server answers these itself, with the same security headers pages get.
         let staticFiles = try StaticFiles(directory: resources.public, headers: securityHeaders.fields)
         let icons = try IconSet(directory: resources.public + "/icons")
-        let shop = ShopIdentity.standard
+        let shop = configuration.shop
         let release = try AppRelease.digest(
             publicFiles: staticFiles.paths.map { ($0, staticFiles.version(of: $0) ?? "") }, viewsDirectory: resources.views, shop: shop
         )
