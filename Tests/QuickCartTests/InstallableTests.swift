@@ -17,8 +17,17 @@ extension ShopTests {
             let root = try #require(html.first("html"))
             let release = try #require(root["data-release"], "no data-release on \(path)")
             #expect(release.count == 16 && release.allSatisfy(\.isHexDigit), "release “\(release)”")
-            let colours = html.elements("meta") { $0["name"] == "theme-color" }.map { "\($0["content"] ?? "") \($0["media"] ?? "")" }
-            #expect(colours == ["#f2f2f7 (prefers-color-scheme: light)", "#000000 (prefers-color-scheme: dark)"])
+            let colours = html.elements("meta") { $0["name"] == "theme-color" }.map { $0["content"] ?? "" }
+            #expect(colours == ["#f2f2f7"], "the light theme's background on \(path)")
+        }
+
+        @Test("With the dark theme chosen, the browser's bar is the dark background")
+        func darkThemeColour() throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            _ = try browser.post("/profile/theme", form: [("theme", "dark")])
+            let colours = try browser.get("/cart").html.elements("meta") { $0["name"] == "theme-color" }.map { $0["content"] ?? "" }
+            #expect(colours == ["#000000"])
         }
 
         @Test("The manifest is application/manifest+json, standalone, with 192 and 512 px icons, maskable too, and shortcuts")

@@ -70,7 +70,10 @@ public final class QuickCartApp: Sendable {
         let installable = try InstallableApp(
             release: release,
             manifest: AppManifest(shop: shop) { Self.versionedURL($0, in: staticFiles) },
-            precache: [assets.css.string, assets.js.string, assets.favicon.string],
+            // Every style sheet and script module (pages and modules name them by these versioned
+            // addresses), and the tab's icon; the app's icons come with the manifest.
+            precache: staticFiles.paths.filter { ($0.hasPrefix("css/") && $0.hasSuffix(".css")) || ($0.hasPrefix("js/") && $0.hasSuffix(".js")) }
+                .map { Self.versionedURL($0, in: staticFiles) } + [assets.favicon.string],
             pages: pages, staticFiles: staticFiles
         )
         let shelf = LiveCatalog(source: storage.catalog, icons: icons)

@@ -52,6 +52,7 @@ final class LayoutView: MustacheView {
         "title": .text(\.title),
         "page": .text { $0.isOffline ? "offline" : $0.tab?.rawValue ?? "other" },
         "theme": .text(\.preferences.theme.rawValue),
+        "themeColor": .text { $0.preferences.theme == .dark ? AppManifest.darkBackground : AppManifest.lightBackground },
         "layout": .text { $0.preferences.usesSidebar ? "sidebar" : "bar" },
         "notifications": .text { $0.preferences.notifications ? "on" : "off" },
         "assets": .view(\.assets),
