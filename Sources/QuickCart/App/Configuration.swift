@@ -34,6 +34,8 @@ public struct Configuration: Sendable, Equatable {
     public var eventStreamsPerAddress = 128
     /// Proxies whose `X-Forwarded-For` names the client, for per-address limits and the log.
     public var trustedProxies: [String] = []
+    /// What the shop calls itself: pages' titles and header, and the installed app.
+    public var shop = ShopIdentity.standard
     /// Where `/metrics` is served, on a listener of its own (never the shop's port); `nil`: nowhere.
     public var metricsAddress: ListenAddress?
 
@@ -62,8 +64,6 @@ public struct Configuration: Sendable, Equatable {
         /// `host:port` as a URL writes it, an IPv6 host in brackets.
         public var authority: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
     }
-    /// What the shop calls itself: pages' titles and header, and the installed app.
-    public var shop = ShopIdentity.standard
 
     public init() {}
 
