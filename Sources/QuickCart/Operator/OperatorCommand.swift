@@ -8,6 +8,8 @@ import Glibc
 /// quickcart catalog import FILE [--dry-run]
 /// quickcart catalog export [--format csv|json]
 /// quickcart orders export [--since DATE] [--format csv|json] [--follow]
+/// quickcart backup FILE
+/// quickcart restore FILE
 /// ```
 public enum OperatorCommand {
     /// Where a command writes: its output, and its messages and problems (one per line).
@@ -34,6 +36,8 @@ public enum OperatorCommand {
         Usage: quickcart catalog import FILE [--dry-run] [options]
                quickcart catalog export [--format csv|json] [options]
                quickcart orders export [--since DATE] [--format csv|json] [--follow] [options]
+               quickcart backup FILE [options]
+               quickcart restore FILE [options]
 
           import FILE     checks the whole file (CSV with a header row, or JSON), then adds or
                           updates products by slug in one transaction; products missing from the
@@ -43,6 +47,11 @@ public enum OperatorCommand {
           orders export   writes placed orders with their lines; --since 2026-11-30 (or an ISO 8601
                           time) leaves out older ones; --follow keeps running and prints each new
                           order as it is placed (JSON: one object per line).
+          backup FILE     copies the SQLite database to FILE while the shop runs (one consistent
+                          snapshot, synced, renamed into place, checked) and prints its size.
+          restore FILE    replaces the SQLite database with the copy in FILE; refused while the
+                          database is in use (stop the server first). On PostgreSQL use
+                          pg_dump and pg_restore (see the README).
           options         every serving option is read as for serving (see quickcart --help); those
                           that matter here: --db PATH, --media DIR (photos; default media/ beside
                           the database), --resources DIR
@@ -51,7 +60,7 @@ public enum OperatorCommand {
 
     /// Whether `arguments` (without the program's name) start with a subcommand.
     public static func isCommand(_ arguments: [String]) -> Bool {
-        arguments.first == "catalog" || arguments.first == "orders"
+        ["catalog", "orders", "backup", "restore"].contains(arguments.first ?? "")
     }
 
     /// Runs the subcommand `arguments` names.
@@ -78,6 +87,8 @@ public enum OperatorCommand {
             switch (invocation.noun, invocation.verb) {
             case ("catalog", "import"): return try importCatalog(invocation, output: output)
             case ("catalog", "export"): return try exportCatalog(invocation, output: output)
+            case ("backup", _): return try backUp(invocation, output: output)
+            case ("restore", _): return try restore(invocation, output: output)
             default: return try exportOrders(invocation, output: output, shouldContinue: shouldContinue)
             }
         } catch {
@@ -188,7 +199,7 @@ public enum OperatorCommand {
 }
 
 /// A subcommand's arguments, read.
-private struct Invocation {
+struct Invocation {
     var noun = ""
     var verb = ""
     var file: String?
@@ -206,8 +217,10 @@ private struct Invocation {
             wantsHelp = true
             return
         }
-        verb = remaining.popFirst() ?? ""
-        let known = [("catalog", "import"), ("catalog", "export"), ("orders", "export")]
+        // `backup FILE` and `restore FILE` are verbs alone.
+        let standsAlone = noun == "backup" || noun == "restore"
+        verb = standsAlone ? noun : remaining.popFirst() ?? ""
+        let known = [("catalog", "import"), ("catalog", "export"), ("orders", "export"), ("backup", "backup"), ("restore", "restore")]
         guard known.contains(where: { $0 == (noun, verb) }) else {
             throw Configuration.UsageError(description: "unknown command “\(([noun, verb]).joined(separator: " "))”")
         }
@@ -243,11 +256,15 @@ private struct Invocation {
             case _ where name.hasPrefix("-"):
                 serving.append(argument)
             default:
-                guard verb == "import", file == nil else { throw Configuration.UsageError(description: "unexpected argument “\(argument)”") }
+                guard verb == "import" || standsAlone, file == nil else {
+                    throw Configuration.UsageError(description: "unexpected argument “\(argument)”")
+                }
                 file = argument
             }
         }
-        if verb == "import", file == nil, !wantsHelp { throw Configuration.UsageError(description: "catalog import needs a FILE") }
+        if verb == "import" || standsAlone, file == nil, !wantsHelp {
+            throw Configuration.UsageError(description: "\(standsAlone ? noun : "catalog import") needs a FILE")
+        }
         configuration = try Configuration.parse(arguments: serving, environment: environment)
     }
 }

@@ -54,6 +54,17 @@ public enum Storage {
         }
     }
 
+    /// Copies the SQLite database at `databasePath` to `file` while the shop runs (see
+    /// `SQLiteBackup`); returns the copy's size in bytes.
+    static func backUp(databasePath: String, to file: String) throws -> Int64 {
+        try SQLiteBackup.backUp(databasePath: databasePath, to: file)
+    }
+
+    /// Replaces the SQLite database at `databasePath` with the backup `file`, unless it is in use.
+    static func restore(from file: String, to databasePath: String) throws {
+        try SQLiteBackup.restore(from: file, to: databasePath)
+    }
+
     /// How `location` (a `--db` value) may be shown in a log: a URL's password is replaced
     /// by `***`.
     ///

@@ -1,4 +1,5 @@
 import SQLite
+import Synchronization
 
 /// QuickCart's storage in one SQLite file: WAL, a pool of connections (one per server thread
 /// in practice), the schema migrated on open. Every store's SQL lives in this folder.
@@ -12,6 +13,8 @@ final class SQLiteStorage: ShopStorage {
     let searches: any SearchHistoryStore
     let productSearch: any ProductSearchStore
     private let database: SQLiteDatabase
+    /// Held while storage is open, so `quickcart restore` knows the file is in use.
+    private let useLock: Mutex<SQLiteUseLock?>
 
     /// Opens (creating and migrating if needed) the file at `path`.
     /// - Parameters:
@@ -30,6 +33,8 @@ final class SQLiteStorage: ShopStorage {
                 try db.execute(sql: "PRAGMA max_page_count = \(max(1, maximumBytes / pageSize))")
             }
         }
+        // Before the file is touched: a restore under way must finish first.
+        useLock = Mutex(path == ":memory:" || path.hasPrefix("file:") ? nil : try SQLiteUseLock(databasePath: path, exclusive: false))
         let pool = try SQLiteDatabase.mapping { try DatabasePool(path: path, maximumConnections: maximumConnections, configuration: configuration) }
         try SQLiteDatabase.mapping {
             try SQLiteSchema.migrator.migrate(pool)
@@ -77,6 +82,7 @@ final class SQLiteStorage: ShopStorage {
 
     func close() {
         database.pool.close()
+        useLock.withLock { $0 = nil }
     }
 }
 

@@ -1,0 +1,103 @@
+import FoundationEssentials
+import Glibc
+import SQLite
+
+/// Copies of a SQLite shop database, made while the shop runs, and restoring one.
+enum SQLiteBackup {
+    /// Copies the database at `databasePath` to `file` while writers go on: one snapshot
+    /// through SQLite's online backup API into a temporary file beside `file`, synced, renamed
+    /// over `file`, the folder synced, then checked with `PRAGMA integrity_check`.
+    /// - Returns: The size of the copy in bytes.
+    static func backUp(databasePath: String, to file: String) throws -> Int64 {
+        guard FileManager.default.fileExists(atPath: databasePath) else {
+            throw SQLiteBackupError("there is no database at \(databasePath)")
+        }
+        let temporary = file + ".partial-\(getpid())"
+        defer { removeWithCompanions(temporary) }
+        try mapping {
+            // The copy holds the cookie-signing secret: no other local user may read it.
+            let live = try Database(path: databasePath)
+            let copy = try Database(path: temporary, configuration: Database.Configuration(fileMode: 0o600))
+            try live.copy(into: copy)
+            // A file that stands alone, without a -wal beside it.
+            try copy.execute(sql: "PRAGMA journal_mode = DELETE")
+            copy.close()
+            live.close()
+        }
+        try sync(temporary)
+        guard rename(temporary, file) == 0 else {
+            throw SQLiteBackupError("cannot rename the copy to \(file): \(String(cString: strerror(errno)))")
+        }
+        try sync(URL(fileURLWithPath: file).deletingLastPathComponent().path)
+        try check(file)
+        var status = stat()
+        guard stat(file, &status) == 0 else { throw SQLiteBackupError("cannot read the size of \(file)") }
+        return Int64(status.st_size)
+    }
+
+    /// Replaces the database at `databasePath` with the copy in `file`, after checking the
+    /// copy, unless the database is in use (see ``SQLiteUseLock``). The copy goes in through
+    /// the backup API inside the database's own transaction, so a restore cut short leaves the
+    /// database as it was, and its WAL is dealt with by SQLite.
+    static func restore(from file: String, to databasePath: String) throws {
+        guard FileManager.default.fileExists(atPath: file) else {
+            throw SQLiteBackupError("there is no backup at \(file)")
+        }
+        let lock = try SQLiteUseLock(databasePath: databasePath, exclusive: true)
+        try mapping {
+            try check(file)
+            let source = try Database(path: file)
+            let target = try Database(path: databasePath, configuration: Database.Configuration(fileMode: 0o600))
+            try source.copy(into: target)
+            let problems = try target.integrityProblems()
+            guard problems.isEmpty else {
+                throw SQLiteBackupError("the restored database fails its integrity check: \(problems.prefix(3).joined(separator: "; "))")
+            }
+            target.close()
+            source.close()
+        }
+        withExtendedLifetime(lock) {}
+    }
+
+    /// Fails unless `file` passes `PRAGMA integrity_check`.
+    private static func check(_ file: String) throws {
+        try mapping {
+            let database = try Database(path: file)
+            defer { database.close() }
+            let problems = try database.integrityProblems()
+            guard problems.isEmpty else {
+                throw SQLiteBackupError("\(file) fails its integrity check: \(problems.prefix(3).joined(separator: "; "))")
+            }
+        }
+    }
+
+    /// `fsync` of a file or folder.
+    private static func sync(_ path: String) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw SQLiteBackupError("cannot open \(path) to sync it: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw SQLiteBackupError("cannot sync \(path): \(String(cString: strerror(errno)))") }
+    }
+
+    private static func removeWithCompanions(_ path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+    }
+
+    /// SQLite's errors, said as storage's.
+    private static func mapping<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SQLiteError {
+            throw SQLiteBackupError(error.description)
+        }
+    }
+}
+
+/// Why a backup or restore failed, in a sentence for the operator.
+struct SQLiteBackupError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,111 @@
+import Dispatch
+import Foundation
+import QuickCart
+import Synchronization
+import Testing
+
+/// `quickcart backup` and `restore` on SQLite: a copy made under a load of changes holds every
+/// change acknowledged before it began; a restore refuses a database in use.
+@Suite("Backup and restore")
+struct BackupTests {
+    /// The display name a session's profile page shows.
+    static func displayName(_ browser: Browser) throws -> String? {
+        let page = try browser.get("/profile")
+        guard let range = page.text.range(of: #"name="display_name" value="([^"]*)""#, options: .regularExpression) else { return nil }
+        return String(page.text[range].split(separator: "\"")[3])
+    }
+
+    @Test("A backup made while shoppers change things holds every change acknowledged before it began, and restores into a fresh server")
+    func backupUnderLoad() throws {
+        let directory = try TemporaryDirectory()
+        let shop = try TestShop(directory: directory)
+        let database = directory.path + "/quickcart.sqlite"
+        let shoppers = (0..<4).map { _ in shop.browser() }
+        for shopper in shoppers { _ = try shopper.get("/") }
+
+        // Each shopper renames itself "step N", N counting up, and notes the last N acknowledged.
+        let acknowledged = Mutex([Int](repeating: 0, count: shoppers.count))
+        let stop = Atomic(false)
+        let group = DispatchGroup()
+        for (index, shopper) in shoppers.enumerated() {
+            nonisolated(unsafe) let shopper = shopper
+            DispatchQueue.global().async(group: group) {
+                var step = 0
+                while !stop.load(ordering: .relaxed), step < 5_000 {
+                    step += 1
+                    guard (try? shopper.post("/profile/name", form: [("display_name", "step \(step)")]).status) == 303 else { continue }
+                    acknowledged.withLock { $0[index] = step }
+                }
+            }
+        }
+        while acknowledged.withLock({ $0.min() ?? 0 }) < 20 { usleep(5_000) }
+        let beforeBackup = acknowledged.withLock { $0 }
+        let copy = directory.path + "/copy.sqlite"
+        let backup = OperatorRun(["backup", copy], database: database)
+        let afterBackup = acknowledged.withLock { $0 }
+        stop.store(true, ordering: .relaxed)
+        group.wait()
+        #expect(backup.status == 0, "\(backup.report)")
+        #expect(backup.output.range(of: #"to .*copy\.sqlite: \d+ bytes, integrity check ok"#, options: .regularExpression) != nil, "\(backup.output)")
+        #expect(zip(beforeBackup, afterBackup).contains { $0 < $1 }, "changes went on while the backup ran: \(beforeBackup) \(afterBackup)")
+        #expect(!FileManager.default.fileExists(atPath: copy + "-wal"), "the copy stands alone")
+
+        // A restore over the running shop's database is refused, and changes nothing.
+        let refused = OperatorRun(["restore", copy], database: database)
+        #expect(refused.status == 1)
+        #expect(refused.report.contains("in use"), "\(refused.report)")
+        let cookies = shoppers.map { $0.sessionCookie }
+        shop.stop()
+
+        let fresh = try TemporaryDirectory()
+        let restoredDatabase = fresh.path + "/quickcart.sqlite"
+        let restore = OperatorRun(["restore", copy], database: restoredDatabase)
+        #expect(restore.status == 0, "\(restore.report)")
+        let restored = try TestShop(directory: fresh)
+        for (index, cookie) in cookies.enumerated() {
+            let name = try #require(try Self.displayName(restored.browser(cookie: cookie)))
+            let step = try #require(Int(name.dropFirst("step ".count)), "\(name)")
+            #expect(step >= beforeBackup[index], "shopper \(index): acknowledged step \(beforeBackup[index]) before the backup, restored \(step)")
+            #expect(step <= afterBackup[index] + 1, "shopper \(index): restored \(step), beyond what was sent by the backup's end")
+        }
+    }
+
+    @Test("Restore replaces a stopped shop's database; a damaged or missing backup is refused and changes nothing")
+    func restoreReplacesAndRefuses() throws {
+        let directory = try TemporaryDirectory()
+        let database = directory.path + "/quickcart.sqlite"
+        var shop: TestShop? = try TestShop(directory: directory)
+        let shopper = try #require(shop).browser()
+        #expect(try shopper.post("/profile/name", form: [("display_name", "Before")]).status == 303)
+        let copy = directory.path + "/copy.sqlite"
+        #expect(OperatorRun(["backup", copy], database: database).status == 0)
+        #expect(try shopper.post("/profile/name", form: [("display_name", "After")]).status == 303)
+        shop?.stop()
+        shop = nil
+
+        let damaged = directory.path + "/damaged.sqlite"
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: copy))
+        for offset in stride(from: 4096, to: bytes.count, by: 97) { bytes[offset] ^= 0x5A }
+        try bytes.write(to: URL(fileURLWithPath: damaged))
+        #expect(OperatorRun(["restore", damaged], database: database).status == 1)
+        #expect(OperatorRun(["restore", directory.path + "/nothing.sqlite"], database: database).status == 1)
+        #expect(OperatorRun(["restore"], database: database).status == 2, "restore needs a FILE")
+        let unchanged = try TestShop(directory: directory)
+        #expect(try Self.displayName(unchanged.browser(cookie: shopper.sessionCookie)) == "After")
+        unchanged.stop()
+
+        #expect(OperatorRun(["restore", copy], database: database).status == 0)
+        let restored = try TestShop(directory: directory)
+        #expect(try Self.displayName(restored.browser(cookie: shopper.sessionCookie)) == "Before")
+    }
+
+    @Test("On PostgreSQL, backup and restore say to use pg_dump and pg_restore")
+    func postgreSQLPointsToItsTools() {
+        let backup = OperatorRun(["backup", "/tmp/never.dump"], database: "postgres://shop:s3cret@127.0.0.1:1/quickcart")
+        #expect(backup.status == 1)
+        #expect(backup.report.contains("pg_dump") && !backup.report.contains("s3cret"))
+        let restore = OperatorRun(["restore", "/tmp/never.dump"], database: "postgres://shop:s3cret@127.0.0.1:1/quickcart")
+        #expect(restore.status == 1)
+        #expect(restore.report.contains("pg_restore") && !restore.report.contains("s3cret"))
+    }
+}
