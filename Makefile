@@ -10,8 +10,9 @@ BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev zlib1g-dev libpq-d
 # PostgreSQL, for the throwaway servers the Swift tests start.
 SWIFT_TEST_PACKAGES := postgresql
 # Debian's Chromium and its driver (never a downloaded browser), Java for the Nu HTML
-# checker, and venv for the Python test tools.
-TEST_PACKAGES  := chromium chromium-driver default-jre-headless python3-venv librsvg2-bin
+# checker, venv for the Python test tools, and systemd for systemd-analyze (verify and
+# security of deploy/quickcart.service; nothing is started under it).
+TEST_PACKAGES  := chromium chromium-driver default-jre-headless python3-venv librsvg2-bin systemd
 # rsvg-convert, which renders the app's icons from their SVG artwork (make icons; a browser
 # test checks that the committed PNG files are what it renders).
 ICON_PACKAGES  := librsvg2-bin

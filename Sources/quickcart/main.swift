@@ -3,7 +3,7 @@ import FoundationEssentials
 import Glibc
 import QuickCart
 
-// Runs an operator's command (`catalog …`, `orders …`), or reads options, opens the database,
+// Runs an operator's command (`catalog …`, `orders …`, `backup`, `restore`), or reads options, opens the database,
 // serves until SIGINT or SIGTERM, then stops cleanly.
 
 /// Writes `text` straight to the file descriptor: tools waiting for a line read a pipe.
@@ -24,7 +24,7 @@ func fail(_ message: String, status: Int32) -> Never {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-// `quickcart catalog …` and `quickcart orders …` are the operator's commands; anything else serves.
+// `quickcart catalog …`, `orders …`, `backup` and `restore` are the operator's commands; anything else serves.
 if OperatorCommand.isCommand(arguments) {
     let status = OperatorCommand.run(
         arguments: arguments, environment: ProcessInfo.processInfo.environment,
@@ -77,7 +77,14 @@ if let metricsAddress = configuration.metricsAddress, let port = app.metricsPort
     write("QuickCart metrics on http://\(address.authority)/metrics\n", to: STDOUT_FILENO)
 }
 
+// Only now, with the port accepting connections (and the metrics listener up): a service
+// manager that waits for readiness (systemd's Type=notify) starts what depends on the shop.
+ServiceNotification.send(
+    ["READY=1", "MAINPID=\(getpid())", "STATUS=Serving http://\(host):\(app.port)/"], environment: ProcessInfo.processInfo.environment
+)
+
 stop.wait()
+ServiceNotification.send(["STOPPING=1"], environment: ProcessInfo.processInfo.environment)
 app.stop()
 write("QuickCart stopped.\n", to: STDOUT_FILENO)
 exit(0)
