@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTesting
 import Testing
 
@@ -75,6 +76,81 @@ extension ShopTests {
             let cookie = try #require(Self.noticeCookie(of: answer))
             let refresh = try browser.get("/cart", headers: [("Cookie", "quickcart_notice=\(cookie.value)"), ("X-QuickCart-Refresh", "1")])
             #expect(Self.notice(on: refresh) == nil && Self.noticeCookie(of: refresh) == nil)
+        }
+
+        @Test("A notice cookie the shop did not sign shows nothing: forged, altered, or past its time", arguments: [
+            "Call%20555-0100%20to%20claim%20your%20refund",
+            "4102444800..00000000000000000000000000000000.Call%20555-0100",
+        ])
+        func forgedNoticeIsIgnored(value: String) throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            let page = try browser.get("/cart", headers: [("Cookie", "quickcart_notice=\(value)")])
+            #expect(page.status == 200 && Self.notice(on: page) == nil, "a forged notice showed: \(Self.notice(on: page) ?? "")")
+            #expect(!page.text.contains("555-0100"))
+        }
+
+        @Test("A signed notice with its text or its Undo changed shows nothing")
+        func alteredNoticeIsIgnored() throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            let answer = try browser.click("Remove \(Products.bottle)", on: try browser.get("/cart"))
+            let cookie = try #require(Self.noticeCookie(of: answer)).value
+            let parts = cookie.split(separator: ".", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
+            try #require(parts.count == 4, "unexpected notice cookie \(cookie)")
+            let otherText = [parts[0], parts[1], parts[2], "Call%20555-0100"].joined(separator: ".")
+            let otherUndo = [parts[0], parts[1].replacingOccurrences(of: "-2-", with: "-9-"), parts[2], parts[3]].joined(separator: ".")
+            #expect(otherUndo != cookie)
+            let later = String(Int(parts[0])! + 3600)
+            let longer = [later, parts[1], parts[2], parts[3]].joined(separator: ".")
+            for forged in [otherText, otherUndo, longer] {
+                let page = try browser.get("/cart", headers: [("Cookie", "quickcart_notice=\(forged)")])
+                #expect(Self.notice(on: page) == nil, "an altered notice showed: \(forged)")
+            }
+            #expect(Self.notice(on: try browser.get("/cart", headers: [("Cookie", "quickcart_notice=\(cookie)")])) == "Removed \(Products.bottle)")
+        }
+
+        @Test("Remove's notice has Undo, a CSRF-checked post that puts the line back with its quantity, once")
+        func undoRemove() throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            let removed = try browser.click("Remove \(Products.bottle)", on: try browser.get("/cart"))
+            let cart = try Self.next(browser, after: removed, path: "/cart")
+            #expect(Self.notice(on: cart) == "Removed \(Products.bottle)")
+            #expect(cart.cartSnapshot.lines == ["1 × \(Products.shoes) at $128.00"])
+            let undoButton = try #require(cart.html.button(named: "Undo"), "the notice has no Undo")
+            let form = try #require(cart.html.enclosing("form", of: undoButton))
+            let action = try #require(form["action"])
+            let fields = cart.html.elements("input", in: form).compactMap { input in input["name"].map { ($0, input["value"] ?? "") } }
+
+            let forged = try browser.post(action, form: fields.filter { $0.0 != "csrf" }, csrf: .value("0123456789abcdef0123456789abcdef"))
+            #expect(forged.status == 403, "\(forged.summary)")
+            #expect(try browser.cart().lines == ["1 × \(Products.shoes) at $128.00"], "a refused Undo changed the cart")
+
+            let undone = try browser.click("Undo", on: cart)
+            let bottleID = try shop.productID(named: Products.bottle)
+            #expect(undone.status == 303 && undone.location == "/cart#item-\(bottleID)", "\(undone.summary)")
+            let back = try Self.next(browser, after: undone, path: "/cart")
+            #expect(Self.notice(on: back) == "Put back \(Products.bottle) — 2 in cart")
+            #expect(back.cartSnapshot.lines == ["1 × \(Products.shoes) at $128.00", "2 × \(Products.bottle) at $24.50"])
+            #expect(back.cartSnapshot.badge == "3")
+
+            let again = try browser.click("Undo", on: cart)
+            #expect(again.status == 303, "\(again.summary)")
+            #expect(Self.notice(on: try Self.next(browser, after: again, path: "/cart")) == "That can no longer be undone.")
+            #expect(try browser.cart().lines == ["1 × \(Products.shoes) at $128.00", "2 × \(Products.bottle) at $24.50"], "a second Undo changed the cart")
+        }
+
+        @Test("Undo after another change of the cart does nothing")
+        func undoAfterAnotherChange() throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            let removed = try browser.click("Remove \(Products.bottle)", on: try browser.get("/cart"))
+            let cart = try Self.next(browser, after: removed, path: "/cart")
+            _ = try browser.click("Add \(Products.tent) to cart", on: try browser.get("/"))
+            let late = try browser.click("Undo", on: cart)
+            #expect(late.status == 303)
+            #expect(try browser.cart().row(Products.bottle) == nil, "Undo put the line back after the cart had changed")
         }
 
         @Test("A notice cookie with control characters or too much text shows nothing", arguments: [

@@ -306,6 +306,21 @@ struct StoreTests {
         #expect(cart.items.map(\.product.slug) == ["insulated-water-bottle"])
     }
 
+    @Test("restore puts a removed line back after the others with its quantity, once; a line there already is alreadyInCart", arguments: StoreBackend.allCases)
+    func restore(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let shoes = try #require(storage.catalog.current.catalog.product(slug: "trail-running-shoes"))
+        let session = TestSessions.new()
+        _ = try storage.carts.remove(productID: shoes.id, for: session, at: now)
+        let stored = TestSessions.stored(session)
+        #expect(try storage.carts.restore(productID: shoes.id, quantity: 14, for: stored, at: now) == CartChange(itemCount: 12, version: 2))
+        #expect(throws: CartError.alreadyInCart) { try storage.carts.restore(productID: shoes.id, quantity: 3, for: stored, at: now) }
+        let after = try #require(try storage.sessions.session(storageID: session.storageID))
+        #expect(after.cart.items.map { "\($0.quantity) × \($0.product.slug)" } == ["2 × insulated-water-bottle", "10 × trail-running-shoes"])
+        #expect(after.cartVersion == 2, "a refused restore moved the version")
+    }
+
     @Test("Checkout copies names and prices into an order, empties the cart; orders come newest first", arguments: StoreBackend.allCases)
     func checkout(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()

@@ -26,7 +26,8 @@ import Testing
             let icons = try IconSet(directory: TestShop.repositoryRoot + "/Public/icons")
             pages = PageRenderer(
                 templates: try PageTemplates(directory: ViewTests.views), icons: icons,
-                assets: AssetsView(css: "/static/css/app.css?v=1&x", js: "/static/js/app.js?v=2")
+                assets: AssetsView(css: "/static/css/app.css?v=1&x", js: "/static/js/app.js?v=2"),
+                notices: NoticeCookies(secret: Array(repeating: 1, count: 32), secure: false)
             )
             cards = ProductCards(catalog: ViewTests.catalog, icons: icons)
         }

@@ -41,8 +41,9 @@ public final class QuickCartApp: Sendable {
         let threads = configuration.threads ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
 
         storage = try Storage.open(configuration, connections: threads + 2)
+        let secret = try storage.sessionSecret()
         let sessions = SessionManager(
-            store: storage.sessions, secret: try storage.sessionSecret(), catalog: storage.catalog,
+            store: storage.sessions, secret: secret, catalog: storage.catalog,
             idleLifetime: configuration.sessionIdleSeconds, secureCookies: configuration.secureCookies
         )
         hub = BadgeHub()
@@ -65,7 +66,7 @@ public final class QuickCartApp: Sendable {
             icons: icons,
             assets: assets,
             shop: ShopView(shop, release: release),
-            secureCookies: configuration.secureCookies
+            notices: NoticeCookies(secret: secret, secure: configuration.secureCookies)
         )
         let installable = try InstallableApp(
             release: release,

@@ -38,6 +38,7 @@ struct Routes {
         router.post("/cart/items", handler: action(cart.add))
         router.post("/cart/items/:id/quantity", handler: action(cart.setQuantity))
         router.post("/cart/items/:id/remove", handler: action(cart.remove))
+        router.post("/cart/items/:id/restore", handler: action(cart.undoRemove))
         router.post("/cart/checkout", handler: action(cart.checkout))
         router.post("/search/recent/clear", handler: action(search.clearRecent, storesSession: false))
         router.post("/profile/name", handler: action(profile.rename))

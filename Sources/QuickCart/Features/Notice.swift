@@ -1,10 +1,23 @@
 import MicroHTTP
 
 /// The one-shot message a form post leaves for the page it leads to ("Added Trail Running
-/// Shoes — 2 in cart"). It rides in a short-lived cookie set on the 303 and is cleared by the
-/// page that shows it, so it costs no storage, and the page script shows the same words the
-/// server rendered: one wording with and without JavaScript.
-enum Notice {
+/// Shoes — 2 in cart"), with, after Remove, what Undo puts back. It rides in a short-lived
+/// cookie set on the 303 and is cleared by the page that shows it, so it costs no storage, and
+/// the page script shows the same words the server rendered: one wording with and without
+/// JavaScript. The cookie is signed (``NoticeCookies``): only this shop writes its messages.
+struct Notice: Sendable, Equatable {
+    /// What Remove took away, for the notice's Undo form (``CartController/undoRemove(_:)``).
+    struct Undo: Sendable, Equatable {
+        let productID: Int64
+        let quantity: Int
+        /// The cart's version right after the removal: Undo works only while the cart is still
+        /// as Remove left it, so it works once.
+        let cartVersion: Int64
+    }
+
+    let text: String
+    var undo: Undo? = nil
+
     /// The cookie's name.
     static let cookieName = "quickcart_notice"
     /// Long enough to reach the next page, short enough that a stale notice never surprises.
@@ -14,35 +27,72 @@ enum Notice {
     /// The header the page script sends when it re-reads its page because the cart changed
     /// elsewhere: such a read must leave a notice for the page its own form post leads to.
     static let refreshHeader = "X-QuickCart-Refresh"
+}
 
-    /// The `Set-Cookie` that carries `text` to the next page; `secure` with `--secure-cookies`,
-    /// where every cookie the shop sets is `Secure`.
-    static func cookie(_ text: String, secure: Bool) -> Cookie {
+/// Writes and reads notice cookies, signed with a key derived from the shop's secret.
+///
+/// The value is `EXPIRES.UNDO.MAC.TEXT`: when it stops being shown (seconds since 1970), the
+/// Undo's `product-quantity-version` (empty without one), an HMAC-SHA-256 of those and the
+/// text, and the percent-encoded text. A cookie anyone else wrote (a sibling subdomain, a
+/// script on another page of the host, a proxy) fails the MAC and shows nothing, and a copied
+/// one stops working when it expires.
+struct NoticeCookies: Sendable {
+    private let key: HMACKey
+    /// Whether the cookies are `Secure` (`--secure-cookies`, like every cookie the shop sets).
+    let secure: Bool
+
+    /// - Parameter secret: The shop's secret (the one session cookies are signed with); notices
+    ///   sign under a key of their own derived from it, so no notice MAC is a session's.
+    init(secret: [UInt8], secure: Bool) {
+        key = HMACKey(HMACKey(secret).authenticate("quickcart notice key".utf8))
+        self.secure = secure
+    }
+
+    /// The `Set-Cookie` that carries `notice` to the next page, shown until `now` plus the
+    /// notice's lifetime.
+    func cookie(_ notice: Notice, at now: Int64) -> Cookie {
         // A text of no more bytes than the limit has no more characters either: only a longer
         // one pays for counting characters.
-        let value = text.utf8.count <= maximumLength
-            ? PercentEncoding.encodingAllButUnreserved(text)
-            : PercentEncoding.encodingAllButUnreserved(text.prefix(maximumLength))
-        return Cookie(name: cookieName, value: value, path: "/", maxAge: lifetimeSeconds, secure: secure)
+        let text = notice.text.utf8.count <= Notice.maximumLength ? notice.text : String(notice.text.prefix(Notice.maximumLength))
+        let expires = String(now + Int64(Notice.lifetimeSeconds))
+        let undo = notice.undo.map { "\($0.productID)-\($0.quantity)-\($0.cartVersion)" } ?? ""
+        var value = expires
+        value.append(".")
+        value.append(undo)
+        value.append(".")
+        value.append(mac(expires: expires, undo: undo, text: text))
+        value.append(".")
+        value.append(PercentEncoding.encodingAllButUnreserved(text))
+        return Cookie(name: Notice.cookieName, value: value, path: "/", maxAge: Notice.lifetimeSeconds, secure: secure)
     }
 
     /// The `Set-Cookie` that ends a notice once a page has shown it.
-    static func clearingCookie(secure: Bool) -> Cookie {
-        Cookie(name: cookieName, value: "", path: "/", maxAge: 0, secure: secure)
+    func clearingCookie() -> Cookie {
+        Cookie(name: Notice.cookieName, value: "", path: "/", maxAge: 0, secure: secure)
     }
 
-    /// The notice `request` carries, or `nil`: none, unreadable, or a refresh that must not take it.
-    static func text(in request: Request) -> String? {
-        guard request.headers[refreshHeader] == nil,
-              let value = request.cookies[cookieName], !value.isEmpty,
-              let text = PercentEncoding.decoding(value),
-              text.count <= maximumLength, !text.containsControlCharacter
+    /// The notice `request` carries, or `nil`: none, not signed by this shop, expired at
+    /// `now`, unreadable, or a refresh that must not take it.
+    func notice(in request: Request, at now: Int64) -> Notice? {
+        guard request.headers[Notice.refreshHeader] == nil,
+              let value = request.cookies[Notice.cookieName], !value.isEmpty
         else { return nil }
-        return text
+        let parts = value.split(separator: ".", maxSplits: 3, omittingEmptySubsequences: false)
+        guard parts.count == 4, let expires = Int64(parts[0]), expires >= now,
+              let text = PercentEncoding.decoding(String(parts[3])),
+              ConstantTime.equals(String(parts[2]), mac(expires: String(parts[0]), undo: String(parts[1]), text: text)),
+              text.count <= Notice.maximumLength, !text.containsControlCharacter
+        else { return nil }
+        return Notice(text: text, undo: Self.undo(parts[1]))
     }
-}
 
-extension ShopRequest {
-    /// The notice left by the form post that led here, if any (see ``Notice``).
-    var notice: String? { Notice.text(in: http) }
+    private func mac(expires: String, undo: String, text: String) -> String {
+        Hex.encode(Array(key.authenticate("notice|\(expires)|\(undo)|\(text)".utf8).prefix(16)))
+    }
+
+    private static func undo(_ part: Substring) -> Notice.Undo? {
+        let fields = part.split(separator: "-", omittingEmptySubsequences: false)
+        guard fields.count == 3, let product = Int64(fields[0]), let quantity = Int(fields[1]), let version = Int64(fields[2]) else { return nil }
+        return Notice.Undo(productID: product, quantity: quantity, cartVersion: version)
+    }
 }

@@ -27,12 +27,13 @@ final class LayoutView: MustacheView {
     let csrf: MustacheCheckedText
     /// The address forms on this page return to: this page, with its query.
     let returnTo: MustacheCheckedText
-    /// What the last change did, shown once at the top of the content (``Notice``).
-    let notice: String?
+    /// What the last change did, shown once at the top of the content (``Notice``), with its
+    /// Undo form after Remove.
+    let notice: NoticeView?
 
     init(
         title: String, tab: TabBar.TabID?, preferences: Preferences, assets: AssetsView, shop: ShopView, tabs: [TabView], cartCount: Int,
-        layoutToggle: LayoutToggleView?, csrf: String, returnTo: String, notice: String? = nil, isOffline: Bool = false
+        layoutToggle: LayoutToggleView?, csrf: String, returnTo: String, notice: Notice? = nil, isOffline: Bool = false
     ) {
         self.title = title
         self.tab = tab
@@ -45,7 +46,7 @@ final class LayoutView: MustacheView {
         self.layoutToggle = layoutToggle
         self.csrf = MustacheCheckedText(csrf)
         self.returnTo = MustacheCheckedText(returnTo)
-        self.notice = notice
+        self.notice = notice.map(NoticeView.init)
     }
 
     static let mustacheFields: MustacheFields<LayoutView> = [
@@ -68,7 +69,7 @@ final class LayoutView: MustacheView {
         "layoutToggle": .optional(\.layoutToggle),
         "csrf": .text(\.csrf),
         "returnTo": .text(\.returnTo),
-        "notice": .text(\.notice),
+        "notice": .optional(\.notice),
     ]
 }
 

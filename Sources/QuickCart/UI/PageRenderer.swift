@@ -25,15 +25,15 @@ struct PageRenderer: Sendable {
     let shop: ShopView
     /// The layout toggle as a page with the sidebar shows it, and as one with the tab bar does.
     let layoutToggles: (sidebar: LayoutToggleView, bar: LayoutToggleView)
-    /// Whether the cookies pages and forms set are `Secure` (`--secure-cookies`).
-    let secureCookies: Bool
+    /// Signs the notices forms leave and reads them back (``Notice``).
+    let notices: NoticeCookies
 
     init(
         templates: PageTemplates, icons: IconSet, assets: AssetsView, shop: ShopView = ShopView(.standard, release: ""),
-        secureCookies: Bool = false
+        notices: NoticeCookies
     ) {
         self.templates = templates
-        self.secureCookies = secureCookies
+        self.notices = notices
         tabBar = TabBar.standard.withIcons(from: icons)
         self.assets = assets
         self.shop = shop
@@ -44,7 +44,7 @@ struct PageRenderer: Sendable {
     /// `places` are the addresses where tabs were last left. A `notice` shows at the top of the
     /// content, and the answer clears its cookie, so it shows once (see ``Notice``).
     func render<Content: PageView>(
-        _ content: Content, _ page: Page, session: Session?, places: [TabBar.TabID: String] = [:], notice: String? = nil
+        _ content: Content, _ page: Page, session: Session?, places: [TabBar.TabID: String] = [:], notice: Notice? = nil
     ) -> Response {
         let preferences = session?.preferences ?? .standard
         let layout = LayoutView(
@@ -72,7 +72,17 @@ struct PageRenderer: Sendable {
         var response = Response.html(bytes: body, status: page.status)
         // Pages carry the session's cart: never reuse one from a cache (Back shows it fresh).
         response.headers["Cache-Control"] = "no-store"
-        if notice != nil { response.setCookie(Notice.clearingCookie(secure: secureCookies)) }
+        if notice != nil { response.setCookie(notices.clearingCookie()) }
         return response
+    }
+
+    /// The notice the form post that led to `request` left, if any (see ``Notice``).
+    func notice(in request: ShopRequest) -> Notice? {
+        notices.notice(in: request.http, at: request.now)
+    }
+
+    /// The `Set-Cookie` that carries `notice` to the page a post leads to.
+    func noticeCookie(_ notice: Notice, for request: ShopRequest) -> Cookie {
+        notices.cookie(notice, at: request.now)
     }
 }

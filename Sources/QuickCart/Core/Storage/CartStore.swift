@@ -20,6 +20,8 @@ public enum CartError: Error, Equatable {
     case emptyCart
     /// The cart has lines, but none of their products is for sale any more.
     case nothingForSale
+    /// The product is in this session's cart already, so there is no line to put back.
+    case alreadyInCart
 }
 
 /// Changes to a session's cart. Each is one transaction that also stores a new session (see
@@ -41,6 +43,12 @@ public protocol CartStore: Sendable {
 
     /// Removes a product from the cart; removing one that is not there changes nothing.
     func remove(productID: Int64, for session: Session, at now: Int64) throws -> CartChange
+
+    /// Puts a removed line back: `quantity` (clamped into ``Cart/quantityRange``) of
+    /// `productID`, after the lines there.
+    /// - Throws: ``CartError/alreadyInCart`` when the cart holds the product (put back
+    ///   already, or added again), changing nothing.
+    func restore(productID: Int64, quantity: Int, for session: Session, at now: Int64) throws -> CartChange
 
     /// Turns the cart into an order at today's prices and empties the cart, in one transaction.
     /// - Returns: The order's id and the emptied cart's change.

@@ -1,7 +1,7 @@
 import MicroHTTP
 
-/// The Cart tab and every form that changes a cart: add, the quantity steppers, remove and
-/// checkout. Each change commits, tells the session's open tabs the new count, then answers
+/// The Cart tab and every form that changes a cart: add, the quantity steppers, remove (and
+/// its undo) and checkout. Each change commits, tells the session's open tabs the new count, then answers
 /// 303 back to the row the form came from, with a one-shot notice of what happened.
 struct CartController: Sendable {
     let shelf: LiveCatalog
@@ -13,7 +13,7 @@ struct CartController: Sendable {
         let cart = request.cart
         return pages.render(
             CartView(cart: cart, cards: shelf.current.cards), .init(title: "Cart", tab: .cart, cartCount: cart.itemCount, returnTo: "/cart"),
-            session: request.session, places: request.places, notice: request.notice
+            session: request.session, places: request.places, notice: pages.notice(in: request)
         )
     }
 
@@ -28,7 +28,7 @@ struct CartController: Sendable {
         }
         let change = try carts.add(productID: product.id, for: request.session, at: request.now)
         let notice = Self.quantityNotice(for: product.name, id: product.id, before: request.cart, after: change, verb: "Added ")
-        return committed(change, request, returnTo: Self.anchored(request.returnPath(default: "/cart"), at: product.id), notice: notice)
+        return committed(change, request, returnTo: Self.anchored(request.returnPath(default: "/cart"), at: product.id), notice: Notice(text: notice))
     }
 
     /// `POST /cart/items/:id/quantity` with `quantity`, clamped into 1...10. With `shown`, the
@@ -56,7 +56,7 @@ struct CartController: Sendable {
             }
             let name = product?.name ?? "The item"
             let notice = Self.quantityNotice(for: name, id: productID, before: request.cart, after: change, verb: "")
-            return committed(change, request, returnTo: Self.anchored(request.returnPath(default: "/cart"), at: productID), notice: notice)
+            return committed(change, request, returnTo: Self.anchored(request.returnPath(default: "/cart"), at: productID), notice: Notice(text: notice))
         } catch CartError.notInCart {
             throw HTTPError(.notFound, "That item is not in your cart.")
         }
@@ -77,11 +77,39 @@ struct CartController: Sendable {
         let neighbour = index.flatMap { rest.indices.contains($0) ? rest[$0] : rest.last }
         let returnTo = request.returnPath(default: "/cart")
         let name = shelf.current.catalog.product(id: productID)?.name ?? "the item"
+        let undo = Notice.Undo(productID: productID, quantity: request.cart.quantity(of: productID), cartVersion: change.version)
         return committed(
             change, request,
             returnTo: neighbour.map { Self.anchored(returnTo, at: $0.product.id) } ?? Self.withoutFragment(returnTo),
-            notice: "Removed \(name)"
+            notice: Notice(text: "Removed \(name)", undo: undo)
         )
+    }
+
+    /// `POST /cart/items/:id/restore` with `quantity` and `version`, the Undo of a removal's
+    /// notice: puts the line back with its quantity, while the cart is still at the `version`
+    /// the removal left it at and does not hold the product. So Undo works once: a second post
+    /// (or one after any other change of the cart) leads back with nothing written.
+    func undoRemove(_ request: ShopRequest) throws -> Response {
+        let productID = try request.productID()
+        let quantity = try request.integer("quantity", named: "quantity")
+        let version = try request.integer("version", named: "cart version")
+        guard let product = shelf.current.catalog.product(id: productID) else {
+            throw HTTPError(.notFound, "That product is not in our catalog.")
+        }
+        let returnTo = request.returnPath(default: "/cart")
+        let tooLate = NothingChanged(answer: {
+            var answer = Response.redirect(to: Self.withoutFragment(returnTo))
+            answer.setCookie(pages.noticeCookie(Notice(text: "That can no longer be undone."), for: request))
+            return answer
+        }())
+        guard Int64(clamping: version) == request.cartVersion, request.cart.quantity(of: productID) == 0 else { throw tooLate }
+        do {
+            let change = try carts.restore(productID: productID, quantity: quantity, for: request.session, at: request.now)
+            let text = "Put back \(product.name) — \(Cart.clamp(quantity)) in cart"
+            return committed(change, request, returnTo: Self.anchored(returnTo, at: productID), notice: Notice(text: text))
+        } catch CartError.alreadyInCart {
+            throw tooLate
+        }
     }
 
     /// `POST /cart/checkout`: the cart becomes an order; the answer leads to its confirmation.
@@ -96,10 +124,10 @@ struct CartController: Sendable {
         }
     }
 
-    private func committed(_ change: CartChange, _ request: ShopRequest, returnTo path: String, notice: String? = nil) -> Response {
+    private func committed(_ change: CartChange, _ request: ShopRequest, returnTo path: String, notice: Notice? = nil) -> Response {
         publisher.publish(change, for: request.session)
         var response = Response.redirect(to: path)
-        if let notice { response.setCookie(Notice.cookie(notice, secure: pages.secureCookies)) }
+        if let notice { response.setCookie(pages.noticeCookie(notice, for: request)) }
         return response
     }
 

@@ -13,7 +13,7 @@ struct HomeController: Sendable {
         )
         return pages.render(
             content, .init(title: "Home", tab: .home, cartCount: cart.itemCount, returnTo: "/"),
-            session: request.session, places: request.places, notice: request.notice
+            session: request.session, places: request.places, notice: pages.notice(in: request)
         )
     }
 }

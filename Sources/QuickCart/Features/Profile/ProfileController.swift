@@ -30,7 +30,7 @@ struct ProfileController: Sendable {
         )
         return pages.render(
             content, .init(title: "Profile", tab: .profile, cartCount: count, returnTo: "/profile"),
-            session: session, places: request.places, notice: request.notice
+            session: session, places: request.places, notice: pages.notice(in: request)
         )
     }
 

@@ -44,7 +44,7 @@ struct SearchController: Sendable {
         let title = query.isEmpty ? "Search" : "“\(query)” – Search"
         return pages.render(
             content, .init(title: title, tab: .search, cartCount: cart.itemCount, returnTo: returnTo),
-            session: session, places: request.places, notice: request.notice
+            session: session, places: request.places, notice: pages.notice(in: request)
         )
     }
 
@@ -83,7 +83,7 @@ struct SearchController: Sendable {
         return pages.render(
             content,
             .init(title: "Search", tab: .search, cartCount: request.cart.itemCount, returnTo: "/search", status: .badRequest),
-            session: request.session, places: request.places, notice: request.notice
+            session: request.session, places: request.places, notice: pages.notice(in: request)
         )
     }
 

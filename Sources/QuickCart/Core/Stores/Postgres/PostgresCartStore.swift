@@ -57,6 +57,20 @@ struct PostgresCartStore: CartStore {
         }
     }
 
+    func restore(productID: Int64, quantity: Int, for session: Session, at now: Int64) throws -> CartChange {
+        try change(for: session, at: now) { connection in
+            let inserted = try connection.execute(
+                """
+                INSERT INTO cart_items (session_id, product_id, quantity, added_at)
+                VALUES ($1, $2, $3, greatest($4::bigint, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE session_id = $1), 0)))
+                ON CONFLICT (session_id, product_id) DO NOTHING
+                """,
+                session.storageID, productID, Cart.clamp(quantity), now * 1000
+            )
+            if inserted == 0 { throw CartError.alreadyInCart }
+        }
+    }
+
     func checkout(for session: Session, at now: Int64) throws -> (orderID: Int64, change: CartChange) {
         var orderID: Int64 = 0
         let change = try change(for: session, at: now) { connection in
