@@ -84,13 +84,15 @@ def server():
     instance.stop()
 
 
-def make_driver(size=PHONE, javascript=True, dark=False):
+def make_driver(size=PHONE, javascript=True, dark=False, scrollbars=False):
     options = Options()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--hide-scrollbars", "--no-first-run", "--disable-extensions",
+                     "--no-first-run", "--disable-extensions",
                      f"--window-size={size[0]},{size[1]}", "--force-device-scale-factor=1"):
         options.add_argument(argument)
+    if not scrollbars:  # as phones draw them: over the page, taking no width
+        options.add_argument("--hide-scrollbars")
     if dark:
         options.add_argument("--force-dark-mode")
         options.add_argument("--blink-settings=preferredColorScheme=0")

@@ -48,6 +48,29 @@ extension ShopTests {
             #expect(search.productNames.isEmpty, "a product left out is not for sale: \(search.productNames)")
         }
 
+        @Test("An import reaches open pages' streams as `event: catalog` once per version; plain /events stays badge alone")
+        func importIsAnnouncedOnTheTextsStream() throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            _ = try browser.get("/")
+            let texts = try browser.eventStream(path: "/events?texts")
+            let plain = try browser.eventStream()
+            #expect(try texts.next().event == "badge" && texts.next().event == "badge-text")
+            #expect(try plain.next().description == LiveBadgeTests.badge(3))
+            try Self.importCatalog(Self.catalog, into: shop)
+            // The check the timer runs every two seconds; a second one finds nothing new.
+            shop.app.refreshCatalog()
+            shop.app.refreshCatalog()
+            let announced = try texts.next()
+            #expect(announced.event == "catalog" && Int64(announced.data) != nil, "\(announced)")
+            // A cart change after it: the next events are its count, so no second announcement came between.
+            let bottle = try shop.productID(named: Products.bottle)
+            #expect(try browser.post("/cart/items", form: [("product", bottle)]).status == 303)
+            // (The session was not stored, so it starts from the new catalog's starter cart: empty.)
+            #expect(try texts.next().description == LiveBadgeTests.badge(1), "a catalog version was announced twice")
+            #expect(try plain.next().description == LiveBadgeTests.badge(1), "plain /events carried something besides the count")
+        }
+
         @Test("The demo cart goes with the demo catalog: after an own import, new sessions start empty")
         func demoCartOnlyWithDemoCatalog() throws {
             let shop = try TestShop()

@@ -39,7 +39,8 @@ extension ShopTests {
             #expect(page.status == 200)
             #expect(page.productNames.isEmpty, "found \(page.productNames)")
             let empty = try #require(page.html.first { ($0["class"] ?? "").split(separator: " ").contains("empty-state") }, "no empty state")
-            #expect(page.html.text(of: empty).contains("zzyzx"), "the empty state should repeat the query: “\(page.html.text(of: empty))”")
+            #expect(page.html.text(of: empty).contains("Check the spelling"), "the empty state reads “\(page.html.text(of: empty))”")
+            #expect(!page.html.text(of: empty).contains("zzyzx"), "the heading quotes the query; the empty state should not repeat it")
         }
 
         @Test("A search without a query shows no results and no empty state")

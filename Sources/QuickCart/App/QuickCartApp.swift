@@ -198,12 +198,16 @@ public final class QuickCartApp: Sendable {
     /// show an imported catalog at the latest this long after its commit.
     public static let catalogCheckInterval = DispatchTimeInterval.seconds(2)
 
-    /// Takes the stored catalog when an import changed it (on any instance sharing storage).
-    /// While storage is out of reach, the first failure is logged, then the recovery.
+    /// Takes the stored catalog when an import changed it (on any instance sharing storage),
+    /// and tells this instance's open pages (``BadgeHub/announceCatalog(version:)``). While
+    /// storage is out of reach, the first failure is logged, then the recovery.
     public func refreshCatalog() {
         do {
             if try storage.catalog.refresh(from: storage.catalogs) {
-                Log.info("catalog version \(storage.catalog.current.version) loaded")
+                let version = storage.catalog.current.version
+                Log.info("catalog version \(version) loaded")
+                // Every instance polls, so each tells its own open pages, once per version.
+                hub.announceCatalog(version: version)
             }
             if catalogCheckFailing.exchange(false, ordering: .relaxed) { Log.info("checking for a new catalog works again") }
         } catch {

@@ -107,6 +107,21 @@ public final class BadgeHub: Sendable {
         }
     }
 
+    /// Tells every open stream that asked for texts (the page's script) that the catalog
+    /// being sold is now at `version`: `event: catalog`, `data: VERSION`, so open pages re-read
+    /// their prices, names and counts as they do after a cart change elsewhere. Streams of the
+    /// counts alone hear nothing of it. Each instance calls this once per catalog version it
+    /// takes (``QuickCartApp/refreshCatalog()``), whichever session a stream follows.
+    public func announceCatalog(version: Int64) {
+        let event = ServerSentEvent(event: "catalog", data: String(version)).encoded
+        let streams = state.withLock { state in
+            state.listeners.values.flatMap { $0.streams.filter(\.wantsTexts).map(\.stream) }
+        }
+        // Sent outside the lock: a new catalog is rare, and thousands of writes must not hold up
+        // the cart changes being published meanwhile.
+        for stream in streams { stream.send(bytes: event) }
+    }
+
     /// The live keys of the sessions with at least one open stream here.
     public var liveKeysWithOpenStreams: [String] {
         state.withLock { Array($0.listeners.keys) }

@@ -59,7 +59,8 @@ struct CartRowView: MustacheView {
         "decrement": .int { $0.quantity - 1 },
         "increment": .int { $0.quantity + 1 },
         "canDecrease": .bool { $0.quantity > Cart.quantityRange.lowerBound },
-        "canIncrease": .bool { $0.isAvailable && $0.quantity < Cart.quantityRange.upperBound },
+        // "+" is disabled for one of two reasons, each said beside it: the limit, or the sale's end.
+        "atLimit": .bool { $0.isAvailable && $0.quantity >= Cart.quantityRange.upperBound },
         "maximum": .int { _ in Cart.quantityRange.upperBound },
         "unavailable": .bool { !$0.isAvailable },
         "photo": .optional(\.photo),

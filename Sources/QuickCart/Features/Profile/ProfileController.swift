@@ -34,7 +34,7 @@ struct ProfileController: Sendable {
         )
     }
 
-    /// `POST /profile/name` with `display_name`.
+    /// `POST /profile/name` with `display_name`; the notice says it was saved.
     func rename(_ request: ShopRequest) throws -> Response {
         let name = (request.http.form["display_name"] ?? "").trimmingWhitespace()
         guard !name.isEmpty else {
@@ -47,7 +47,11 @@ struct ProfileController: Sendable {
             throw HTTPError(.badRequest, "The display name contains control characters.")
         }
         try sessions.setDisplayName(name, for: request.session, at: request.now)
-        return .redirect(to: "/profile")
+        // Said once on the page it leads to (spoken, with JavaScript), where the greeting
+        // shows the new name too.
+        var response = Response.redirect(to: "/profile")
+        response.setCookie(pages.noticeCookie(Notice(text: "Display name saved: \(name)"), for: request))
+        return response
     }
 
     /// `POST /profile/sign-out`: this browser gets a new, empty session (a new cookie); what

@@ -41,7 +41,7 @@ struct SearchController: Sendable {
             recent: recent.map { RecentSearchView(text: $0, href: Self.href(for: $0)) },
             categories: shelf.categoryLinks
         )
-        let title = query.isEmpty ? "Search" : "“\(query)” – Search"
+        let title = query.isEmpty ? "Search" : "“\(SearchView.quoted(query))” – Search"
         return pages.render(
             content, .init(title: title, tab: .search, cartCount: cart.itemCount, returnTo: returnTo),
             session: session, places: request.places, notice: pages.notice(in: request)
@@ -119,8 +119,9 @@ struct SearchController: Sendable {
         "/search?q=" + PercentEncoding.encodingAllButUnreserved(query)
     }
 
-    private static func summary(count: Int, query: String) -> String {
-        switch count {
+    private static func summary(count: Int, query fullQuery: String) -> String {
+        let query = SearchView.quoted(fullQuery)
+        return switch count {
         case 0: "No results for “\(query)”"
         case 1: "1 result for “\(query)”"
         default: "\(count) results for “\(query)”"

@@ -28,7 +28,28 @@ struct SearchView: PageView {
         "recent": .list(\.recent),
         "hasRecent": .bool { !$0.recent.isEmpty },
         "categories": .list(\.categories),
+        "suggestions": .list(\.suggestions),
+        "hasSuggestions": .bool { !$0.categories.isEmpty },
     ]
+
+    /// What "no results" suggests instead: the shop's own largest categories (most products
+    /// for sale first, then in catalog order), so the words always come from what it sells.
+    var suggestions: [CategoryLinkView] {
+        Array(categories.enumerated().sorted { ($0.element.count, -$0.offset) > ($1.element.count, -$1.offset) }
+            .prefix(Self.suggestionCount).map(\.element))
+    }
+
+    /// How many categories "no results" suggests.
+    static let suggestionCount = 3
+
+    /// Characters of a query that headings and the title quote; a longer one is cut, with
+    /// "…", so a 100-character search does not fill a phone's screen (the field holds it all).
+    static let quotedLength = 32
+
+    /// `query` as headings and the title quote it (``quotedLength``).
+    static func quoted(_ query: String) -> String {
+        query.count <= quotedLength ? query : query.prefix(quotedLength - 1).trimmingWhitespace() + "…"
+    }
 }
 
 /// One of the session's recent searches, as a link that runs it again.

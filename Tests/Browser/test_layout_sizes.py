@@ -1,0 +1,161 @@
+"""Layout at the sizes shoppers use, measured from bounding rectangles: nothing overlaps at
+320 px, the cart's controls keep one line at the limit, the top bar does not move between
+pages on a desktop with scroll bars, a 1440 px screen is used across its width, and rows
+with photos and rows with icons line up."""
+import time
+
+import pytest
+from axe_selenium_python import Axe
+from selenium.webdriver.common.by import By
+
+from conftest import PHONE, SCREENSHOTS, TABLET
+from pages import press, wait_for
+from test_photos import photo_shop  # noqa: F401 (a fixture: a shop whose catalog mixes photos and icons)
+
+SMALL = (320, 640)
+DESKTOP = (1440, 900)
+
+
+def rect(driver, element):
+    return driver.execute_script(
+        "const r = arguments[0].getBoundingClientRect(); return {left: r.left, right: r.right, top: r.top, bottom: r.bottom};",
+        element)
+
+
+def overlap(a, b):
+    """How far two rectangles overlap, in px along the narrower axis (0 when apart)."""
+    width = min(a["right"], b["right"]) - max(a["left"], b["left"])
+    height = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+    return max(0.0, min(width, height))
+
+
+def same_line(a, b):
+    """Whether two boxes share a line: each one's vertical middle lies within the other."""
+    middle_a, middle_b = (a["top"] + a["bottom"]) / 2, (b["top"] + b["bottom"]) / 2
+    return a["top"] <= middle_b <= a["bottom"] and b["top"] <= middle_a <= b["bottom"]
+
+
+def test_the_in_cart_pill_never_overlaps_add_to_cart_at_320px(server, browser):
+    for javascript in (True, False):
+        driver = browser(size=SMALL, javascript=javascript)
+        driver.get(server.url + "/")  # the demo cart holds one pair of shoes: its card says "1 in cart"
+        cards = driver.find_elements(By.CSS_SELECTOR, ".product")
+        pills = 0
+        for card in cards:
+            for pill in card.find_elements(By.CSS_SELECTOR, ".product__in-cart"):
+                pills += 1
+                add = card.find_element(By.CSS_SELECTOR, ".product__add .button")
+                amount = overlap(rect(driver, pill), rect(driver, add))
+                assert amount == 0, f"the “{pill.text}” pill overlaps Add to cart by {amount:.1f} px (JavaScript {javascript})"
+                assert rect(driver, pill)["right"] <= rect(driver, card)["right"], "the pill leaves its card"
+        assert pills >= 1, "expected a card saying how many are in the cart"
+        width = driver.execute_script("return document.documentElement.scrollWidth")
+        assert width <= SMALL[0], f"the page scrolls sideways at 320 px ({width} px wide)"
+
+
+@pytest.mark.parametrize("size", [SMALL, PHONE, TABLET], ids=["320", "phone", "tablet"])
+def test_max_10_leaves_remove_on_the_steppers_line(server, browser, size):
+    driver = browser(size=size, javascript=False)
+    driver.get(server.url + "/cart")
+    def quantity():
+        return driver.find_element(By.CSS_SELECTOR, ".cart-item [data-quantity]").get_attribute("textContent")
+
+    for shown in range(1, 10):
+        wait_for(lambda: quantity() == str(shown), what=f"quantity {shown}")
+        press(driver, "Increase quantity of Trail Running Shoes")
+    wait_for(lambda: quantity() == "10", what="quantity 10")
+    row = driver.find_element(By.CSS_SELECTOR, ".cart-item")
+    assert row.find_element(By.CSS_SELECTOR, "[data-quantity]").get_attribute("textContent") == "10"
+    stepper = rect(driver, row.find_element(By.CSS_SELECTOR, ".stepper"))
+    hint = rect(driver, row.find_element(By.CSS_SELECTOR, ".stepper__hint"))
+    remove = rect(driver, row.find_element(By.CSS_SELECTOR, ".cart-item__remove .button"))
+    assert same_line(stepper, remove) and same_line(stepper, hint), \
+        f"at {size[0]} px “Max 10” pushed Remove off the stepper's line: stepper {stepper}, hint {hint}, Remove {remove}"
+    assert hint["right"] <= remove["left"] and stepper["right"] <= hint["left"], "the three overlap"
+
+
+def test_the_top_bar_stays_put_between_long_and_short_pages_on_a_desktop_with_scroll_bars(server, browser):
+    driver = browser(size=(1280, 720), scrollbars=True)
+    places = {}
+    for path in ("/search", "/profile", "/cart", "/"):
+        driver.get(server.url + path)
+        scrolls = driver.execute_script("return document.documentElement.scrollHeight > innerHeight")
+        places[path] = (scrolls, rect(driver, driver.find_element(By.CSS_SELECTOR, ".app-header__brand"))["left"],
+                        rect(driver, driver.find_element(By.CSS_SELECTOR, ".tab-bar__list"))["left"])
+    assert {scrolls for scrolls, _, _ in places.values()} == {True, False}, f"expected long and short pages: {places}"
+    assert len({(brand, bar) for _, brand, bar in places.values()}) == 1, f"the top bar moved between pages: {places}"
+
+
+def test_a_1440px_screen_shows_products_as_a_grid_and_the_cart_beside_its_summary(server, browser):
+    driver = browser(size=DESKTOP)
+    driver.get(server.url + "/")
+    cards = [rect(driver, card) for card in driver.find_elements(By.CSS_SELECTOR, ".product-list .product")]
+    rows = {}
+    for card in cards:
+        rows.setdefault(round(card["top"]), []).append(card)
+    assert max(len(row) for row in rows.values()) >= 2, f"expected cards side by side on a 1440 px screen: {cards}"
+    main = rect(driver, driver.find_element(By.CSS_SELECTOR, "main"))
+    assert main["right"] - main["left"] >= 1000, f"expected the content to use the width, it is {main['right'] - main['left']:.0f} px"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(SCREENSHOTS / "home-desktop-1440.png"))
+
+    driver.get(server.url + "/cart")
+    items = rect(driver, driver.find_element(By.CSS_SELECTOR, ".cart__items"))
+    summary = rect(driver, driver.find_element(By.CSS_SELECTOR, ".cart-summary"))
+    assert items["right"] <= summary["left"] and abs(items["top"] - summary["top"]) < 2, \
+        f"expected the summary beside the rows: rows {items}, summary {summary}"
+    driver.save_screenshot(str(SCREENSHOTS / "cart-desktop-1440.png"))
+
+
+@pytest.mark.parametrize("size", [SMALL, PHONE, TABLET, DESKTOP], ids=["320", "phone", "tablet", "1440"])
+def test_rows_with_photos_and_rows_with_icons_line_up(photo_shop, browser, size):  # noqa: F811
+    driver = browser(size=size)
+    driver.get(photo_shop.url + "/search?q=camping")
+    starts = {}
+    separators = set()
+    for card in driver.find_elements(By.CSS_SELECTOR, ".product-list .product"):
+        kind = "photo" if card.find_elements(By.CSS_SELECTOR, "img.product__photo") else "icon"
+        name = card.find_element(By.CSS_SELECTOR, ".product__name")
+        starts.setdefault(kind, set()).add(round(rect(driver, name)["left"] - rect(driver, card)["left"], 1))
+        line = driver.execute_script(
+            "const s = getComputedStyle(arguments[0], '::before');"
+            "return s.content === 'none' ? null : arguments[0].getBoundingClientRect().left + parseFloat(s.left);", card)
+        if line is not None:
+            separators.add(round(line, 1))
+    assert set(starts) == {"photo", "icon"}, f"expected both kinds of row: {starts}"
+    assert len(starts["photo"] | starts["icon"]) == 1, f"text starts at different x: {starts}"
+    assert len(separators) <= 1, f"the separators do not line up: {separators}"
+
+    for index in range(2):
+        driver.get(photo_shop.url + "/")
+        driver.execute_script("arguments[0].click()", driver.find_elements(By.CSS_SELECTOR, ".product__add button")[-1 - index])
+        time.sleep(0.3)
+    driver.get(photo_shop.url + "/cart")
+    rows = driver.find_elements(By.CSS_SELECTOR, ".cart-item")
+    kinds = {("photo" if row.find_elements(By.CSS_SELECTOR, "img") else "icon"):
+             round(rect(driver, row.find_element(By.CSS_SELECTOR, ".cart-item__name"))["left"], 1) for row in rows}
+    assert set(kinds) == {"photo", "icon"} and len(set(kinds.values())) == 1, f"cart rows start their text at {kinds}"
+
+
+@pytest.mark.parametrize("size", [SMALL, DESKTOP], ids=["320", "1440"])
+def test_empty_states_undo_and_the_greeting_pass_axe(server, browser, size):
+    driver = browser(size=size)
+    problems = []
+
+    def check(what):
+        axe = Axe(driver)
+        axe.inject()
+        for violation in axe.run()["violations"]:
+            if violation["impact"] in ("serious", "critical"):
+                problems.append(f"{what}: {violation['id']}: {violation['help']} at {[n['target'] for n in violation['nodes']][:5]}")
+
+    driver.get(server.url + "/search?q=" + "zq" * 50)
+    check("no results")
+    driver.get(server.url + "/cart")
+    press(driver, "Remove Insulated Water Bottle")
+    wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, ".notice--undo"), what="the Undo notice")
+    check("Undo")
+    press(driver, "Remove Trail Running Shoes")
+    wait_for(lambda: "Your cart is empty." in driver.page_source, what="the empty cart")
+    check("empty cart")
+    assert problems == [], "\n".join(problems)
