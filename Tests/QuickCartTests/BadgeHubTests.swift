@@ -10,10 +10,10 @@ struct BadgeHubTests {
         let hub = BadgeHub()
         let first = EventStream(), second = EventStream()
         defer { first.finish(); second.finish() }
-        hub.subscribe(first, liveKey: "k", current: CartChange(itemCount: 3, version: 1))
+        hub.subscribe(first, liveKey: "k", client: "client-first", current: CartChange(itemCount: 3, version: 1))
         hub.publish(CartChange(itemCount: 5, version: 2), liveKey: "k")
         // Read with its session before that change committed.
-        hub.subscribe(second, liveKey: "k", current: CartChange(itemCount: 3, version: 1))
+        hub.subscribe(second, liveKey: "k", client: "client-second", current: CartChange(itemCount: 3, version: 1))
         let heard = second.drainedText()
         #expect(heard.contains("event: badge\ndata: 5\n"), "the second stream heard “\(heard)”")
         #expect(!heard.contains("data: 3\n"))
@@ -24,8 +24,8 @@ struct BadgeHubTests {
         let hub = BadgeHub()
         let first = EventStream(), second = EventStream()
         defer { first.finish(); second.finish() }
-        hub.subscribe(first, liveKey: "k", current: CartChange(itemCount: 3, version: 1))
-        hub.subscribe(second, liveKey: "k", current: CartChange(itemCount: 7, version: 4))
+        hub.subscribe(first, liveKey: "k", client: "client-first", current: CartChange(itemCount: 3, version: 1))
+        hub.subscribe(second, liveKey: "k", client: "client-second", current: CartChange(itemCount: 7, version: 4))
         #expect(second.drainedText().contains("event: badge\ndata: 7\n"))
         hub.publish(CartChange(itemCount: 6, version: 3), liveKey: "k")
         #expect(!second.drainedText().contains("data: 6"), "older news reached a stream that had a newer count")
@@ -63,5 +63,44 @@ struct BadgeHubTests {
         hub.publish(try storage.carts.add(productID: tent.id, for: stored, at: now + 1), for: stored)
         let heard = stream.drainedText()
         #expect(heard.contains("event: badge\ndata: 5\n"), "the stream heard “\(heard)”")
+    }
+
+    @Test("Every client of a shopper hears its changes; ending one client's streams ends those alone, at once")
+    func clientsOfOneShopper() {
+        let hub = BadgeHub()
+        let phone = EventStream(), laptop = EventStream(), laptopTab = EventStream(), stranger = EventStream()
+        defer { for stream in [phone, laptop, laptopTab, stranger] { stream.finish() } }
+        hub.subscribe(phone, liveKey: "dana", client: "phone", current: CartChange(itemCount: 1, version: 1))
+        hub.subscribe(laptop, liveKey: "dana", client: "laptop", current: CartChange(itemCount: 1, version: 1))
+        hub.subscribe(laptopTab, liveKey: "dana", client: "laptop", current: CartChange(itemCount: 1, version: 1))
+        hub.subscribe(stranger, liveKey: "sam", client: "sams-phone", current: CartChange(itemCount: 1, version: 1))
+        for stream in [phone, laptop, laptopTab, stranger] { _ = stream.drainedText() }
+        hub.publish(CartChange(itemCount: 2, version: 2), liveKey: "dana")
+        for stream in [phone, laptop, laptopTab] { #expect(stream.drainedText().contains("data: 2\n")) }
+        #expect(!stranger.drainedText().contains("data: 2"), "another shopper heard the change")
+
+        hub.endStreams(ofClient: "laptop")
+        #expect(laptop.isClosed && laptopTab.isClosed, "the signed-out client's streams stay open")
+        #expect(!phone.isClosed && !stranger.isClosed)
+        #expect(hub.totalStreamCount == 2)
+        hub.publish(CartChange(itemCount: 3, version: 3), liveKey: "dana")
+        #expect(phone.drainedText().contains("data: 3\n"))
+    }
+
+    @Test("A client that joins another shopper takes its streams along: they hear that shopper, not the old one")
+    func clientMovesToAnotherShopper() {
+        let hub = BadgeHub()
+        let joining = EventStream(), other = EventStream()
+        defer { joining.finish(); other.finish() }
+        hub.subscribe(joining, liveKey: "old", client: "laptop", current: CartChange(itemCount: 2, version: 4))
+        hub.subscribe(other, liveKey: "dana", client: "phone", current: CartChange(itemCount: 3, version: 7))
+        _ = joining.drainedText()
+        hub.moveStreams(ofClient: "laptop", to: "dana")
+        hub.publish(CartChange(itemCount: 5, version: 8), liveKey: "dana")
+        #expect(joining.drainedText().contains("data: 5\n"))
+        hub.publish(CartChange(itemCount: 9, version: 9), liveKey: "old")
+        #expect(!joining.drainedText().contains("data: 9"), "the moved stream still heard its old shopper")
+        hub.endStreams(ofClient: "laptop")
+        #expect(joining.isClosed)
     }
 }

@@ -195,15 +195,15 @@ extension ShopTests {
             #expect(answer.status == 303 && answer.location == "/cart", "\(answer.summary)")
             #expect(answer.setCookies.isEmpty, "\(answer.response.headers(named: "Set-Cookie"))")
             let db = try Database(path: shop.directory.path + "/quickcart.sqlite")
-            #expect(try db.fetchValue("SELECT count(*) FROM sessions", as: Int.self) == 0, "removing nothing stored the session")
+            #expect(try db.fetchValue("SELECT count(*) FROM shoppers", as: Int.self) == 0, "removing nothing stored the session")
 
             // A stored session's cart version stays where it was.
             #expect(try browser.post("/cart/items", form: [("product", tent)]).status == 303)
-            let version = try db.fetchValue("SELECT cart_version FROM sessions", as: Int64.self)
+            let version = try db.fetchValue("SELECT cart_version FROM shoppers", as: Int64.self)
             _ = try browser.post("/cart/items/\(tent)/remove")
             let again = try browser.post("/cart/items/\(tent)/remove")
             #expect(again.status == 303 && !again.setCookies.contains { $0.name == "quickcart_notice" }, "\(again.summary)")
-            #expect(try db.fetchValue("SELECT cart_version FROM sessions", as: Int64.self) == version.map { $0 + 1 })
+            #expect(try db.fetchValue("SELECT cart_version FROM shoppers", as: Int64.self) == version.map { $0 + 1 })
         }
 
         @Test("Removing every item leaves an empty cart with a hidden badge")

@@ -202,7 +202,7 @@ struct CatalogImportTests {
         #expect(workspace.run(["catalog", "import", try workspace.file("own.csv", catalog)]).status == 0)
         let after = try workspace.open()
         defer { after.close() }
-        let cart = try #require(try after.sessions.session(storageID: session.storageID)).cart
+        let cart = try #require(try after.sessions.stored(session)).cart
         #expect(cart.items.map(\.product.slug) == ["trail-running-shoes", "insulated-water-bottle", "ultralight-tent"])
         #expect(cart.items.map(\.isAvailable) == [true, true, false])
         #expect(cart.itemCount == 3, "the badge counts what is for sale")
@@ -214,7 +214,7 @@ struct CatalogImportTests {
         #expect(emptied.itemCount == 0)
         let order = try #require(try after.orders.orders(for: TestSessions.stored(session)).first { $0.id == orderID })
         #expect(order.lines.map(\.name) == ["Trail Running Shoes", "Insulated Water Bottle"], "checkout leaves the tent out")
-        #expect(try after.sessions.session(storageID: session.storageID)?.cart.isEmpty == true)
+        #expect(try after.sessions.stored(session)?.cart.isEmpty == true)
     }
 
     @Test("A price change shows in open carts at the new price; a placed order keeps its price", arguments: StoreBackend.allCases)
@@ -235,7 +235,7 @@ struct CatalogImportTests {
 
         let after = try workspace.open()
         defer { after.close() }
-        let cart = try #require(try after.sessions.session(storageID: session.storageID)).cart
+        let cart = try #require(try after.sessions.stored(session)).cart
         #expect(cart.items.map(\.product.price) == [Money(cents: 15_000)])
         let order = try #require(try after.orders.orders(for: TestSessions.stored(session)).first { $0.id == orderID })
         #expect(order.lines.first { $0.name == "Trail Running Shoes" }?.unitPrice == Money(cents: 12_800))

@@ -24,14 +24,14 @@ extension ShopTests {
                 _ = try shop.client().get(path)
             }
             let sizeAfter = try Self.databaseBytes(file)
-            let sessions = try Self.database(of: shop).fetchValue("SELECT count(*) FROM sessions", as: Int.self)
+            let sessions = try Self.database(of: shop).fetchValue("SELECT count(*) FROM shoppers", as: Int.self)
             print("database before 300 cookieless requests: \(sizeBefore) bytes; after: \(sizeAfter) bytes; sessions stored: \(sessions ?? -1)")
             #expect(sessions == 0, "expected no stored sessions after crawling, saw \(sessions ?? -1)")
             #expect(sizeAfter == sizeBefore, "expected the database to stay \(sizeBefore) bytes, saw \(sizeAfter)")
             // The first change stores the session, with its demo cart.
             let browser = shop.browser()
             #expect(try browser.post("/cart/items", form: [("product", "3")]).status == 303)
-            #expect(try Self.database(of: shop).fetchValue("SELECT count(*) FROM sessions", as: Int.self) == 1)
+            #expect(try Self.database(of: shop).fetchValue("SELECT count(*) FROM shoppers", as: Int.self) == 1)
             #expect(try browser.cart().badge == "4")
         }
 
@@ -48,10 +48,10 @@ extension ShopTests {
             #expect(try browser.post("/cart/items", form: [("product", "3")]).status == 303)
             let oldCookie = try #require(browser.sessionCookie)
             let db = try Self.database(of: shop)
-            #expect(try db.fetchValue("SELECT count(*) FROM sessions", as: Int.self) == 1)
+            #expect(try db.fetchValue("SELECT count(*) FROM shoppers", as: Int.self) == 1)
             Thread.sleep(forTimeInterval: 2.1)
             shop.app.purgeExpiredSessions()
-            #expect(try db.fetchValue("SELECT count(*) FROM sessions", as: Int.self) == 0)
+            #expect(try db.fetchValue("SELECT count(*) FROM shoppers", as: Int.self) == 0)
             #expect(try db.fetchValue("SELECT count(*) FROM cart_items", as: Int.self) == 0)
             let returning = shop.browser(cookie: oldCookie)
             let page = try returning.get("/cart")
@@ -104,13 +104,13 @@ extension ShopTests {
             let answer = try #require(refused)
             #expect(answer.header("Retry-After") != nil)
             #expect(answer.text.contains("nothing was changed"), "\(answer.summary)")
-            let sessions = try db.fetchValue("SELECT count(*) FROM sessions", as: Int.self) ?? 0
+            let sessions = try db.fetchValue("SELECT count(*) FROM shoppers", as: Int.self) ?? 0
             #expect(try browser.cart().badge == "3", "a refused change must leave the cart as it was")
 
             try db.execute(sql: "DROP TABLE filler")
             let accepted = try browser.post("/cart/items", form: [("product", "5")])
             #expect(accepted.status == 303, "expected the shop to recover once space was freed, saw \(accepted.summary)")
-            #expect(try db.fetchValue("SELECT count(*) FROM sessions", as: Int.self) == sessions + 1)
+            #expect(try db.fetchValue("SELECT count(*) FROM shoppers", as: Int.self) == sessions + 1)
         }
 
         @Test("Secure cookies turn on Secure and Strict-Transport-Security")

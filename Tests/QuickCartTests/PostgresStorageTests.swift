@@ -56,7 +56,7 @@ struct PostgresStorageTests {
         let stream = EventStream()
         // Ended as the server ends a stream whose client left: the hub lets go of it.
         defer { stream.finish() }
-        hub.subscribe(stream, liveKey: session.liveKey, current: CartChange(itemCount: 3, version: 0), wantsTexts: true)
+        hub.subscribe(stream, liveKey: session.shopperLiveKey, client: session.liveKey, current: CartChange(itemCount: 3, version: 0), wantsTexts: true)
         _ = stream.drainedText()
 
         #expect(throws: CartError.notInCart) { try first.carts.setQuantity(3, of: tent.id, for: session, at: now) }
@@ -67,38 +67,40 @@ struct PostgresStorageTests {
         #expect(!received.contains("data: 3"), "a refused change was sent: “\(received)”")
     }
 
-    @Test("The first change stores the session under its new id; the streams opened under the old cookie, on every instance, follow it")
-    func streamsFollowTheStoredSession() throws {
-        let url = try TestPostgresServer.shared().makeDatabase(prefix: "rotation")
+    @Test("A change through one client reaches the streams of every client of the shopper, on every instance; a sign-out ends a client's streams everywhere")
+    func streamsFollowTheShopper() throws {
+        let url = try TestPostgresServer.shared().makeDatabase(prefix: "shopper")
         let first = try Self.open(url), second = try Self.open(url)
         defer { first.close(); second.close() }
         let firstHub = BadgeHub(), secondHub = BadgeHub()
         let publisher = first.badgePublisher(deliveringTo: firstHub)
         _ = second.badgePublisher(deliveringTo: secondHub)
         let tent = try #require(first.catalog.current.catalog.product(slug: "ultralight-tent"))
-        let fresh = TestSessions.new()
-        let session = Session(
-            storageID: fresh.storageID, createdAt: fresh.createdAt, displayName: fresh.displayName, isStored: false,
-            csrfToken: fresh.csrfToken, liveKey: "cookie-key-" + fresh.storageID, storedLiveKey: fresh.storedLiveKey
-        )
+        let phone = TestSessions.new()
+        let laptop = TestSessions.anotherClient(of: phone)
         let here = EventStream(), there = EventStream()
         defer { here.finish(); there.finish() }
-        firstHub.subscribe(here, liveKey: session.liveKey, current: CartChange(itemCount: 3, version: 0))
-        secondHub.subscribe(there, liveKey: session.liveKey, current: CartChange(itemCount: 3, version: 0))
+        firstHub.subscribe(here, liveKey: phone.shopperLiveKey, client: phone.liveKey, current: CartChange(itemCount: 3, version: 0))
+        secondHub.subscribe(there, liveKey: laptop.shopperLiveKey, client: laptop.liveKey, current: CartChange(itemCount: 3, version: 0))
         _ = here.drainedText()
         _ = there.drainedText()
 
-        let change = try first.carts.add(productID: tent.id, for: session, at: now)
-        publisher.publish(change, for: session)
+        let change = try first.carts.add(productID: tent.id, for: phone, at: now)
+        publisher.publish(change, for: phone)
         #expect(Self.wait(for: "data: 4", on: here).contains("data: 4"))
-        #expect(Self.wait(for: "data: 4", on: there).contains("data: 4"), "the other instance's stream did not follow the stored session")
-        // Later changes come from the stored session (its cookie now carries the new id).
-        let later = try first.carts.add(productID: tent.id, for: TestSessions.stored(fresh), at: now)
+        #expect(Self.wait(for: "data: 4", on: there).contains("data: 4"), "the other client's stream on the other instance heard nothing")
+        let later = try first.carts.add(productID: tent.id, for: TestSessions.stored(phone), at: now)
         #expect(later == CartChange(itemCount: 5, version: 2))
         #expect(Self.wait(for: "data: 5", on: there).contains("data: 5"))
+
+        publisher.endStreams(ofClients: [laptop.liveKey])
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !there.isClosed, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(there.isClosed, "the signed-out client's stream on the other instance stayed open")
+        #expect(!here.isClosed)
     }
 
-    @Test("When its listener reconnects, an instance sends its open streams their counts, moving those of a cookie whose session was stored under a new id")
+    @Test("When its listener reconnects, an instance sends its open streams their shoppers' counts")
     func listenerReconnectResends() throws {
         let url = try TestPostgresServer.shared().makeDatabase(prefix: "resend")
         let first = try Self.open(url), second = try Self.open(url)
@@ -107,15 +109,12 @@ struct PostgresStorageTests {
         _ = second.badgePublisher(deliveringTo: hub)
         let tent = try #require(first.catalog.current.catalog.product(slug: "ultralight-tent"))
         let fresh = TestSessions.new()
-        let session = Session(
-            storageID: fresh.storageID, createdAt: fresh.createdAt, displayName: fresh.displayName, isStored: false,
-            csrfToken: fresh.csrfToken, liveKey: "cookie-key-" + fresh.storageID, storedLiveKey: fresh.storedLiveKey
-        )
+        let session = fresh
         _ = try first.carts.add(productID: tent.id, for: session, at: now)
-        // A stream of the old cookie that missed the news: it shows the count of its page.
+        // A stream that missed the news: it shows the count of its page.
         let stream = EventStream()
         defer { stream.finish() }
-        hub.subscribe(stream, liveKey: session.liveKey, current: CartChange(itemCount: 3, version: 0), wantsTexts: true)
+        hub.subscribe(stream, liveKey: session.shopperLiveKey, client: session.liveKey, current: CartChange(itemCount: 3, version: 0), wantsTexts: true)
         _ = stream.drainedText()
 
         let admin = try PostgresConnection(connectionString: url)
@@ -132,7 +131,7 @@ struct PostgresStorageTests {
         #expect(resent.contains("event: badge") && resent.contains("data: 4"), "after the reconnection the stream got “\(resent)”")
         #expect(Self.wait(for: "4 items", on: stream, timeout: 1, after: resent).contains(#"event: badge-text\#ndata: {"badge":"4","count":4,"items":"4 items"}"#),
                 "the texts follow the resent count")
-        // The stream now follows the stored session.
+        // The stream goes on following the stored shopper.
         _ = try first.carts.add(productID: tent.id, for: TestSessions.stored(fresh), at: now)
         #expect(Self.wait(for: "data: 5", on: stream).contains("data: 5"))
     }
@@ -160,7 +159,7 @@ struct PostgresStorageTests {
             }
         }
         #expect(failures.withLock { $0 } == [])
-        let stored = try #require(try storages[1].sessions.session(storageID: session.storageID))
+        let stored = try #require(try storages[1].sessions.stored(session))
         #expect(stored.cart.quantity(of: tent.id) == 3)
         #expect(stored.cart.quantity(of: shoes.id) == 7)
         #expect(stored.cartVersion == 9)
@@ -177,7 +176,7 @@ struct PostgresStorageTests {
         defer { other.close() }
         try other.execute("SELECT pg_advisory_lock($1)", PostgresSessionStore.purgeLockKey)
         #expect(try storage.sessions.deleteSessions(lastSeenBefore: now) == 0)
-        #expect(try storage.sessions.session(storageID: old.storageID) != nil)
+        #expect(try storage.sessions.stored(old) != nil)
         try other.execute("SELECT pg_advisory_unlock($1)", PostgresSessionStore.purgeLockKey)
         #expect(try storage.sessions.deleteSessions(lastSeenBefore: now) == 1)
     }
@@ -196,20 +195,20 @@ struct PostgresStorageTests {
         let change = try storage.carts.add(productID: tent.id, for: session, at: now)
         let stream = EventStream()
         defer { stream.finish() }
-        hub.subscribe(stream, liveKey: session.liveKey, current: change)
+        hub.subscribe(stream, liveKey: session.shopperLiveKey, client: session.liveKey, current: change)
         _ = stream.drainedText()
 
         try server.stop()
         #expect(throws: StorageError.self) { try storage.ping() }
         #expect(throws: StorageError.self) { try storage.carts.add(productID: tent.id, for: TestSessions.stored(session), at: now) }
-        #expect(throws: StorageError.self) { try storage.sessions.session(storageID: session.storageID) }
+        #expect(throws: StorageError.self) { try storage.sessions.stored(session) }
         try server.start()
 
         // The listener is back within its longest backoff, and resends the count it may have missed.
         let resent = Self.wait(for: "data: 4", on: stream, timeout: 10)
         #expect(resent.contains("event: badge") && resent.contains("data: 4"), "after the outage the stream got “\(resent)”")
         try storage.ping()
-        let stored = try #require(try storage.sessions.session(storageID: session.storageID))
+        let stored = try #require(try storage.sessions.stored(session))
         #expect(stored.cart.quantity(of: tent.id) == 1, "the change refused during the outage was written")
         let after = try storage.carts.add(productID: tent.id, for: TestSessions.stored(session), at: now)
         #expect(after == CartChange(itemCount: 5, version: 2))

@@ -67,15 +67,15 @@ struct StoreTests {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
         let session = TestSessions.new(createdAt: now - 60)
-        #expect(try storage.sessions.session(storageID: session.storageID) == nil)
+        #expect(try storage.sessions.stored(session) == nil)
         #expect(try storage.searches.recentSearches(for: session) == [])
         #expect(try storage.orders.orders(for: session) == [])
 
         try storage.sessions.setDisplayName("Ada", for: session, at: now)
-        let stored = try #require(try storage.sessions.session(storageID: session.storageID))
+        let stored = try #require(try storage.sessions.stored(session))
         #expect(stored == StoredSession(
-            createdAt: now - 60, lastSeen: now, displayName: "Ada", preferences: .standard,
-            cart: storage.catalog.current.starterCart, cartVersion: 0
+            shopperID: session.shopperID, shopperLiveKey: session.shopperLiveKey, createdAt: now - 60, lastSeen: now, displayName: "Ada",
+            preferences: .standard, cart: storage.catalog.current.starterCart, cartVersion: 0
         ))
     }
 
@@ -87,13 +87,13 @@ struct StoreTests {
         let session = TestSessions.new()
         #expect(throws: CartError.notInCart) { try storage.carts.setQuantity(4, of: tent.id, for: session, at: now) }
         #expect(throws: CartError.notInCart) { try storage.carts.adjustQuantity(by: 1, of: tent.id, for: session, at: now) }
-        #expect(try storage.sessions.session(storageID: session.storageID) == nil, "a refused change stored its session")
+        #expect(try storage.sessions.stored(session) == nil, "a refused change stored its session")
         storage.close()
 
         let empty = try location.open(emptyCarts: true)
         defer { empty.close() }
         #expect(throws: CartError.emptyCart) { try empty.carts.checkout(for: session, at: now) }
-        #expect(try empty.sessions.session(storageID: session.storageID) == nil, "a refused checkout stored its session")
+        #expect(try empty.sessions.stored(session) == nil, "a refused checkout stored its session")
     }
 
     @Test("Checkout of a cart whose products are all no longer for sale says so, and changes nothing", arguments: StoreBackend.allCases)
@@ -112,9 +112,9 @@ struct StoreTests {
             )
         }
         _ = try storage.catalogs.importCatalog(kept, origin: .own)
-        let before = try #require(try storage.sessions.session(storageID: session.storageID))
+        let before = try #require(try storage.sessions.stored(session))
         #expect(throws: CartError.nothingForSale) { try storage.carts.checkout(for: session, at: now) }
-        #expect(try storage.sessions.session(storageID: session.storageID) == before, "a refused checkout changed the session")
+        #expect(try storage.sessions.stored(session) == before, "a refused checkout changed the session")
     }
 
     @Test("Two requests storing the same new session store it once, and both changes count", arguments: StoreBackend.allCases)
@@ -126,7 +126,7 @@ struct StoreTests {
         // Both requests resolved the session before either stored it.
         _ = try storage.carts.add(productID: tent.id, for: session, at: now)
         let change = try storage.carts.add(productID: tent.id, for: session, at: now)
-        let stored = try #require(try storage.sessions.session(storageID: session.storageID))
+        let stored = try #require(try storage.sessions.stored(session))
         #expect(stored.cart.items.map(\.quantity) == [1, 2, 2], "\(stored.cart)")
         #expect(change == CartChange(itemCount: 5, version: 2))
     }
@@ -136,11 +136,11 @@ struct StoreTests {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
         let session = TestSessions.new()
-        try storage.sessions.touch(storageID: session.storageID, at: now)
-        #expect(try storage.sessions.session(storageID: session.storageID) == nil)
+        try storage.sessions.touch(clientID: session.clientID, at: now)
+        #expect(try storage.sessions.stored(session) == nil)
         try storage.sessions.setDisplayName("Ada", for: session, at: now)
-        try storage.sessions.touch(storageID: session.storageID, at: now + 500)
-        #expect(try storage.sessions.session(storageID: session.storageID)?.lastSeen == now + 500)
+        try storage.sessions.touch(clientID: session.clientID, at: now + 500)
+        #expect(try storage.sessions.stored(session)?.lastSeen == now + 500)
     }
 
     @Test("deleteSession removes the session with its cart and searches; its orders stay", arguments: StoreBackend.allCases)
@@ -153,12 +153,12 @@ struct StoreTests {
         _ = try storage.carts.add(productID: 3, for: stored, at: now)
         try storage.searches.recordSearch("tent", for: stored, at: now * 1000)
         try storage.sessions.setDisplayName("Bob", for: other, at: now)
-        try storage.sessions.deleteSession(storageID: session.storageID)
-        #expect(try storage.sessions.session(storageID: session.storageID) == nil)
+        try storage.sessions.endClients([session.clientID], ofShopper: session.shopperID, spendingUnstored: nil, at: TestSessions.start)
+        #expect(try storage.sessions.stored(session) == nil)
         #expect(try storage.searches.recentSearches(for: stored) == [])
         #expect(try storage.orders.orders(for: stored).map(\.id) == [orderID], "orders are records of sales")
-        #expect(try storage.sessions.session(storageID: other.storageID)?.displayName == "Bob", "another session is untouched")
-        try storage.sessions.deleteSession(storageID: session.storageID)
+        #expect(try storage.sessions.stored(other)?.displayName == "Bob", "another session is untouched")
+        try storage.sessions.endClients([session.clientID], ofShopper: session.shopperID, spendingUnstored: nil, at: TestSessions.start)
     }
 
     @Test("Display names and preferences are kept per session", arguments: StoreBackend.allCases)
@@ -170,13 +170,13 @@ struct StoreTests {
         try storage.sessions.setPreferences(preferences, for: ada, at: now)
         try storage.sessions.setDisplayName("Ada Lovelace", for: TestSessions.stored(ada), at: now + 1)
         try storage.sessions.setDisplayName("Bob", for: bob, at: now)
-        let stored = try #require(try storage.sessions.session(storageID: ada.storageID))
+        let stored = try #require(try storage.sessions.stored(ada))
         #expect(stored.preferences == preferences)
         #expect(stored.displayName == "Ada Lovelace")
-        #expect(stored.lastSeen == now + 1)
-        #expect(try storage.sessions.session(storageID: bob.storageID)?.preferences == .standard)
+        #expect(stored.lastSeen == now, "last seen is the client's: set when stored, moved by touch")
+        #expect(try storage.sessions.stored(bob)?.preferences == .standard)
         try storage.sessions.setPreferences(.standard, for: TestSessions.stored(ada), at: now + 2)
-        #expect(try storage.sessions.session(storageID: ada.storageID)?.preferences == .standard)
+        #expect(try storage.sessions.stored(ada)?.preferences == .standard)
     }
 
     @Test("The session lookup carries the cart in the order items were added, and its version", arguments: StoreBackend.allCases)
@@ -192,7 +192,7 @@ struct StoreTests {
             last = try storage.carts.add(productID: product.id, for: session, at: now)
             session = TestSessions.stored(session)
         }
-        let stored = try #require(try storage.sessions.session(storageID: session.storageID))
+        let stored = try #require(try storage.sessions.stored(session))
         #expect(stored.cart.items.map(\.product.slug) == slugs)
         #expect(stored.cartVersion == last.version)
         #expect(stored.cart.itemCount == last.itemCount)
@@ -209,14 +209,14 @@ struct StoreTests {
         try storage.searches.recordSearch("tent", for: TestSessions.stored(recent), at: now * 1000)
 
         #expect(try storage.sessions.deleteSessions(lastSeenBefore: now - 10) == 1)
-        #expect(try storage.sessions.session(storageID: old.storageID) == nil)
-        #expect(try storage.sessions.session(storageID: recent.storageID) != nil)
+        #expect(try storage.sessions.stored(old) == nil)
+        #expect(try storage.sessions.stored(recent) != nil)
         #expect(try storage.searches.recentSearches(for: TestSessions.stored(recent)) == ["tent"])
         #expect(try storage.orders.orders(for: TestSessions.stored(old)).map(\.id) == [orderID], "orders outlive their session")
         // The purged id starts again from nothing: no cart or searches come back with it.
         #expect(try storage.searches.recentSearches(for: TestSessions.stored(old)) == [])
         try storage.sessions.setDisplayName("Again", for: old, at: now)
-        #expect(try storage.sessions.session(storageID: old.storageID)?.cart == storage.catalog.current.starterCart)
+        #expect(try storage.sessions.stored(old)?.cart == storage.catalog.current.starterCart)
         #expect(try storage.sessions.deleteSessions(lastSeenBefore: now - 10) == 0)
     }
 
@@ -234,7 +234,7 @@ struct StoreTests {
         var change = first
         for _ in 0..<12 { change = try storage.carts.add(productID: shoes.id, for: TestSessions.stored(session), at: now) }
         #expect(change == CartChange(itemCount: 13, version: 13), "shoes stop at 10: 10 + 2 bottles + 1 tent")
-        let cart = try #require(try storage.sessions.session(storageID: session.storageID)).cart
+        let cart = try #require(try storage.sessions.stored(session)).cart
         #expect(cart.items.map(\.product.slug) == ["trail-running-shoes", "insulated-water-bottle", "ultralight-tent"])
         #expect(cart.quantity(of: shoes.id) == 10)
     }
@@ -249,11 +249,11 @@ struct StoreTests {
         for (posted, expected) in [(7, 7), (0, 1), (-3, 1), (11, 10), (Int.max, 10), (Int.min, 1), (4, 4)] {
             let change = try storage.carts.setQuantity(posted, of: shoes.id, for: session, at: now)
             #expect(change.itemCount == expected + 2, "\(posted) should become \(expected)")
-            #expect(try storage.sessions.session(storageID: session.storageID)?.cart.quantity(of: shoes.id) == expected)
+            #expect(try storage.sessions.stored(session)?.cart.quantity(of: shoes.id) == expected)
         }
-        let before = try storage.sessions.session(storageID: session.storageID)
+        let before = try storage.sessions.stored(session)
         #expect(throws: CartError.notInCart) { try storage.carts.setQuantity(2, of: tent.id, for: TestSessions.stored(session), at: now) }
-        #expect(try storage.sessions.session(storageID: session.storageID) == before, "a refused change changed something")
+        #expect(try storage.sessions.stored(session) == before, "a refused change changed something")
     }
 
     @Test("adjustQuantity adds to the quantity stored now, clamped into 1...10", arguments: StoreBackend.allCases)
@@ -268,7 +268,7 @@ struct StoreTests {
             let change = try storage.carts.adjustQuantity(by: step.delta, of: shoes.id, for: session, at: now)
             #expect(change.itemCount == step.expected + 2, "\(step.delta) should leave \(step.expected)")
         }
-        #expect(try storage.sessions.session(storageID: session.storageID)?.cart.quantity(of: shoes.id) == 1)
+        #expect(try storage.sessions.stored(session)?.cart.quantity(of: shoes.id) == 1)
         #expect(throws: CartError.notInCart) { try storage.carts.adjustQuantity(by: 1, of: tent.id, for: TestSessions.stored(session), at: now) }
     }
 
@@ -288,7 +288,7 @@ struct StoreTests {
             }
         }
         #expect(failures.withLock { $0 } == [])
-        let stored = try #require(try storage.sessions.session(storageID: session.storageID))
+        let stored = try #require(try storage.sessions.stored(session))
         #expect(stored.cart.quantity(of: shoes.id) == 9)
         #expect(stored.cartVersion == 9)
     }
@@ -302,7 +302,7 @@ struct StoreTests {
         let session = TestSessions.new()
         #expect(try storage.carts.remove(productID: shoes.id, for: session, at: now) == CartChange(itemCount: 2, version: 1))
         #expect(try storage.carts.remove(productID: tent.id, for: TestSessions.stored(session), at: now) == CartChange(itemCount: 2, version: 2))
-        let cart = try #require(try storage.sessions.session(storageID: session.storageID)).cart
+        let cart = try #require(try storage.sessions.stored(session)).cart
         #expect(cart.items.map(\.product.slug) == ["insulated-water-bottle"])
     }
 
@@ -316,7 +316,7 @@ struct StoreTests {
         let stored = TestSessions.stored(session)
         #expect(try storage.carts.restore(productID: shoes.id, quantity: 14, for: stored, at: now) == CartChange(itemCount: 12, version: 2))
         #expect(throws: CartError.alreadyInCart) { try storage.carts.restore(productID: shoes.id, quantity: 3, for: stored, at: now) }
-        let after = try #require(try storage.sessions.session(storageID: session.storageID))
+        let after = try #require(try storage.sessions.stored(session))
         #expect(after.cart.items.map { "\($0.quantity) × \($0.product.slug)" } == ["2 × insulated-water-bottle", "10 × trail-running-shoes"])
         #expect(after.cartVersion == 2, "a refused restore moved the version")
     }
@@ -329,7 +329,7 @@ struct StoreTests {
         let session = TestSessions.new()
         let (firstID, emptied) = try storage.carts.checkout(for: session, at: now)
         #expect(emptied == CartChange(itemCount: 0, version: 1))
-        #expect(try storage.sessions.session(storageID: session.storageID)?.cart.isEmpty == true)
+        #expect(try storage.sessions.stored(session)?.cart.isEmpty == true)
         #expect(throws: CartError.emptyCart) { try storage.carts.checkout(for: TestSessions.stored(session), at: now + 1) }
 
         _ = try storage.carts.add(productID: tent.id, for: TestSessions.stored(session), at: now + 5)
@@ -364,9 +364,9 @@ struct StoreTests {
         ]
         #expect(versions == [1, 2, 3, 4, 5])
         _ = try storage.carts.setQuantity(9, of: shoes.id, for: bob, at: now)
-        #expect(try storage.sessions.session(storageID: ada.storageID)?.cart.isEmpty == true)
-        #expect(try storage.sessions.session(storageID: bob.storageID)?.cart.quantity(of: shoes.id) == 9)
-        #expect(try storage.sessions.session(storageID: bob.storageID)?.cartVersion == 1)
+        #expect(try storage.sessions.stored(ada)?.cart.isEmpty == true)
+        #expect(try storage.sessions.stored(bob)?.cart.quantity(of: shoes.id) == 9)
+        #expect(try storage.sessions.stored(bob)?.cartVersion == 1)
     }
 
     // MARK: - Live badge
@@ -382,8 +382,8 @@ struct StoreTests {
         let adaStream = EventStream(), bobStream = EventStream()
         // Ended as the server ends a stream whose client left: the hub lets go of them.
         defer { adaStream.finish(); bobStream.finish() }
-        hub.subscribe(adaStream, liveKey: ada.liveKey, current: CartChange(itemCount: 3, version: 0))
-        hub.subscribe(bobStream, liveKey: bob.liveKey, current: CartChange(itemCount: 3, version: 0))
+        hub.subscribe(adaStream, liveKey: ada.shopperLiveKey, client: ada.liveKey, current: CartChange(itemCount: 3, version: 0))
+        hub.subscribe(bobStream, liveKey: bob.shopperLiveKey, client: bob.liveKey, current: CartChange(itemCount: 3, version: 0))
         #expect(adaStream.drainedText().contains("data: 3"))
         _ = bobStream.drainedText()
 
@@ -408,7 +408,7 @@ struct StoreTests {
         defer { storage.close() }
         let session = TestSessions.new()
         try storage.searches.recordSearch("tent", for: session, at: now * 1000)
-        #expect(try storage.sessions.session(storageID: session.storageID) == nil, "a search stores no session")
+        #expect(try storage.sessions.stored(session) == nil, "a search stores no session")
         try storage.sessions.setDisplayName("Ada", for: session, at: now)
         let stored = TestSessions.stored(session)
         #expect(try storage.searches.recentSearches(for: stored) == [], "the search of the session not stored then is not kept")

@@ -272,13 +272,14 @@ def integrity_problems(db: sqlite3.Connection) -> list[str]:
 
 
 def orders_in_database(db: sqlite3.Connection, ids) -> dict[int, dict]:
-    """For each id that exists: its session and its lines {product_id: quantity} and positions."""
+    """For each id that exists: its session (the client of its shopper) and its lines {product_id: quantity} and positions."""
     found: dict[int, dict] = {}
     ids = sorted(set(ids))
     for start in range(0, len(ids), 500):
         chunk = ids[start:start + 500]
         marks = ",".join("?" * len(chunk))
-        for order, session in db.execute(f"SELECT id, session_id FROM orders WHERE id IN ({marks})", chunk):
+        for order, session in db.execute(
+                f"SELECT o.id, c.id FROM orders o JOIN clients c ON c.shopper_id = o.shopper_id WHERE o.id IN ({marks})", chunk):
             found[order] = {"session": session, "lines": {}, "positions": []}
         for order, position, product, quantity in db.execute(
             f"SELECT order_id, position, product_id, quantity FROM order_lines WHERE order_id IN ({marks}) "

@@ -382,7 +382,8 @@ def test_stop_under_load_loses_nothing_answered(launch, tmp_path, signal_number)
             # refuses the rest, so there must be none.
             sessions = {session for session, _ in acked}
             marks = ",".join("?" * len(sessions))
-            in_file = db.execute(f"SELECT count(*) FROM orders WHERE session_id IN ({marks})", sorted(sessions)).fetchone()[0]
+            in_file = db.execute(f"SELECT count(*) FROM orders o JOIN clients c ON c.shopper_id = o.shopper_id "
+                                 f"WHERE c.id IN ({marks})", sorted(sessions)).fetchone()[0]
             unanswered = in_file - len(acked)
             if unanswered:
                 problems.append(f"expected every committed order to have been answered, {unanswered} were committed without their 303")

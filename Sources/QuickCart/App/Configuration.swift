@@ -64,6 +64,9 @@ public struct Configuration: Sendable, Equatable {
         /// `host:port` as a URL writes it, an IPv6 host in brackets.
         public var authority: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
     }
+    /// For tests only: a file whose number of seconds is added to the clock (``Clock``), so a
+    /// test can move past a grace or a code's lifetime without sleeping.
+    public var testClockFile: String?
 
     public init() {}
 

@@ -102,5 +102,8 @@ public struct ConfigurationOption: Sendable {
             $0.shop = ShopIdentity(name: $0.shop.name, shortName: try ShopIdentity.checked($1, $2, limit: ShopIdentity.shortNameLimit))
         },
         toggle("--no-access-log", means: false, "QUICKCART_ACCESS_LOG", "do not log each request to standard error (variable: 0)") { $0.accessLog = $1 },
+        value("--test-clock-file", "FILE", "QUICKCART_TEST_CLOCK_FILE", "for tests only: FILE holds seconds the clock runs ahead") {
+            configuration, text, _ in configuration.testClockFile = text
+        },
     ]
 }

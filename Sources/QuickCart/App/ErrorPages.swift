@@ -5,10 +5,11 @@ import Mustache
 struct ErrorPages: Sendable {
     let sessions: SessionManager
     let pages: PageRenderer
+    let clock: Clock
 
     func render(_ error: HTTPError, for request: Request) -> Response {
         // The badge is a courtesy here: an error page must render even when the database cannot.
-        let resolution = try? sessions.resolve(request, at: Clock.nowMilliseconds() / 1000)
+        let resolution = try? sessions.resolve(request, at: clock.nowMilliseconds() / 1000)
         let session = resolution?.session
         let count = resolution?.cart.itemCount ?? 0
         let back = Self.wayBack(for: error.status, request)

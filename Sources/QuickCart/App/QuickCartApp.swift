@@ -78,6 +78,8 @@ public final class QuickCartApp: Sendable {
             pages: pages, staticFiles: staticFiles
         )
         let shelf = LiveCatalog(source: storage.catalog, icons: icons)
+        let publisher = storage.badgePublisher(deliveringTo: hub)
+        let clock = Clock(offsetFile: configuration.testClockFile)
         // The operator's lines' log: one writer keeps the two kinds of line whole and in order.
         let accessLogOutput = configuration.accessLog ? Log.output : nil
         self.accessLogOutput = accessLogOutput
@@ -89,18 +91,21 @@ public final class QuickCartApp: Sendable {
             search: SearchController(
                 shelf: shelf, searches: storage.searches, pending: PendingSearches(), productSearch: storage.productSearch, pages: pages
             ),
-            cart: CartController(shelf: shelf, carts: storage.carts, publisher: storage.badgePublisher(deliveringTo: hub), pages: pages),
-            profile: ProfileController(orders: storage.orders, sessions: storage.sessions, sessionManager: sessions, pages: pages),
+            cart: CartController(shelf: shelf, carts: storage.carts, publisher: publisher, pages: pages),
+            profile: ProfileController(
+                orders: storage.orders, sessions: storage.sessions, sessionManager: sessions, publisher: publisher, pages: pages
+            ),
             preferences: PreferencesController(sessions: storage.sessions, tabBar: pages.tabBar),
             events: EventsController(hub: hub),
             staticFiles: staticFiles,
             installable: installable,
             media: MediaFiles(directory: CatalogImages.generatedDirectory(in: configuration.mediaDirectory)),
-            errorPages: ErrorPages(sessions: sessions, pages: pages),
+            errorPages: ErrorPages(sessions: sessions, pages: pages, clock: clock),
             health: { try storage.ping() },
             metrics: metrics,
             securityHeaders: securityHeaders,
-            accessLog: accessLogOutput.map { output in AccessLog(write: output.write) }
+            accessLog: accessLogOutput.map { output in AccessLog(write: output.write) },
+            clock: clock
         )
         var router = routes.makeRouter()
         // Innermost, laid out from the finished route table: a slot per route.
@@ -229,7 +234,7 @@ public final class QuickCartApp: Sendable {
     /// Deletes sessions idle for longer than the configured lifetime, with their carts.
     public func purgeExpiredSessions() {
         do {
-            let cutoff = Clock.nowMilliseconds() / 1000 - configuration.sessionIdleSeconds
+            let cutoff = Clock.system.nowMilliseconds() / 1000 - configuration.sessionIdleSeconds
             let deleted = try storage.sessions.deleteSessions(lastSeenBefore: cutoff)
             if deleted > 0 { Log.info("purged \(deleted) expired sessions") }
         } catch {

@@ -21,6 +21,8 @@ struct Routes {
     let metrics: ShopMetrics
     let securityHeaders: SecurityHeaders
     let accessLog: AccessLog?
+    /// The time handlers see.
+    let clock: Clock
 
     func makeRouter() -> Router {
         var router = Router(renderError: errorPages.render, logError: { error, request in
@@ -84,11 +86,11 @@ struct Routes {
     /// new or renewed. With `storesSession`, an answer means the body stored the session if it
     /// was not stored yet, so the answer carries the cookie of the id it is stored under.
     private func page(storesSession: Bool = false, _ body: @escaping @Sendable (ShopRequest) throws -> Response) -> Router.Handler {
-        let sessions = sessions
+        let sessions = sessions, clock = clock
         let metrics = metrics
         return { request in
             do {
-                let now = Clock.nowMilliseconds()
+                let now = clock.nowMilliseconds()
                 let resolution = try sessions.resolve(request, at: now / 1000)
                 var response: Response
                 var stored: Cookie?

@@ -2,11 +2,12 @@ import FoundationEssentials
 import MicroHTTP
 import Synchronization
 
-/// Keeps every open event stream of every session, and tells a session's streams (and no
-/// one else's) its new cart count when it changes.
+/// Keeps every open event stream of every shopper, and tells a shopper's streams (those of all
+/// its clients, and no one else's) its new cart count when it changes.
 ///
-/// Sessions are known here by their ``Session/liveKey``, a keyed hash of the id, never by the
-/// id itself: news may reach the hub from other machines, and the id is a secret.
+/// Shoppers are known here by their ``Session/shopperLiveKey`` and each stream's client by its
+/// ``Session/liveKey``, keyed hashes of stored ids, never a cookie's id: news may reach the hub
+/// from other machines, and the id is a secret. A client signed out has its streams ended.
 ///
 /// Counts carry the cart's version, so news that arrives out of order (two requests of one
 /// session committing close together) never replaces a newer count with an older one.
@@ -16,6 +17,8 @@ public final class BadgeHub: Sendable {
     private struct Listener {
         let stream: EventStream
         let wantsTexts: Bool
+        /// The live key of the client whose stream it is.
+        let client: String
     }
 
     private struct Listeners {
@@ -28,7 +31,7 @@ public final class BadgeHub: Sendable {
 
     private struct State {
         var listeners: [String: Listeners] = [:]
-        /// The key each moved stream is listed under now (see ``moveStreams(from:to:)``);
+        /// The key each moved stream is listed under now (see ``moveStreams(ofClient:to:)``);
         /// other streams are under the key they subscribed with.
         var movedTo: [ObjectIdentifier: String] = [:]
     }
@@ -36,17 +39,18 @@ public final class BadgeHub: Sendable {
     private let state = Mutex(State())
     private let maximumStreamsPerSession: Int
 
-    /// Creates a hub that holds at most `maximumStreamsPerSession` streams per session; the
+    /// Creates a hub that holds at most `maximumStreamsPerSession` streams per shopper; the
     /// oldest is closed when another one opens.
     public init(maximumStreamsPerSession: Int = 16) {
         self.maximumStreamsPerSession = maximumStreamsPerSession
     }
 
-    /// Adds `stream` to the listeners of the session whose live key is `liveKey`, and sends it
-    /// the current count at once: `current`, or the newer change published since it was read.
-    /// With `wantsTexts`, each count is followed by a `badge-text` event (``BadgeText``).
-    public func subscribe(_ stream: EventStream, liveKey: String, current: CartChange, wantsTexts: Bool = false) {
-        let listener = Listener(stream: stream, wantsTexts: wantsTexts)
+    /// Adds `stream` of the client whose live key is `client` to the listeners of the shopper
+    /// whose live key is `liveKey`, and sends it the current count at once: `current`, or the
+    /// newer change published since it was read. With `wantsTexts`, each count is followed by a
+    /// `badge-text` event (``BadgeText``).
+    public func subscribe(_ stream: EventStream, liveKey: String, client: String, current: CartChange, wantsTexts: Bool = false) {
+        let listener = Listener(stream: stream, wantsTexts: wantsTexts, client: client)
         let evicted: EventStream? = state.withLock { state in
             var entry = state.listeners[liveKey, default: Listeners()]
             entry.streams.append(listener)
@@ -64,7 +68,7 @@ public final class BadgeHub: Sendable {
         stream.onClose { [weak self] in self?.unsubscribe(stream, liveKey: liveKey) }
     }
 
-    /// Sends the new count to each stream of the session whose live key is `liveKey`. News
+    /// Sends the new count to each stream of the shopper whose live key is `liveKey`. News
     /// older than what the streams were last sent, or sent twice, is dropped.
     public func publish(_ change: CartChange, liveKey: String) {
         state.withLock { state in
@@ -75,27 +79,46 @@ public final class BadgeHub: Sendable {
         }
     }
 
-    /// Moves the streams listening under `oldKey` to `newKey`, so news published under the
-    /// new key reaches them too: the session they follow is now stored under a new id. The
-    /// per-session limit applies to the streams together; the oldest beyond it are closed.
-    public func moveStreams(from oldKey: String, to newKey: String) {
-        guard oldKey != newKey else { return }
+    /// Moves the streams of the client whose live key is `client` to the shopper whose live key
+    /// is `liveKey`: the client now belongs to that shopper. The per-shopper limit applies to
+    /// the streams together; the oldest beyond it are closed.
+    public func moveStreams(ofClient client: String, to liveKey: String) {
         let evicted: [EventStream] = state.withLock { state in
-            guard let moved = state.listeners.removeValue(forKey: oldKey) else { return [] }
-            var entry = state.listeners[newKey, default: Listeners()]
-            entry.streams += moved.streams
-            if moved.version > entry.version { entry.latest = moved.latest }
-            for listener in moved.streams { state.movedTo[ObjectIdentifier(listener.stream)] = newKey }
+            var moved: [Listener] = []
+            for (key, var entry) in state.listeners where key != liveKey && entry.streams.contains(where: { $0.client == client }) {
+                moved += entry.streams.filter { $0.client == client }
+                entry.streams.removeAll { $0.client == client }
+                state.listeners[key] = entry.streams.isEmpty ? nil : entry
+            }
+            guard !moved.isEmpty else { return [] }
+            var entry = state.listeners[liveKey, default: Listeners()]
+            entry.streams += moved
+            for listener in moved { state.movedTo[ObjectIdentifier(listener.stream)] = liveKey }
             let excess = max(0, entry.streams.count - maximumStreamsPerSession)
             let oldest = entry.streams.prefix(excess).map(\.stream)
             entry.streams.removeFirst(excess)
-            state.listeners[newKey] = entry
+            state.listeners[liveKey] = entry
             return oldest
         }
         for stream in evicted { stream.close() }
     }
 
-    /// Sends the count to each stream of the session whose live key is `liveKey` even if
+    /// Ends every stream of the client whose live key is `client` at once: it was signed out.
+    /// Rare, so it looks through every shopper rather than keeping an index of clients.
+    public func endStreams(ofClient client: String) {
+        let ended: [EventStream] = state.withLock { state in
+            var ended: [EventStream] = []
+            for (key, var entry) in state.listeners where entry.streams.contains(where: { $0.client == client }) {
+                ended += entry.streams.filter { $0.client == client }.map(\.stream)
+                entry.streams.removeAll { $0.client == client }
+                state.listeners[key] = entry.streams.isEmpty ? nil : entry
+            }
+            return ended
+        }
+        for stream in ended { stream.close() }
+    }
+
+    /// Sends the count to each stream of the shopper whose live key is `liveKey` even if
     /// this version was sent before (but never older news): for news that may have been
     /// missed, such as after a backend's listener reconnected.
     public func resend(_ change: CartChange, liveKey: String) {
@@ -122,7 +145,7 @@ public final class BadgeHub: Sendable {
         for stream in streams { stream.send(bytes: event) }
     }
 
-    /// The live keys of the sessions with at least one open stream here.
+    /// The live keys of the shoppers with at least one open stream here.
     public var liveKeysWithOpenStreams: [String] {
         state.withLock { Array($0.listeners.keys) }
     }
@@ -185,12 +208,12 @@ public final class BadgeHub: Sendable {
 
 /// In one process the hub is the whole way: news goes straight to its streams.
 extension BadgeHub: BadgePublisher {
-    /// Sends `change` to the streams of `session`'s stored live key, after moving there the
-    /// streams opened under its cookie's key when this change stored the session.
+    /// Sends `change` to the streams of every client of `session`'s shopper.
     public func publish(_ change: CartChange, for session: Session) {
-        // When this change stored the session under its new id, the streams opened under the
-        // old cookie follow it: they hear this change and every later one.
-        moveStreams(from: session.liveKey, to: session.storedLiveKey)
-        publish(change, liveKey: session.storedLiveKey)
+        publish(change, liveKey: session.shopperLiveKey)
+    }
+
+    public func endStreams(ofClients liveKeys: [String]) {
+        for key in liveKeys { endStreams(ofClient: key) }
     }
 }

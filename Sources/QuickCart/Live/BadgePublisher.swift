@@ -1,13 +1,15 @@
-/// Where the cart controller sends a committed change's new count, to reach every open
-/// `/events` stream of the session.
+/// Where a committed change is sent, to reach every open `/events` stream of the shopper, and
+/// where a sign-out ends a client's streams.
 ///
 /// The in-process ``BadgeHub`` is one; a publisher for several instances carries the news
-/// between machines under ``Session/storedLiveKey``. Counts carry the cart's version, so news
-/// delivered twice or out of order is harmless.
+/// between machines under live keys (``Session/shopperLiveKey``, ``Session/liveKey``). Counts
+/// carry the cart's version, so news delivered twice or out of order is harmless.
 public protocol BadgePublisher: Sendable {
-    /// Tells every open stream of `session` its cart's new count: those under
-    /// ``Session/storedLiveKey``, and, when this change stored the session (so its
-    /// ``Session/liveKey`` differs), those opened under the old key, which from then on follow
-    /// the stored session (``BadgeHub/moveStreams(from:to:)``). Call once the change has committed.
+    /// Tells every open stream of every client of `session`'s shopper its cart's new count.
+    /// Call once the change has committed.
     func publish(_ change: CartChange, for session: Session)
+
+    /// Ends, at once and on every instance, the open streams of the clients whose live keys
+    /// are `liveKeys`. Call once their sign-out has committed.
+    func endStreams(ofClients liveKeys: [String])
 }

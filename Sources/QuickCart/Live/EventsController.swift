@@ -17,13 +17,14 @@ struct EventsController: Sendable {
         let stream = EventStream()
         stream.send(bytes: Array("retry: \(Self.reconnectDelay)\n\n".utf8))
         // Subscribing sends the current count (read with the session) at once, so a
-        // reconnecting browser is never stale. Under the stored session's key even before it
-        // is stored: news of the first change goes there, and a stream that subscribed under
-        // the cookie's key just after that change moved the others would hear nothing more.
+        // reconnecting browser is never stale. Under the shopper's key, the same before and
+        // after the first change stores it, so news of every client of the shopper reaches it;
+        // tagged with the client's key, so signing the client out ends it.
         // `?texts` (the page's script asks for it) adds `badge-text` after each count; without
         // it the stream is the counts alone, as every other client expects.
         hub.subscribe(
-            stream, liveKey: request.session.storedLiveKey, current: request.badge, wantsTexts: request.http.query["texts"] != nil
+            stream, liveKey: request.session.shopperLiveKey, client: request.session.liveKey, current: request.badge,
+            wantsTexts: request.http.query["texts"] != nil
         )
         return Response(
             headers: [

@@ -48,14 +48,27 @@ final class StoreLocation {
 
 /// Sessions as ``SessionManager`` makes them, for tests that talk to the stores directly.
 enum TestSessions {
-    /// A session that is not stored yet, with a fresh storage id (64 hex digits, as a SHA-256).
+    /// A session that is not stored yet, with a fresh client id (64 hex digits, as a SHA-256)
+    /// and the id of the new shopper its first change stores.
     static func new(createdAt: Int64 = TestSessions.start) -> Session {
-        let id = (0..<32).map { _ in String(UInt8.random(in: 0...255), radix: 16) }
-            .map { $0.count == 1 ? "0" + $0 : $0 }.joined()
+        let id = randomID(), shopper = randomID()
         return Session(
-            storageID: id, createdAt: createdAt, displayName: Session.defaultDisplayName, isStored: false,
-            csrfToken: "csrf-" + id, liveKey: "live-" + id, storedLiveKey: "live-" + id
+            clientID: id, shopperID: shopper, createdAt: createdAt, displayName: Session.defaultDisplayName, isStored: false,
+            csrfToken: "csrf-" + id, liveKey: "live-" + id, shopperLiveKey: "live-shopper-" + shopper
         )
+    }
+
+    /// Another client of `session`'s shopper, not stored yet as a client.
+    static func anotherClient(of session: Session) -> Session {
+        let id = randomID()
+        return Session(
+            clientID: id, shopperID: session.shopperID, createdAt: session.createdAt, displayName: session.displayName, isStored: true,
+            csrfToken: "csrf-" + id, liveKey: "live-" + id, shopperLiveKey: session.shopperLiveKey
+        )
+    }
+
+    private static func randomID() -> String {
+        (0..<32).map { _ in String(UInt8.random(in: 0...255), radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
     }
 
     /// The same session, as a request that found it stored would see it.
@@ -67,4 +80,13 @@ enum TestSessions {
 
     /// A moment the tests start at (seconds since 1970).
     static let start: Int64 = 1_790_000_000
+}
+
+extension SessionStore {
+    /// What is stored of `session`'s client and shopper, or `nil` when nothing is, or the
+    /// client was signed out.
+    func stored(_ session: Session) throws -> StoredSession? {
+        guard case .active(let stored) = try self.session(clientID: session.clientID) else { return nil }
+        return stored
+    }
 }

@@ -4,12 +4,14 @@ import Synchronization
 /// Finds the session a request belongs to, or begins a new one, and guards forms against
 /// cross-site request forgery.
 ///
-/// A session's id lives only in its cookie. Storage knows it by the SHA-256 of the id, so a
-/// leaked database holds no id that a cookie could carry. A session is stored only with its
-/// first change, and then under a new id (the cookie's id ``SessionToken/rotated(key:at:)``),
-/// whose cookie that change's answer sets: an id someone planted on a browser before it
-/// stored anything never reaches what the browser stores once ``spentCookieGrace`` is over;
-/// then the cookie of the old id is spent: it leads to a new, empty session.
+/// A session is a client (this browser) of a shopper. Its id lives only in its cookie. Storage
+/// knows the client by the SHA-256 of the id, so a leaked database holds no id that a cookie
+/// could carry. A client is stored (with a new shopper) only with its first change, and then
+/// under a new id (the cookie's id ``SessionToken/rotated(key:at:)``), whose cookie that
+/// change's answer sets: an id someone planted on a browser before it stored anything reaches
+/// what the browser stores only until ``spentCookieGrace`` is over, and is never given a
+/// cookie; then it is spent: it leads to a new, empty session. A client signed out is spent
+/// for good, with every id it had.
 public final class SessionManager: Sendable {
     /// The session cookie's name over plain HTTP.
     public static let cookieName = "quickcart_session"
@@ -39,24 +41,27 @@ public final class SessionManager: Sendable {
     /// cache retains one object rather than each of its strings.
     private final class Derived: Sendable {
         let token: SessionToken
-        let storageID: String
+        let clientID: String
         let csrfToken: String
         let liveKey: String
-        let rotatedStorageID: String
+        let rotatedClientID: String
         let rotatedCSRFToken: String
         let rotatedLiveKey: String
+        /// The shopper a first change of the rotated client stores, and its live key.
+        let newShopperID: String
+        let newShopperLiveKey: String
 
-        init(
-            token: SessionToken, storageID: String, csrfToken: String, liveKey: String,
-            rotatedStorageID: String, rotatedCSRFToken: String, rotatedLiveKey: String
-        ) {
+        init(token: SessionToken, clientID: String, rotatedClientID: String, key: HMACKey) {
             self.token = token
-            self.storageID = storageID
-            self.csrfToken = csrfToken
-            self.liveKey = liveKey
-            self.rotatedStorageID = rotatedStorageID
-            self.rotatedCSRFToken = rotatedCSRFToken
-            self.rotatedLiveKey = rotatedLiveKey
+            self.clientID = clientID
+            csrfToken = SessionManager.csrfToken(for: token.id, key: key)
+            liveKey = SessionManager.liveKey(ofClient: clientID, key: key)
+            self.rotatedClientID = rotatedClientID
+            let rotatedID = token.rotated(key: key, at: token.issuedAt).id
+            rotatedCSRFToken = SessionManager.csrfToken(for: rotatedID, key: key)
+            rotatedLiveKey = SessionManager.liveKey(ofClient: rotatedClientID, key: key)
+            newShopperID = Hex.encode(Array(key.authenticate("shopper|\(rotatedClientID)".utf8).prefix(32)))
+            newShopperLiveKey = SessionManager.liveKey(ofShopper: newShopperID, key: key)
         }
     }
 
@@ -112,87 +117,114 @@ public final class SessionManager: Sendable {
     /// expired or spent cookie gets a new session with a new random id, never someone else's.
     public func resolve(_ request: Request, at now: Int64) throws -> Resolution {
         if let value = SessionCookie.soleValue(named: cookieName, in: request.headers.values(named: "Cookie")), let derived = verify(value),
-           let resolution = try resolveIssued(derived, at: now) {
+           var resolution = try resolveIssued(derived, at: now) {
+            if !resolution.session.isStored { resolution.session.device = DeviceName.of(userAgent: request.headers["User-Agent"]) }
             return resolution
         }
         let token = SessionToken.issue(at: now)
-        let derived = derive(token)
-        let session = Session(
-            storageID: derived.rotatedStorageID, createdAt: now, displayName: Session.defaultDisplayName, isStored: false,
-            csrfToken: derived.rotatedCSRFToken, liveKey: derived.liveKey, storedLiveKey: derived.rotatedLiveKey
-        )
+        var session = unstoredSession(of: derive(token), createdAt: now)
+        session.device = DeviceName.of(userAgent: request.headers["User-Agent"])
         return Resolution(session: session, cart: catalog.current.starterCart, cartVersion: 0, cookie: cookie(for: token), isNew: true, token: token)
     }
 
     /// The session of a cookie this server signed, or `nil` when it no longer leads anywhere.
     private func resolveIssued(_ derived: Derived, at now: Int64) throws -> Resolution? {
         let token = derived.token
-        if let stored = try store.session(storageID: derived.storageID) {
+        switch try store.session(clientID: derived.clientID) {
+        case .active(let stored):
             guard stored.lastSeen >= now - idleLifetime else { return nil }
-            var session = Session(
-                storageID: derived.storageID, createdAt: stored.createdAt, displayName: stored.displayName, isStored: true,
-                csrfToken: derived.csrfToken, liveKey: derived.liveKey, storedLiveKey: derived.liveKey
-            )
-            session.preferences = stored.preferences
-            session.newestSearch = stored.newestSearch
+            let session = storedSession(stored, clientID: derived.clientID, csrfToken: derived.csrfToken, liveKey: derived.liveKey)
             let renews = now - stored.lastSeen >= touchInterval
-            if renews { try store.touch(storageID: derived.storageID, at: now) }
-            // Renewing the cookie keeps an active session alive past its first Max-Age.
+            if renews { try store.touch(clientID: derived.clientID, at: now) }
+            // Renewing the cookie keeps an active client alive past its first Max-Age.
             return Resolution(
                 session: session, cart: stored.cart, cartVersion: stored.cartVersion, cookie: renews ? cookie(for: token) : nil,
                 isNew: false, token: token
             )
+        case .spent:
+            return nil
+        case nil:
+            break
         }
         guard token.issuedAt >= now - idleLifetime else { return nil }
-        if let stored = try store.session(storageID: derived.rotatedStorageID) {
-            return resolveSpent(derived, stored: stored, at: now)
+        switch try store.session(clientID: derived.rotatedClientID) {
+        case .active(let stored):
+            return resolveReplaced(derived, stored: stored, at: now)
+        case .spent:
+            // Signed out: the cookie from before the first change is spent with the rest.
+            return nil
+        case nil:
+            let session = unstoredSession(of: derived, createdAt: token.issuedAt)
+            return Resolution(session: session, cart: catalog.current.starterCart, cartVersion: 0, cookie: nil, isNew: false, token: token)
         }
-        let session = Session(
-            storageID: derived.rotatedStorageID, createdAt: token.issuedAt, displayName: Session.defaultDisplayName,
-            isStored: false, csrfToken: derived.rotatedCSRFToken, liveKey: derived.liveKey, storedLiveKey: derived.rotatedLiveKey
-        )
-        return Resolution(session: session, cart: catalog.current.starterCart, cartVersion: 0, cookie: nil, isNew: false, token: token)
     }
 
-    /// The session of a cookie whose first change stored the session under its rotated id.
+    /// The session of a cookie whose first change stored the client under its rotated id.
     ///
-    /// For ``spentCookieGrace`` after the cookie was issued it still reaches that session, and
-    /// each answer sets the rotated cookie again: requests already on their way when the first
-    /// change committed, and clients slow to take a new cookie, must not lose their work (or
-    /// get 403 for a form that was right when it was rendered). After that the cookie is spent
-    /// and leads to a new session, so an id planted on a browser reaches what it stored only
-    /// if it is used within that time.
-    private func resolveSpent(_ derived: Derived, stored: StoredSession, at now: Int64) -> Resolution? {
+    /// For ``spentCookieGrace`` after the cookie was issued it still reaches that client, so
+    /// requests already on their way when the first change committed must not lose their work
+    /// (or get 403 for a form that was right when it was rendered). It is never given the
+    /// rotated cookie, so whoever holds it (an id planted on a browser before its first change)
+    /// reaches the client for that window and no longer; after it, the cookie leads to a new
+    /// session.
+    private func resolveReplaced(_ derived: Derived, stored: StoredSession, at now: Int64) -> Resolution? {
         guard now - derived.token.issuedAt < Self.spentCookieGrace, stored.lastSeen >= now - idleLifetime else { return nil }
+        var session = storedSession(stored, clientID: derived.rotatedClientID, csrfToken: derived.rotatedCSRFToken, liveKey: derived.rotatedLiveKey)
+        session.isGraceCookie = true
+        return Resolution(session: session, cart: stored.cart, cartVersion: stored.cartVersion, cookie: nil, isNew: false, token: derived.token)
+    }
+
+    private func storedSession(_ stored: StoredSession, clientID: String, csrfToken: String, liveKey: String) -> Session {
         var session = Session(
-            storageID: derived.rotatedStorageID, createdAt: stored.createdAt, displayName: stored.displayName, isStored: true,
-            csrfToken: derived.rotatedCSRFToken, liveKey: derived.rotatedLiveKey, storedLiveKey: derived.rotatedLiveKey
+            clientID: clientID, shopperID: stored.shopperID, createdAt: stored.createdAt, displayName: stored.displayName, isStored: true,
+            csrfToken: csrfToken, liveKey: liveKey, shopperLiveKey: stored.shopperLiveKey
         )
         session.preferences = stored.preferences
         session.newestSearch = stored.newestSearch
-        let rotated = derived.token.rotated(key: key, at: now)
-        return Resolution(
-            session: session, cart: stored.cart, cartVersion: stored.cartVersion, cookie: cookie(for: rotated), isNew: false, token: rotated
+        return session
+    }
+
+    /// A client not stored yet: it is known under the id its first change moves it to, with
+    /// the shopper that change makes.
+    private func unstoredSession(of derived: Derived, createdAt: Int64) -> Session {
+        Session(
+            clientID: derived.rotatedClientID, shopperID: derived.newShopperID, createdAt: createdAt,
+            displayName: Session.defaultDisplayName, isStored: false, csrfToken: derived.rotatedCSRFToken,
+            liveKey: derived.rotatedLiveKey, shopperLiveKey: derived.newShopperLiveKey
         )
     }
 
-    /// How long a cookie whose session was stored under a rotated id still reaches it,
+    /// How long a cookie whose client was stored under a rotated id still reaches it,
     /// counted from the cookie's issue (seconds).
     static let spentCookieGrace: Int64 = 300
 
-    /// The cookie to set on the answer to a change that stores `resolution`'s session: its
-    /// rotated id's. `nil` when the session was stored already.
+    /// The cookie to set on the answer to a change that stores `resolution`'s client: its
+    /// rotated id's. `nil` when the client was stored already.
     public func cookieOnceStored(for resolution: Resolution, at now: Int64) -> Cookie? {
         guard !resolution.session.isStored else { return nil }
         return cookie(for: resolution.token.rotated(key: key, at: now))
     }
 
-    /// Ends `session` in this browser: deletes what is stored of it (its orders stay, as
-    /// records of sales) and returns the cookie of a new session to set instead. The old
-    /// cookie then reaches nothing of it.
+    /// Signs `session`'s client out of this browser: its id is spent for good (a stored one,
+    /// and the id an unstored one would have been stored under, so no cookie of it before or
+    /// after rotation leads anywhere again); a shopper left without clients is deleted with
+    /// its cart and searches (its orders stay, as records of sales). Returns the cookie of a
+    /// new session to set instead.
     public func endSession(_ session: Session, at now: Int64) throws -> Cookie {
-        if session.isStored { try store.deleteSession(storageID: session.storageID) }
+        try store.endClients([session.clientID], ofShopper: session.shopperID, spendingUnstored: session.clientID, at: now)
         return cookie(for: SessionToken.issue(at: now))
+    }
+
+    /// The live key of the client stored under `clientID`, as its streams are tagged: for
+    /// ending the streams of another device signed out.
+    public func liveKey(ofClient clientID: String) -> String {
+        Self.liveKey(ofClient: clientID, key: key)
+    }
+
+    /// A name for a client in a page (a device's Sign out button), from which its id cannot be
+    /// read back: a keyed hash of it.
+    public func deviceHandle(ofClient clientID: String) -> String {
+        Hex.encode(Array(key.authenticate("device|\(clientID)".utf8).prefix(12)))
     }
 
     /// Checks a state-changing request: its form must carry the session's CSRF token, and a
@@ -233,22 +265,26 @@ public final class SessionManager: Sendable {
 
     private func derive(_ token: SessionToken) -> Derived {
         let rotatedID = token.rotated(key: key, at: token.issuedAt).id
-        return Derived(
-            token: token,
-            storageID: SHA256.hexDigest(of: token.id), csrfToken: csrfToken(for: token.id), liveKey: liveKey(for: token.id),
-            rotatedStorageID: SHA256.hexDigest(of: rotatedID), rotatedCSRFToken: csrfToken(for: rotatedID),
-            rotatedLiveKey: liveKey(for: rotatedID)
-        )
+        return Derived(token: token, clientID: SHA256.hexDigest(of: token.id), rotatedClientID: SHA256.hexDigest(of: rotatedID), key: key)
     }
 
-    private func csrfToken(for id: String) -> String {
+    private static func csrfToken(for id: String, key: HMACKey) -> String {
         Hex.encode(Array(key.authenticate("csrf|\(id)".utf8).prefix(16)))
     }
 
-    /// 128 bits of an HMAC of the id: unguessable without the secret, the same on every
-    /// instance that shares it.
-    private func liveKey(for id: String) -> String {
-        Hex.encode(Array(key.authenticate("live|\(id)".utf8).prefix(16)))
+    /// 128 bits of an HMAC of the stored id: unguessable without the secret, the same on every
+    /// instance that shares it, and computable for any client or shopper from what is stored.
+    fileprivate static func liveKey(ofClient clientID: String, key: HMACKey) -> String {
+        Hex.encode(Array(key.authenticate("live|client|\(clientID)".utf8).prefix(16)))
+    }
+
+    fileprivate static func liveKey(ofShopper shopperID: String, key: HMACKey) -> String {
+        Hex.encode(Array(key.authenticate("live|shopper|\(shopperID)".utf8).prefix(16)))
+    }
+
+    /// The live key of the shopper stored under `shopperID`, for migrations that make shoppers.
+    static func liveKey(ofShopper shopperID: String, secret: [UInt8]) -> String {
+        liveKey(ofShopper: shopperID, key: HMACKey(secret))
     }
 
     private func cookie(for token: SessionToken) -> Cookie {

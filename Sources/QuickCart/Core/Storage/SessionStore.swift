@@ -1,25 +1,31 @@
-/// A stored session, read together with its cart, so resolving a request's session and
-/// showing its cart (or badge) costs one read.
+/// A stored client with its shopper and the shopper's cart, read together, so resolving a
+/// request's session and showing its cart (or badge) costs one read.
 public struct StoredSession: Sendable, Equatable {
-    /// When the session began (seconds since 1970, UTC).
+    /// The shopper the client belongs to.
+    public var shopperID: String
+    /// The shopper's live key (``Session/shopperLiveKey``).
+    public var shopperLiveKey: String
+    /// When the shopper began (seconds since 1970, UTC).
     public var createdAt: Int64
-    /// When it was last touched (seconds since 1970, UTC).
+    /// When the client was last touched (seconds since 1970, UTC).
     public var lastSeen: Int64
     /// The name shown on Profile (``Session/defaultDisplayName`` until the shopper picks one).
     public var displayName: String
     /// Theme, tab order, layout and notification settings.
     public var preferences: Preferences
-    /// Its cart, in the order items were added.
+    /// The shopper's cart, in the order items were added.
     public var cart: Cart
     /// The cart's version: it grows with every change (``CartChange/version``).
     public var cartVersion: Int64
-    /// The newest of its recent searches (``SearchHistoryStore``), if any.
+    /// The newest of the shopper's recent searches (``SearchHistoryStore``), if any.
     public var newestSearch: String?
 
     public init(
-        createdAt: Int64, lastSeen: Int64, displayName: String, preferences: Preferences, cart: Cart, cartVersion: Int64,
-        newestSearch: String? = nil
+        shopperID: String, shopperLiveKey: String, createdAt: Int64, lastSeen: Int64, displayName: String,
+        preferences: Preferences, cart: Cart, cartVersion: Int64, newestSearch: String? = nil
     ) {
+        self.shopperID = shopperID
+        self.shopperLiveKey = shopperLiveKey
         self.createdAt = createdAt
         self.lastSeen = lastSeen
         self.displayName = displayName
@@ -30,38 +36,77 @@ public struct StoredSession: Sendable, Equatable {
     }
 }
 
-/// Sessions as storage keeps them.
+/// What storage knows of a client id.
+public enum StoredClient: Sendable, Equatable {
+    /// A client in use, with its shopper.
+    case active(StoredSession)
+    /// A client that was signed out: its id is spent for good, and no cookie of it (before or
+    /// after rotation) may lead anywhere again.
+    case spent
+}
+
+/// One of a shopper's clients, as Profile's devices list shows it.
+public struct StoredDevice: Sendable, Equatable {
+    /// The client's ``Session/clientID``.
+    public var clientID: String
+    /// Browser and system, coarsely ("Chromium on Linux").
+    public var device: String
+    /// When the client was first stored, and last touched (seconds since 1970, UTC).
+    public var createdAt: Int64
+    public var lastSeen: Int64
+
+    public init(clientID: String, device: String, createdAt: Int64, lastSeen: Int64) {
+        self.clientID = clientID
+        self.device = device
+        self.createdAt = createdAt
+        self.lastSeen = lastSeen
+    }
+}
+
+/// Shoppers and their clients as storage keeps them.
 ///
-/// A session is stored only with its first change of its cart, name or preferences: every
-/// method here and on ``CartStore`` that changes something for a ``Session`` whose
-/// ``Session/isStored`` is false first stores it (with the current ``CatalogSource/Snapshot/starterCart``), in the
-/// same transaction as the change, so the two land together or not at all. Storing a session
-/// that another request stored meanwhile is harmless.
+/// A client is stored, with a new shopper, only with its first change of a cart, name or
+/// preferences: every method here and on ``CartStore`` that changes something for a
+/// ``Session`` whose ``Session/isStored`` is false first stores the shopper (with the current
+/// ``CatalogSource/Snapshot/starterCart``) and the client, in the same transaction as the
+/// change, so they land together or not at all. Storing one that another request stored
+/// meanwhile is harmless.
 ///
-/// Sessions are known by their ``Session/storageID``, a hash of the id their cookie carries:
-/// the id itself is never stored.
+/// Clients are known by their ``Session/clientID``, a hash of the id their cookie carries: the
+/// id itself is never stored. Everything else (cart, orders, name, preferences, searches)
+/// belongs to the shopper, by ``Session/shopperID``.
 public protocol SessionStore: Sendable {
-    /// The session stored under `storageID` with its cart, read at one moment; `nil` when
-    /// there is none.
-    func session(storageID: String) throws -> StoredSession?
+    /// The client stored under `clientID` with its shopper and cart, read at one moment;
+    /// ``StoredClient/spent`` for a client signed out; `nil` when there is none.
+    func session(clientID: String) throws -> StoredClient?
 
-    /// Records that the session stored under `storageID` was used at `now` (seconds); nothing
+    /// Records that the client stored under `clientID` was used at `now` (seconds); nothing
     /// when there is none.
-    func touch(storageID: String, at now: Int64) throws
+    func touch(clientID: String, at now: Int64) throws
 
-    /// Changes the name shown on Profile, storing the session first if needed.
+    /// Changes the name shown on Profile, storing the shopper first if needed.
     func setDisplayName(_ name: String, for session: Session, at now: Int64) throws
 
-    /// Stores the session's preferences, storing the session first if needed.
+    /// Stores the shopper's preferences, storing the shopper first if needed.
     func setPreferences(_ preferences: Preferences, for session: Session, at now: Int64) throws
 
-    /// Deletes the session stored under `storageID` with its cart and searches (its orders
-    /// stay); nothing when there is none.
-    func deleteSession(storageID: String) throws
+    /// The shopper's clients, first stored first.
+    func devices(ofShopper shopperID: String) throws -> [StoredDevice]
 
-    /// Deletes the sessions last seen before `cutoff` (seconds), with their carts and searches;
-    /// their orders stay.
-    /// - Returns: How many sessions were deleted.
+    /// Signs clients of the shopper out, in one transaction: each of `clientIDs` that is the
+    /// shopper's is spent for good (kept as a mark, so no cookie of it, before or after
+    /// rotation, can come back), and a shopper left without clients is deleted with its cart
+    /// and searches (its orders stay, as records of sales). A client id of `clientIDs` that
+    /// is not stored at all (a browser that never changed anything) is marked spent too when
+    /// `spendingUnstored` names it.
+    /// - Returns: The ids that were the shopper's and are now spent.
+    @discardableResult
+    func endClients(_ clientIDs: [String], ofShopper shopperID: String, spendingUnstored: String?, at now: Int64) throws -> [String]
+
+    /// Deletes the clients last seen before `cutoff` (seconds) and the marks of clients spent
+    /// before it (no cookie that old works any more), and shoppers left without clients with
+    /// their carts and searches; their orders stay.
+    /// - Returns: How many clients were deleted.
     @discardableResult
     func deleteSessions(lastSeenBefore cutoff: Int64) throws -> Int
 }

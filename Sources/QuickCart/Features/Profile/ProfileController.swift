@@ -10,6 +10,8 @@ struct ProfileController: Sendable {
     let sessions: any SessionStore
     /// Ends sessions (sign out).
     let sessionManager: SessionManager
+    /// Ends a signed-out client's open streams, on every instance.
+    let publisher: any BadgePublisher
     let pages: PageRenderer
 
     func show(_ request: ShopRequest) throws -> Response {
@@ -54,11 +56,13 @@ struct ProfileController: Sendable {
         return response
     }
 
-    /// `POST /profile/sign-out`: this browser gets a new, empty session (a new cookie); what
-    /// was stored of the old one is deleted, and its cookie reaches none of it again.
+    /// `POST /profile/sign-out`: this browser gets a new, empty session (a new cookie); its
+    /// client's ids are spent for good (before and after rotation), its open streams end, and
+    /// a shopper left without clients is deleted with its cart and searches.
     func signOut(_ request: ShopRequest) throws -> Response {
         var response = Response.redirect(to: "/profile")
         response.setCookie(try sessionManager.endSession(request.session, at: request.now))
+        publisher.endStreams(ofClients: [request.session.liveKey])
         return response
     }
 

@@ -51,7 +51,7 @@ struct SearchController: Sendable {
     /// `POST /search/recent/clear`: forgets the session's recent searches (stored, or waiting
     /// in memory), back to Search.
     func clearRecent(_ request: ShopRequest) throws -> Response {
-        _ = pending.take(for: request.session.storageID)
+        _ = pending.take(for: request.session.clientID)
         try searches.clearSearches(for: request.session)
         return .redirect(to: request.returnPath(default: "/search"))
     }
@@ -97,10 +97,10 @@ struct SearchController: Sendable {
         let session = request.session
         guard session.isStored else {
             guard !request.isNewSession else { return [] }
-            if !query.isEmpty { pending.record(query, for: session.storageID) }
-            return pending.recent(for: session.storageID)
+            if !query.isEmpty { pending.record(query, for: session.clientID) }
+            return pending.recent(for: session.clientID)
         }
-        for waiting in pending.take(for: session.storageID).reversed() {
+        for waiting in pending.take(for: session.clientID).reversed() {
             try searches.recordSearch(waiting, for: session, at: request.nowMilliseconds)
         }
         if !query.isEmpty { try searches.recordSearch(query, for: session, at: request.nowMilliseconds) }

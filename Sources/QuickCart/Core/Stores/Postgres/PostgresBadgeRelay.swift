@@ -3,15 +3,14 @@ import Postgres
 /// Carries the live badge between the instances that share one database.
 ///
 /// The cart store sends each committed change on ``channel`` inside its transaction, as
-/// `LIVEKEY VERSION COUNT`, followed by ` OLDKEY` when the change stored the session under a
-/// new id (live keys are keyed hashes of session ids, never the ids), so only committed news
-/// travels, and every instance moves the streams opened under the old key as this one does.
-/// Every instance listens on one dedicated connection and feeds its own hub; the instance
-/// that made the change also delivers it at once, and the copy that comes back through the
-/// database is dropped by its version.
+/// `LIVEKEY VERSION COUNT` (the shopper's live key, a keyed hash of its id, never an id), so
+/// only committed news travels. Signing clients out sends `end LIVEKEY` for each (the client's
+/// live key), so their streams end on every instance. Every instance listens on one dedicated
+/// connection and feeds its own hub; the instance that made the change also delivers it at
+/// once, and the copy that comes back through the database is dropped by its version.
 ///
 /// Notifications sent while the listener was away are lost, so after each reconnection the
-/// current count of every session with an open stream here is read and sent again.
+/// current count of every shopper with an open stream here is read and sent again.
 final class PostgresBadgeRelay: BadgePublisher {
     /// The `NOTIFY` channel.
     static let channel = "quickcart_badge"
@@ -22,19 +21,23 @@ final class PostgresBadgeRelay: BadgePublisher {
     private let hub: BadgeHub
     private let listener: PostgresListener
     private let probes = NotificationProbes()
+    private let database: PostgresDatabase
 
     /// - Precondition: `connectionString` parses (the pool was made from it already).
     init(connectionString: String, hub: BadgeHub, database: PostgresDatabase) {
         self.hub = hub
+        self.database = database
         do {
             listener = try PostgresListener(
                 connectionString: connectionString,
                 channels: [Self.channel, Self.probeChannel],
                 onNotification: { [hub, probes] notification in
                     if notification.channel == Self.probeChannel { return probes.received(notification.payload) }
-                    guard let news = Self.parse(notification.payload) else { return }
-                    if let movedFrom = news.movedFrom { hub.moveStreams(from: movedFrom, to: news.liveKey) }
-                    hub.publish(news.change, liveKey: news.liveKey)
+                    switch Self.parse(notification.payload) {
+                    case .change(let liveKey, let change): hub.publish(change, liveKey: liveKey)
+                    case .end(let clientKey): hub.endStreams(ofClient: clientKey)
+                    case nil: break
+                    }
                 },
                 onReconnect: { [hub] in Self.resendCurrentCounts(to: hub, from: database) }
             )
@@ -44,8 +47,22 @@ final class PostgresBadgeRelay: BadgePublisher {
     }
 
     func publish(_ change: CartChange, for session: Session) {
-        hub.moveStreams(from: session.liveKey, to: session.storedLiveKey)
-        hub.publish(change, liveKey: session.storedLiveKey)
+        hub.publish(change, liveKey: session.shopperLiveKey)
+    }
+
+    /// Ends the streams here at once, and tells every other instance to end theirs. The
+    /// clients are spent already (committed), so a stream that opens meanwhile cannot be theirs.
+    func endStreams(ofClients liveKeys: [String]) {
+        for key in liveKeys { hub.endStreams(ofClient: key) }
+        do {
+            try database.withConnection { connection in
+                for key in liveKeys {
+                    _ = try connection.fetchValue("SELECT pg_notify($1, $2)::text", Self.channel, "end " + key, as: String.self)
+                }
+            }
+        } catch {
+            Log.error("telling the other instances to end a signed-out client's streams failed: \(error)")
+        }
     }
 
     /// Starts listening, waiting briefly for the first `LISTEN` so that changes committed
@@ -82,23 +99,30 @@ final class PostgresBadgeRelay: BadgePublisher {
         listener.stop()
     }
 
-    /// The payload of a change of `session` to `version`, around its count (which the
-    /// statement that sends it reads): `LIVEKEY VERSION ` and `` or ` OLDKEY`.
+    /// The payload of a change of `session`'s cart to `version`, around its count (which the
+    /// statement that sends it reads): `LIVEKEY VERSION ` and nothing after.
     static func payloadParts(version: Int64, for session: Session) -> (beforeCount: String, afterCount: String) {
-        ("\(session.storedLiveKey) \(version) ", session.liveKey == session.storedLiveKey ? "" : " \(session.liveKey)")
+        ("\(session.shopperLiveKey) \(version) ", "")
     }
 
-    /// `LIVEKEY VERSION COUNT[ OLDKEY]`, or `nil` for anything else.
-    static func parse(_ payload: String) -> (liveKey: String, change: CartChange, movedFrom: String?)? {
+    /// What a payload says.
+    enum News: Equatable {
+        /// A shopper's cart changed: `LIVEKEY VERSION COUNT`.
+        case change(liveKey: String, CartChange)
+        /// A client was signed out: `end LIVEKEY`.
+        case end(clientKey: String)
+    }
+
+    /// The news in `payload`, or `nil` for anything else.
+    static func parse(_ payload: String) -> News? {
         let parts = payload.split(separator: " ")
-        guard parts.count == 3 || parts.count == 4, let version = Int64(parts[1]), let count = Int(parts[2]) else { return nil }
-        return (String(parts[0]), CartChange(itemCount: count, version: version), parts.count == 4 ? String(parts[3]) : nil)
+        if parts.count == 2, parts[0] == "end" { return .end(clientKey: String(parts[1])) }
+        guard parts.count == 3, let version = Int64(parts[1]), let count = Int(parts[2]) else { return nil }
+        return .change(liveKey: String(parts[0]), CartChange(itemCount: count, version: version))
     }
 
-    /// Reads the count and version of every session with an open stream on this instance,
-    /// in one query, and sends each to its streams even if that version was sent before.
-    /// Streams still under the key of a cookie whose change stored the session under a new id
-    /// (news of it may have been missed too) move to the session's key first.
+    /// Reads the count and version of every shopper with an open stream on this instance, in
+    /// one query, and sends each to its streams even if that version was sent before.
     private static func resendCurrentCounts(to hub: BadgeHub, from database: PostgresDatabase) {
         let liveKeys = hub.liveKeysWithOpenStreams
         guard !liveKeys.isEmpty else { return }
@@ -106,18 +130,16 @@ final class PostgresBadgeRelay: BadgePublisher {
             let current = try database.withConnection { connection in
                 try connection.fetchAll(
                     """
-                    SELECT s.live_key, s.first_live_key, s.cart_version,
-                           (SELECT coalesce(sum(quantity), 0)::bigint FROM cart_items c WHERE c.session_id = s.id)
-                    FROM sessions s WHERE s.live_key = ANY($1::text[]) OR s.first_live_key = ANY($1::text[])
+                    SELECT s.live_key, s.cart_version,
+                           (SELECT coalesce(sum(quantity), 0)::bigint FROM cart_items c WHERE c.shopper_id = s.id)
+                    FROM shoppers s WHERE s.live_key = ANY($1::text[])
                     """,
                     arrayLiteral(liveKeys)
                 ) { row in
-                    (liveKey: try row.string(0), firstLiveKey: try row.get(1, as: String?.self),
-                     change: CartChange(itemCount: try row.int(3), version: try row.int64(2)))
+                    (liveKey: try row.string(0), change: CartChange(itemCount: try row.int(2), version: try row.int64(1)))
                 }
             }
             for entry in current {
-                if let firstLiveKey = entry.firstLiveKey { hub.moveStreams(from: firstLiveKey, to: entry.liveKey) }
                 hub.resend(entry.change, liveKey: entry.liveKey)
             }
         } catch {

@@ -1,10 +1,12 @@
 import Postgres
 
-/// Cart changes in PostgreSQL. Every change is one transaction that stores a new session,
-/// takes the session's row lock by bumping its cart version, changes the lines, reads the new
-/// count and sends it to every instance (`NOTIFY`, delivered only if the transaction commits).
+/// Cart changes in PostgreSQL, by shopper. Every change is one transaction that stores a new
+/// shopper and client, takes the shopper's row lock by bumping its cart version, changes the
+/// lines, reads the new count and sends it to every instance (`NOTIFY`, delivered only if the
+/// transaction commits).
 ///
-/// Taking the session's row first serialises the changes of one cart across instances: each
+/// Taking the shopper's row first serialises the changes of one cart, through any of its
+/// clients, across instances: each
 /// counts from what the one before it committed, the count read is exact, and two changes of
 /// one cart never lock rows in opposite orders.
 struct PostgresCartStore: CartStore {
@@ -16,11 +18,11 @@ struct PostgresCartStore: CartStore {
             // second (the starter cart's lines are stamped `now * 1000 + offset`).
             try connection.execute(
                 """
-                INSERT INTO cart_items (session_id, product_id, quantity, added_at)
-                VALUES ($1, $2, 1, greatest($3::bigint, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE session_id = $1), 0)))
-                ON CONFLICT (session_id, product_id) DO UPDATE SET quantity = least(cart_items.quantity + 1, $4)
+                INSERT INTO cart_items (shopper_id, product_id, quantity, added_at)
+                VALUES ($1, $2, 1, greatest($3::bigint, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = $1), 0)))
+                ON CONFLICT (shopper_id, product_id) DO UPDATE SET quantity = least(cart_items.quantity + 1, $4)
                 """,
-                session.storageID, productID, now * 1000, Cart.quantityRange.upperBound
+                session.shopperID, productID, now * 1000, Cart.quantityRange.upperBound
             )
         }
     }
@@ -28,8 +30,8 @@ struct PostgresCartStore: CartStore {
     func setQuantity(_ quantity: Int, of productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
         try change(for: session, at: now) { connection in
             let changed = try connection.execute(
-                "UPDATE cart_items SET quantity = $1 WHERE session_id = $2 AND product_id = $3",
-                Cart.clamp(quantity), session.storageID, productID
+                "UPDATE cart_items SET quantity = $1 WHERE shopper_id = $2 AND product_id = $3",
+                Cart.clamp(quantity), session.shopperID, productID
             )
             if changed == 0 { throw CartError.notInCart }
         }
@@ -44,8 +46,8 @@ struct PostgresCartStore: CartStore {
             // Relative to the quantity stored now, in one statement: presses on pages that
             // showed the same quantity all count, whichever instance they reach.
             let changed = try connection.execute(
-                "UPDATE cart_items SET quantity = least(greatest(quantity + $1, $2), $3) WHERE session_id = $4 AND product_id = $5",
-                bounded, Cart.quantityRange.lowerBound, Cart.quantityRange.upperBound, session.storageID, productID
+                "UPDATE cart_items SET quantity = least(greatest(quantity + $1, $2), $3) WHERE shopper_id = $4 AND product_id = $5",
+                bounded, Cart.quantityRange.lowerBound, Cart.quantityRange.upperBound, session.shopperID, productID
             )
             if changed == 0 { throw CartError.notInCart }
         }
@@ -53,7 +55,7 @@ struct PostgresCartStore: CartStore {
 
     func remove(productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
         try change(for: session, at: now) { connection in
-            try connection.execute("DELETE FROM cart_items WHERE session_id = $1 AND product_id = $2", session.storageID, productID)
+            try connection.execute("DELETE FROM cart_items WHERE shopper_id = $1 AND product_id = $2", session.shopperID, productID)
         }
     }
 
@@ -61,11 +63,11 @@ struct PostgresCartStore: CartStore {
         try change(for: session, at: now) { connection in
             let inserted = try connection.execute(
                 """
-                INSERT INTO cart_items (session_id, product_id, quantity, added_at)
-                VALUES ($1, $2, $3, greatest($4::bigint, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE session_id = $1), 0)))
-                ON CONFLICT (session_id, product_id) DO NOTHING
+                INSERT INTO cart_items (shopper_id, product_id, quantity, added_at)
+                VALUES ($1, $2, $3, greatest($4::bigint, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = $1), 0)))
+                ON CONFLICT (shopper_id, product_id) DO NOTHING
                 """,
-                session.storageID, productID, Cart.clamp(quantity), now * 1000
+                session.shopperID, productID, Cart.clamp(quantity), now * 1000
             )
             if inserted == 0 { throw CartError.alreadyInCart }
         }
@@ -79,13 +81,13 @@ struct PostgresCartStore: CartStore {
             let lines = try connection.fetchAll(
                 """
                 SELECT c.product_id FROM cart_items c JOIN products p ON p.id = c.product_id
-                WHERE c.session_id = $1 AND p.active ORDER BY c.added_at, c.product_id FOR UPDATE OF c
+                WHERE c.shopper_id = $1 AND p.active ORDER BY c.added_at, c.product_id FOR UPDATE OF c
                 """,
-                session.storageID
+                session.shopperID
             ) { try $0.int64(0) }
             guard !lines.isEmpty else {
                 let hasLines = try connection.fetchValue(
-                    "SELECT EXISTS (SELECT 1 FROM cart_items WHERE session_id = $1)", session.storageID, as: Bool.self
+                    "SELECT EXISTS (SELECT 1 FROM cart_items WHERE shopper_id = $1)", session.shopperID, as: Bool.self
                 ) ?? false
                 throw hasLines ? CartError.nothingForSale : CartError.emptyCart
             }
@@ -94,31 +96,30 @@ struct PostgresCartStore: CartStore {
             // follows the largest id seen, misses none.
             _ = try connection.fetchValue("SELECT pg_advisory_xact_lock($1)::text", PostgresOrderFeed.orderLockKey, as: String.self)
             orderID = try connection.fetchValue(
-                "INSERT INTO orders (session_id, placed_at) VALUES ($1, $2) RETURNING id", session.storageID, now, as: Int64.self
+                "INSERT INTO orders (shopper_id, placed_at) VALUES ($1, $2) RETURNING id", session.shopperID, now, as: Int64.self
             ) ?? 0
             try connection.execute(
                 """
                 INSERT INTO order_lines (order_id, position, product_id, name, unit_price_cents, quantity)
                 SELECT $1, row_number() OVER (ORDER BY c.added_at, c.product_id), p.id, p.name, p.price_cents, c.quantity
                 FROM cart_items c JOIN products p ON p.id = c.product_id
-                WHERE c.session_id = $2 AND p.active
+                WHERE c.shopper_id = $2 AND p.active
                 """,
-                orderID, session.storageID
+                orderID, session.shopperID
             )
-            try connection.execute("DELETE FROM cart_items WHERE session_id = $1", session.storageID)
+            try connection.execute("DELETE FROM cart_items WHERE shopper_id = $1", session.shopperID)
         }
         return (orderID, change)
     }
 
-    /// Runs `body` in a transaction that first stores the session if needed and takes its row
+    /// Runs `body` in a transaction that first stores the shopper if needed and takes its row
     /// lock (the version bump), then reads the new count and notifies every instance, all
     /// before committing. The transaction is rerun if it loses a race, so `body` must only
     /// write to the database.
     private func change(for session: Session, at now: Int64, _ body: (PostgresConnection) throws -> Void) throws -> CartChange {
         try database.write(storing: session, at: now) { connection in
-            // last_seen is left to the session's own touch, as in SQLite.
             let version = try connection.fetchValue(
-                "UPDATE sessions SET cart_version = cart_version + 1 WHERE id = $1 RETURNING cart_version", session.storageID, as: Int64.self
+                "UPDATE shoppers SET cart_version = cart_version + 1 WHERE id = $1 RETURNING cart_version", session.shopperID, as: Int64.self
             ) ?? 0
             try body(connection)
             // The count and the news in one round trip: the payload is built around the count.
@@ -129,10 +130,10 @@ struct PostgresCartStore: CartStore {
                 SELECT items.count, pg_notify($2::text, $3::text || items.count || $4::text)
                 FROM (
                     SELECT coalesce(sum(c.quantity), 0)::bigint AS count FROM cart_items c JOIN products p ON p.id = c.product_id
-                    WHERE c.session_id = $1 AND p.active
+                    WHERE c.shopper_id = $1 AND p.active
                 ) AS items
                 """,
-                session.storageID, PostgresBadgeRelay.channel, news.beforeCount, news.afterCount, as: Int.self
+                session.shopperID, PostgresBadgeRelay.channel, news.beforeCount, news.afterCount, as: Int.self
             ) ?? 0
             return CartChange(itemCount: count, version: version)
         }
@@ -150,9 +151,9 @@ struct PostgresOrderStore: OrderStore {
                 """
                 SELECT o.id, o.placed_at, l.name, l.unit_price_cents, l.quantity
                 FROM orders o JOIN order_lines l ON l.order_id = o.id
-                WHERE o.session_id = $1 ORDER BY o.id DESC, l.position
+                WHERE o.shopper_id = $1 ORDER BY o.id DESC, l.position
                 """,
-                session.storageID
+                session.shopperID
             ) { row in
                 (id: try row.int64(0), placedAt: try row.int64(1),
                  line: Order.Line(name: try row.string(2), unitPrice: try row.get(3), quantity: try row.int(4)))

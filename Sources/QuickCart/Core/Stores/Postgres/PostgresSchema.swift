@@ -122,6 +122,37 @@ enum PostgresSchema {
                 CREATE INDEX products_search ON products USING gin (search_document);
                 """)
         }
+        migrator.registerMigration("v5-shoppers") { connection in
+            // A session becomes a shopper (cart, orders, name, preferences, searches) with one
+            // client (the browser), both under the session's id, so every cookie in use keeps
+            // working. A client signed out stays as a mark (spent_at, no shopper), so its ids
+            // never come back. Streams follow shoppers now, by a live key of the shopper's id
+            // (computed below, as SessionManager does for new shoppers).
+            try connection.execute(sql: """
+                ALTER TABLE sessions RENAME TO shoppers;
+                ALTER TABLE cart_items RENAME COLUMN session_id TO shopper_id;
+                ALTER TABLE recent_searches RENAME COLUMN session_id TO shopper_id;
+                ALTER TABLE orders RENAME COLUMN session_id TO shopper_id;
+                ALTER TABLE shoppers DROP COLUMN first_live_key;
+                CREATE TABLE clients (
+                    id text PRIMARY KEY,
+                    shopper_id text REFERENCES shoppers (id) ON DELETE SET NULL,
+                    created_at bigint NOT NULL,
+                    last_seen bigint NOT NULL,
+                    device text NOT NULL DEFAULT '',
+                    spent_at bigint
+                );
+                CREATE INDEX clients_of_shopper ON clients (shopper_id);
+                CREATE INDEX clients_by_last_seen ON clients (last_seen);
+                INSERT INTO clients (id, shopper_id, created_at, last_seen) SELECT id, id, created_at, last_seen FROM shoppers;
+                """)
+            try ShopperLiveKeys.fill(
+                secretHex: try connection.fetchValue("SELECT value FROM settings WHERE key = 'session-secret'", as: String.self),
+                shopperIDs: try connection.fetchAll("SELECT id FROM shoppers") { try $0.string(0) }
+            ) { id, liveKey in
+                try connection.execute("UPDATE shoppers SET live_key = $1 WHERE id = $2", liveKey, id)
+            }
+        }
         return migrator
     }
 }

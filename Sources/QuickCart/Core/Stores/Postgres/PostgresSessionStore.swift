@@ -1,6 +1,6 @@
 import Postgres
 
-/// Sessions, their display names and preferences, in PostgreSQL.
+/// Shoppers and their clients, in PostgreSQL.
 struct PostgresSessionStore: SessionStore {
     /// The advisory lock held while purging, so one instance of the cluster purges at a time
     /// and the others skip their turn: "QCPURGE" in ASCII.
@@ -8,80 +8,121 @@ struct PostgresSessionStore: SessionStore {
 
     let database: PostgresDatabase
 
-    func session(storageID: String) throws -> StoredSession? {
-        // One statement is its own snapshot: the session and its cart lines are read at one
-        // moment. A session without lines gives one row of NULLs for them. The newest search
-        // (of at most five) comes along, for the Search tab's link.
-        var stored: StoredSession?
+    func session(clientID: String) throws -> StoredClient? {
+        // One statement is its own snapshot: the client, its shopper and the cart lines are
+        // read at one moment. A shopper without lines gives one row of NULLs for them; a spent
+        // client one row with its mark. The newest search (of at most five) comes along, for
+        // the Search tab's link, bound to the client's id so it runs once.
+        var stored: StoredClient?
         let catalog = database.catalog.current.catalog
         let items = try database.withConnection { connection in
             try connection.fetchAll(
                 """
-                SELECT s.created_at, s.last_seen, s.display_name, s.theme, s.tab_order, s.sidebar, s.notifications,
-                       s.cart_version, c.product_id, c.quantity,
-                       (SELECT query FROM recent_searches r WHERE r.session_id = $1 ORDER BY r.searched_at DESC, r.query LIMIT 1)
-                FROM sessions s LEFT JOIN cart_items c ON c.session_id = s.id
-                WHERE s.id = $1 ORDER BY c.added_at, c.product_id
+                SELECT cl.spent_at IS NOT NULL OR s.id IS NULL, cl.last_seen, s.id, s.live_key, s.created_at, s.display_name,
+                       s.theme, s.tab_order, s.sidebar, s.notifications, s.cart_version, c.product_id, c.quantity,
+                       (SELECT query FROM recent_searches r WHERE r.shopper_id = (SELECT shopper_id FROM clients WHERE id = $1)
+                        ORDER BY r.searched_at DESC, r.query LIMIT 1)
+                FROM clients cl LEFT JOIN shoppers s ON s.id = cl.shopper_id LEFT JOIN cart_items c ON c.shopper_id = s.id
+                WHERE cl.id = $1 ORDER BY c.added_at, c.product_id
                 """,
-                storageID
+                clientID
             ) { row -> Cart.Item? in
                 if stored == nil {
-                    stored = StoredSession(
-                        createdAt: try row.int64(0), lastSeen: try row.int64(1), displayName: try row.string(2),
+                    if try row.bool(0) {
+                        stored = .spent
+                        return nil
+                    }
+                    stored = .active(StoredSession(
+                        shopperID: try row.string(2), shopperLiveKey: try row.string(3), createdAt: try row.int64(4),
+                        lastSeen: try row.int64(1), displayName: try row.string(5),
                         preferences: Preferences(
-                            storedTheme: try row.string(3), storedTabOrder: try row.string(4),
-                            usesSidebar: try row.bool(5), notifications: try row.bool(6)
+                            storedTheme: try row.string(6), storedTabOrder: try row.string(7),
+                            usesSidebar: try row.bool(8), notifications: try row.bool(9)
                         ),
-                        cart: Cart(), cartVersion: try row.int64(7),
-                        newestSearch: try row.isNull(10) ? nil : try row.string(10)
-                    )
+                        cart: Cart(), cartVersion: try row.int64(10),
+                        newestSearch: try row.isNull(13) ? nil : try row.string(13)
+                    ))
                 }
-                guard !(try row.isNull(8)), let product = catalog.product(id: try row.int64(8)) else { return nil }
-                return Cart.Item(product: product, quantity: try row.int(9))
+                guard !(try row.isNull(11)), let product = catalog.product(id: try row.int64(11)) else { return nil }
+                return Cart.Item(product: product, quantity: try row.int(12))
             }
         }
-        stored?.cart.items = items.compactMap { $0 }
-        return stored
+        guard case .active(var session) = stored else { return stored }
+        session.cart.items = items.compactMap { $0 }
+        return .active(session)
     }
 
-    func touch(storageID: String, at now: Int64) throws {
+    func touch(clientID: String, at now: Int64) throws {
         try database.withConnection { connection in
-            try connection.execute("UPDATE sessions SET last_seen = $1 WHERE id = $2", now, storageID)
-        }
-    }
-
-    func deleteSession(storageID: String) throws {
-        try database.withConnection { connection in
-            // Its cart lines and searches go with it (ON DELETE CASCADE).
-            try connection.execute("DELETE FROM sessions WHERE id = $1", storageID)
+            try connection.execute("UPDATE clients SET last_seen = $1 WHERE id = $2 AND spent_at IS NULL", now, clientID)
         }
     }
 
     func setDisplayName(_ name: String, for session: Session, at now: Int64) throws {
         try database.write(storing: session, at: now) { connection in
-            try connection.execute("UPDATE sessions SET display_name = $1, last_seen = $2 WHERE id = $3", name, now, session.storageID)
+            try connection.execute("UPDATE shoppers SET display_name = $1, last_seen = $2 WHERE id = $3", name, now, session.shopperID)
         }
     }
 
     func setPreferences(_ preferences: Preferences, for session: Session, at now: Int64) throws {
         try database.write(storing: session, at: now) { connection in
             try connection.execute(
-                "UPDATE sessions SET theme = $1, tab_order = $2, sidebar = $3, notifications = $4, last_seen = $5 WHERE id = $6",
+                "UPDATE shoppers SET theme = $1, tab_order = $2, sidebar = $3, notifications = $4, last_seen = $5 WHERE id = $6",
                 preferences.theme.rawValue, preferences.storedTabOrder, preferences.usesSidebar,
-                preferences.notifications, now, session.storageID
+                preferences.notifications, now, session.shopperID
             )
         }
     }
 
+    func devices(ofShopper shopperID: String) throws -> [StoredDevice] {
+        try database.withConnection { connection in
+            try connection.fetchAll(
+                "SELECT id, device, created_at, last_seen FROM clients WHERE shopper_id = $1 ORDER BY created_at, id", shopperID
+            ) { row in
+                StoredDevice(clientID: try row.string(0), device: try row.string(1), createdAt: try row.int64(2), lastSeen: try row.int64(3))
+            }
+        }
+    }
+
+    @discardableResult
+    func endClients(_ clientIDs: [String], ofShopper shopperID: String, spendingUnstored: String?, at now: Int64) throws -> [String] {
+        try database.write { connection in
+            var ended: [String] = []
+            for clientID in clientIDs {
+                // The row stays as the mark that the id is spent; it no longer names a shopper.
+                let changed = try connection.execute(
+                    "UPDATE clients SET shopper_id = NULL, spent_at = $1 WHERE id = $2 AND shopper_id = $3", now, clientID, shopperID
+                )
+                if changed == 1 { ended.append(clientID) }
+            }
+            if let unstored = spendingUnstored, !ended.contains(unstored) {
+                try connection.execute(
+                    "INSERT INTO clients (id, shopper_id, created_at, last_seen, spent_at) VALUES ($1, NULL, $2, $2, $2) ON CONFLICT (id) DO NOTHING",
+                    unstored, now
+                )
+            }
+            // Its cart lines and searches go with it (ON DELETE CASCADE); its orders stay.
+            try connection.execute(
+                "DELETE FROM shoppers WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM clients WHERE shopper_id = $1)", shopperID
+            )
+            return ended
+        }
+    }
+
     /// Purges once across the cluster: an instance that finds another purging deletes
-    /// nothing and returns 0 (the other one's purge covers the same sessions).
+    /// nothing and returns 0 (the other one's purge covers the same clients).
     @discardableResult
     func deleteSessions(lastSeenBefore cutoff: Int64) throws -> Int {
         try database.write { connection in
             // Released with the transaction, so a crashed purger leaves no lock behind.
             let locked: Bool = try connection.fetchValue("SELECT pg_try_advisory_xact_lock($1)", Self.purgeLockKey) ?? false
             guard locked else { return 0 }
-            return try connection.execute("DELETE FROM sessions WHERE last_seen < $1", cutoff)
+            let deleted = try connection.execute("DELETE FROM clients WHERE spent_at IS NULL AND last_seen < $1", cutoff)
+            // A mark older than the idle lifetime guards nothing: every cookie of that client
+            // was issued before it, so it has expired by itself.
+            try connection.execute("DELETE FROM clients WHERE spent_at < $1", cutoff)
+            try connection.execute("DELETE FROM shoppers s WHERE NOT EXISTS (SELECT 1 FROM clients c WHERE c.shopper_id = s.id)")
+            return deleted
         }
     }
 }
@@ -94,8 +135,8 @@ struct PostgresSearchHistoryStore: SearchHistoryStore {
         guard session.isStored else { return [] }
         return try database.withConnection { connection in
             try connection.fetchAll(
-                "SELECT query FROM recent_searches WHERE session_id = $1 ORDER BY searched_at DESC, query LIMIT $2",
-                session.storageID, SearchHistory.limit
+                "SELECT query FROM recent_searches WHERE shopper_id = $1 ORDER BY searched_at DESC, query LIMIT $2",
+                session.shopperID, SearchHistory.limit
             ) { try $0.string(0) }
         }
     }
@@ -103,7 +144,7 @@ struct PostgresSearchHistoryStore: SearchHistoryStore {
     func clearSearches(for session: Session) throws {
         guard session.isStored else { return }
         try database.write { connection in
-            _ = try connection.execute("DELETE FROM recent_searches WHERE session_id = $1", session.storageID)
+            _ = try connection.execute("DELETE FROM recent_searches WHERE shopper_id = $1", session.shopperID)
         }
     }
 
@@ -112,25 +153,25 @@ struct PostgresSearchHistoryStore: SearchHistoryStore {
         try database.write { connection in
             // "Tent" after "tent" is the same search again: keep only the newest spelling.
             try connection.execute(
-                "DELETE FROM recent_searches WHERE session_id = $1 AND lower(query) = lower($2) AND query <> $2",
-                session.storageID, query
+                "DELETE FROM recent_searches WHERE shopper_id = $1 AND lower(query) = lower($2) AND query <> $2",
+                session.shopperID, query
             )
             // Later than every search already there, even one in the same millisecond, so
             // "newest first" never falls back to the order of the words.
             try connection.execute(
                 """
-                INSERT INTO recent_searches (session_id, query, searched_at)
-                VALUES ($1, $2, greatest($3::bigint, coalesce((SELECT max(searched_at) + 1 FROM recent_searches WHERE session_id = $1), 0)))
-                ON CONFLICT (session_id, query) DO UPDATE SET searched_at = excluded.searched_at
+                INSERT INTO recent_searches (shopper_id, query, searched_at)
+                VALUES ($1, $2, greatest($3::bigint, coalesce((SELECT max(searched_at) + 1 FROM recent_searches WHERE shopper_id = $1), 0)))
+                ON CONFLICT (shopper_id, query) DO UPDATE SET searched_at = excluded.searched_at
                 """,
-                session.storageID, query, nowMilliseconds
+                session.shopperID, query, nowMilliseconds
             )
             try connection.execute(
                 """
-                DELETE FROM recent_searches WHERE session_id = $1 AND query NOT IN (
-                    SELECT query FROM recent_searches WHERE session_id = $1 ORDER BY searched_at DESC LIMIT $2)
+                DELETE FROM recent_searches WHERE shopper_id = $1 AND query NOT IN (
+                    SELECT query FROM recent_searches WHERE shopper_id = $1 ORDER BY searched_at DESC LIMIT $2)
                 """,
-                session.storageID, SearchHistory.limit
+                session.shopperID, SearchHistory.limit
             )
         }
     }

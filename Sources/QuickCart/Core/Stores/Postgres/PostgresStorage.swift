@@ -125,8 +125,8 @@ struct PostgresDatabase: Sendable {
         try Self.mapping { try pool.withConnection(body) }
     }
 
-    /// A transaction that first stores `session` if it is not stored yet, so the session and
-    /// its first change land together or not at all.
+    /// A transaction that first stores `session`'s shopper and client if they are not stored
+    /// yet, so they and the first change land together or not at all.
     @discardableResult
     func write<T>(storing session: Session, at now: Int64, _ body: (PostgresConnection) throws -> T) throws -> T {
         try write { connection in
@@ -141,9 +141,9 @@ struct PostgresDatabase: Sendable {
         try Self.mapping { try pool.transaction(maximumAttempts: Self.maximumAttempts, body) }
     }
 
-    /// Stores `session` with the starter cart unless it is stored already, in one statement.
-    /// Another transaction storing the same session meanwhile makes this one wait for it and
-    /// then insert nothing.
+    /// Stores `session`'s shopper with the starter cart, and its client, unless stored
+    /// already, in one statement. Another transaction storing the same ones meanwhile makes
+    /// this one wait for it and then insert nothing.
     private func store(_ session: Session, in connection: PostgresConnection, at now: Int64) throws {
         // A session read from the database moments ago is there: no insert to attempt.
         guard !session.isStored else { return }
@@ -151,19 +151,24 @@ struct PostgresDatabase: Sendable {
         let starterCart = catalog.current.starterCart
         let starterProductIDs = "{" + starterCart.items.map { String($0.product.id) }.joined(separator: ",") + "}"
         let starterQuantities = "{" + starterCart.items.map { String($0.quantity) }.joined(separator: ",") + "}"
+        // The client's reference is checked at the end of the statement, when the shopper is in.
         try connection.execute(
             """
             WITH stored AS (
-                INSERT INTO sessions (id, created_at, last_seen, display_name, live_key, first_live_key)
-                VALUES ($1, $2, $3, $4, $5, $8)
+                INSERT INTO shoppers (id, created_at, last_seen, display_name, live_key)
+                VALUES ($1, $2, $3, $4, $5)
                 ON CONFLICT (id) DO NOTHING RETURNING id
+            ), client AS (
+                INSERT INTO clients (id, shopper_id, created_at, last_seen, device)
+                VALUES ($8, $1, $3, $3, $9)
+                ON CONFLICT (id) DO NOTHING
             )
-            INSERT INTO cart_items (session_id, product_id, quantity, added_at)
+            INSERT INTO cart_items (shopper_id, product_id, quantity, added_at)
             SELECT stored.id, item.product_id, item.quantity, $3::bigint * 1000 + item.position - 1
             FROM stored, unnest($6::bigint[], $7::integer[]) WITH ORDINALITY AS item (product_id, quantity, position)
             """,
-            session.storageID, session.createdAt, now, session.displayName, session.storedLiveKey, starterProductIDs, starterQuantities,
-            session.liveKey == session.storedLiveKey ? nil : session.liveKey
+            session.shopperID, session.createdAt, now, session.displayName, session.shopperLiveKey, starterProductIDs, starterQuantities,
+            session.clientID, session.device
         )
     }
 

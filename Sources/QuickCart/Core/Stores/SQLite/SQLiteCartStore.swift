@@ -1,7 +1,7 @@
 import SQLite
 
-/// Cart changes in SQLite. Every change is one write transaction that also stores a new
-/// session, so a cart change and the session it belongs to land together or not at all.
+/// Cart changes in SQLite, by shopper. Every change is one write transaction that also stores
+/// a new shopper and client, so a cart change and who it belongs to land together or not at all.
 struct SQLiteCartStore: CartStore {
     let database: SQLiteDatabase
 
@@ -11,11 +11,11 @@ struct SQLiteCartStore: CartStore {
             // second (the starter cart's lines are stamped `now * 1000 + offset`).
             try db.execute(
                 """
-                INSERT INTO cart_items (session_id, product_id, quantity, added_at)
-                VALUES (?, ?, 1, max(?, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE session_id = ?), 0)))
-                ON CONFLICT (session_id, product_id) DO UPDATE SET quantity = min(quantity + 1, ?)
+                INSERT INTO cart_items (shopper_id, product_id, quantity, added_at)
+                VALUES (?, ?, 1, max(?, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = ?), 0)))
+                ON CONFLICT (shopper_id, product_id) DO UPDATE SET quantity = min(quantity + 1, ?)
                 """,
-                [session.storageID, productID, now * 1000, session.storageID, Cart.quantityRange.upperBound]
+                [session.shopperID, productID, now * 1000, session.shopperID, Cart.quantityRange.upperBound]
             )
         }
     }
@@ -23,8 +23,8 @@ struct SQLiteCartStore: CartStore {
     func setQuantity(_ quantity: Int, of productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
         try change(for: session, at: now) { db in
             try db.execute(
-                "UPDATE cart_items SET quantity = ? WHERE session_id = ? AND product_id = ?",
-                [Cart.clamp(quantity), session.storageID, productID]
+                "UPDATE cart_items SET quantity = ? WHERE shopper_id = ? AND product_id = ?",
+                [Cart.clamp(quantity), session.shopperID, productID]
             )
             if db.changes == 0 { throw CartError.notInCart }
         }
@@ -39,8 +39,8 @@ struct SQLiteCartStore: CartStore {
             // Relative to the quantity stored now, in one statement: two "Increase" presses on
             // pages that showed the same quantity both count.
             try db.execute(
-                "UPDATE cart_items SET quantity = min(max(quantity + ?, ?), ?) WHERE session_id = ? AND product_id = ?",
-                [bounded, Cart.quantityRange.lowerBound, Cart.quantityRange.upperBound, session.storageID, productID]
+                "UPDATE cart_items SET quantity = min(max(quantity + ?, ?), ?) WHERE shopper_id = ? AND product_id = ?",
+                [bounded, Cart.quantityRange.lowerBound, Cart.quantityRange.upperBound, session.shopperID, productID]
             )
             if db.changes == 0 { throw CartError.notInCart }
         }
@@ -48,7 +48,7 @@ struct SQLiteCartStore: CartStore {
 
     func remove(productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
         try change(for: session, at: now) { db in
-            try db.execute("DELETE FROM cart_items WHERE session_id = ? AND product_id = ?", [session.storageID, productID])
+            try db.execute("DELETE FROM cart_items WHERE shopper_id = ? AND product_id = ?", [session.shopperID, productID])
         }
     }
 
@@ -56,11 +56,11 @@ struct SQLiteCartStore: CartStore {
         try change(for: session, at: now) { db in
             try db.execute(
                 """
-                INSERT INTO cart_items (session_id, product_id, quantity, added_at)
-                VALUES (?, ?, ?, max(?, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE session_id = ?), 0)))
-                ON CONFLICT (session_id, product_id) DO NOTHING
+                INSERT INTO cart_items (shopper_id, product_id, quantity, added_at)
+                VALUES (?, ?, ?, max(?, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = ?), 0)))
+                ON CONFLICT (shopper_id, product_id) DO NOTHING
                 """,
-                [session.storageID, productID, Cart.clamp(quantity), now * 1000, session.storageID]
+                [session.shopperID, productID, Cart.clamp(quantity), now * 1000, session.shopperID]
             )
             if db.changes == 0 { throw CartError.alreadyInCart }
         }
@@ -71,48 +71,48 @@ struct SQLiteCartStore: CartStore {
         let change = try change(for: session, at: now) { db in
             // Lines whose product is no longer for sale are left out of the order (the cart page says so).
             let lines = try db.fetchValue(
-                "SELECT count(*) FROM cart_items c JOIN products p ON p.id = c.product_id WHERE c.session_id = ? AND p.active",
-                [session.storageID], as: Int.self
+                "SELECT count(*) FROM cart_items c JOIN products p ON p.id = c.product_id WHERE c.shopper_id = ? AND p.active",
+                [session.shopperID], as: Int.self
             ) ?? 0
             guard lines > 0 else {
                 let hasLines = try db.fetchValue(
-                    "SELECT EXISTS (SELECT 1 FROM cart_items WHERE session_id = ?)", [session.storageID], as: Bool.self
+                    "SELECT EXISTS (SELECT 1 FROM cart_items WHERE shopper_id = ?)", [session.shopperID], as: Bool.self
                 ) ?? false
                 throw hasLines ? CartError.nothingForSale : CartError.emptyCart
             }
-            try db.execute("INSERT INTO orders (session_id, placed_at) VALUES (?, ?)", [session.storageID, now])
+            try db.execute("INSERT INTO orders (shopper_id, placed_at) VALUES (?, ?)", [session.shopperID, now])
             orderID = db.lastInsertRowID
             try db.execute(
                 """
                 INSERT INTO order_lines (order_id, position, product_id, name, unit_price_cents, quantity)
                 SELECT ?, row_number() OVER (ORDER BY c.added_at, c.product_id), p.id, p.name, p.price_cents, c.quantity
                 FROM cart_items c JOIN products p ON p.id = c.product_id
-                WHERE c.session_id = ? AND p.active
+                WHERE c.shopper_id = ? AND p.active
                 """,
-                [orderID, session.storageID]
+                [orderID, session.shopperID]
             )
-            try db.execute("DELETE FROM cart_items WHERE session_id = ?", [session.storageID])
+            try db.execute("DELETE FROM cart_items WHERE shopper_id = ?", [session.shopperID])
         }
         return (orderID, change)
     }
 
     /// Runs `body` in a write transaction that first stores the session if needed, and then
-    /// bumps the session's cart version and reads it with the new count, all before committing.
+    /// bumps the shopper's cart version and reads it with the new count, all before committing.
     private func change(for session: Session, at now: Int64, _ body: (Database) throws -> Void) throws -> CartChange {
         try database.write(storing: session, at: now) { db in
             try body(db)
-            // last_seen is left to the session's own touch: setting it here would rewrite the
-            // sessions_by_last_seen index on every change. No RETURNING: SQLite buffers its rows
+            // The version is the shopper's: changes through any of its clients count on from
+            // one another. No RETURNING: SQLite buffers its rows
             // in a temporary table, which costs more than reading the version with the count.
-            try db.execute("UPDATE sessions SET cart_version = cart_version + 1 WHERE id = ?", [session.storageID])
+            try db.execute("UPDATE shoppers SET cart_version = cart_version + 1 WHERE id = ?", [session.shopperID])
             // The badge counts what checkout would buy: lines no longer for sale are left out.
             let change = try db.withFirstRow(
                 """
-                SELECT (SELECT cart_version FROM sessions WHERE id = ?1), coalesce(sum(c.quantity), 0)
+                SELECT (SELECT cart_version FROM shoppers WHERE id = ?1), coalesce(sum(c.quantity), 0)
                 FROM cart_items c JOIN products p ON p.id = c.product_id
-                WHERE c.session_id = ?1 AND p.active
+                WHERE c.shopper_id = ?1 AND p.active
                 """,
-                [session.storageID]
+                [session.shopperID]
             ) { row in
                 CartChange(itemCount: try row.int(1), version: try row.isNull(0) ? 0 : try row.int64(0))
             }
@@ -132,9 +132,9 @@ struct SQLiteOrderStore: OrderStore {
                 """
                 SELECT o.id, o.placed_at, l.name, l.unit_price_cents, l.quantity
                 FROM orders o JOIN order_lines l ON l.order_id = o.id
-                WHERE o.session_id = ? ORDER BY o.id DESC, l.position
+                WHERE o.shopper_id = ? ORDER BY o.id DESC, l.position
                 """,
-                [session.storageID]
+                [session.shopperID]
             ) { row in
                 (id: try row.int64(0), placedAt: try row.int64(1),
                  line: Order.Line(name: try row.string(2), unitPrice: try row.get(3), quantity: try row.int(4)))

@@ -155,6 +155,36 @@ enum SQLiteSchema {
             // it SQLite built a temporary B-tree per page read, a quarter of that read's work.
             try db.execute(sql: "CREATE INDEX recent_searches_newest ON recent_searches (session_id, searched_at DESC, query);")
         }
+        migrator.registerMigration("v10-shoppers") { db in
+            // A session becomes a shopper (cart, orders, name, preferences, searches) with one
+            // client (the browser), both under the session's id, so every cookie in use keeps
+            // working. The tables keep their rows; the references follow the renames. A client
+            // signed out stays as a mark (spent_at, no shopper), so its ids never come back.
+            try db.execute(sql: """
+                ALTER TABLE sessions RENAME TO shoppers;
+                ALTER TABLE cart_items RENAME COLUMN session_id TO shopper_id;
+                ALTER TABLE recent_searches RENAME COLUMN session_id TO shopper_id;
+                ALTER TABLE orders RENAME COLUMN session_id TO shopper_id;
+                ALTER TABLE shoppers ADD COLUMN live_key TEXT NOT NULL DEFAULT '';
+                CREATE TABLE clients (
+                    id TEXT PRIMARY KEY,
+                    shopper_id TEXT REFERENCES shoppers (id) ON DELETE SET NULL,
+                    created_at INTEGER NOT NULL,
+                    last_seen INTEGER NOT NULL,
+                    device TEXT NOT NULL DEFAULT '',
+                    spent_at INTEGER
+                ) WITHOUT ROWID;
+                CREATE INDEX clients_of_shopper ON clients (shopper_id);
+                CREATE INDEX clients_by_last_seen ON clients (last_seen);
+                INSERT INTO clients (id, shopper_id, created_at, last_seen) SELECT id, id, created_at, last_seen FROM shoppers;
+                """)
+            try ShopperLiveKeys.fill(
+                secretHex: try db.fetchValue("SELECT value FROM settings WHERE key = 'session-secret'", as: String.self),
+                shopperIDs: try db.fetchAll("SELECT id FROM shoppers") { try $0.string(0) }
+            ) { id, liveKey in
+                try db.execute("UPDATE shoppers SET live_key = ? WHERE id = ?", [liveKey, id])
+            }
+        }
         return migrator
     }
 }

@@ -102,8 +102,8 @@ struct SQLiteDatabase: Sendable {
         try Self.mapping { try pool.read(body) }
     }
 
-    /// A write transaction that first stores `session` if it is not stored yet, so the
-    /// session and its first change land together or not at all.
+    /// A write transaction that first stores `session`'s shopper and client if they are not
+    /// stored yet, so they and the first change land together or not at all.
     func write<T>(storing session: Session, at now: Int64, _ body: (Database) throws -> T) throws -> T {
         try write { db in
             try store(session, in: db, at: now)
@@ -116,21 +116,26 @@ struct SQLiteDatabase: Sendable {
         try Self.mapping { try pool.write(body) }
     }
 
-    /// Stores `session` with the starter cart unless it is stored already.
+    /// Stores `session`'s shopper with the starter cart, and its client, unless stored already.
     private func store(_ session: Session, in db: Database, at now: Int64) throws {
         // A session read from the database moments ago is there: no insert to attempt.
         guard !session.isStored else { return }
         try db.execute(
-            "INSERT OR IGNORE INTO sessions (id, created_at, last_seen, display_name) VALUES (?, ?, ?, ?)",
-            [session.storageID, session.createdAt, now, session.displayName]
+            "INSERT OR IGNORE INTO shoppers (id, created_at, last_seen, display_name, live_key) VALUES (?, ?, ?, ?, ?)",
+            [session.shopperID, session.createdAt, now, session.displayName, session.shopperLiveKey]
         )
-        guard db.changes == 1 else { return }
-        for (offset, item) in catalog.current.starterCart.items.enumerated() {
-            try db.execute(
-                "INSERT INTO cart_items (session_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)",
-                [session.storageID, item.product.id, item.quantity, now * 1000 + Int64(offset)]
-            )
+        if db.changes == 1 {
+            for (offset, item) in catalog.current.starterCart.items.enumerated() {
+                try db.execute(
+                    "INSERT INTO cart_items (shopper_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)",
+                    [session.shopperID, item.product.id, item.quantity, now * 1000 + Int64(offset)]
+                )
+            }
         }
+        try db.execute(
+            "INSERT OR IGNORE INTO clients (id, shopper_id, created_at, last_seen, device) VALUES (?, ?, ?, ?, ?)",
+            [session.clientID, session.shopperID, now, now, session.device]
+        )
     }
 
     /// Runs `body`, turning SQLite's failures that pass with their cause (space, permissions,
