@@ -65,6 +65,11 @@ do {
     app = try QuickCartApp(configuration: configuration)
     try app.start()
 } catch {
+    // In the log's format: a supervisor reading JSON reads why the start failed too.
+    if configuration.logFormat == .json {
+        write(configuration.logFormat.errorLine("\(error)"), to: STDERR_FILENO)
+        exit(1)
+    }
     fail("\(error)", status: 1)
 }
 

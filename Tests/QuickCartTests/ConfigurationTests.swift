@@ -59,7 +59,7 @@ extension ShopTests {
         static let samples: [String: String] = [
             "--host": "::1", "--port": "0", "--db": "ignored.sqlite", "--resources": TestShop.repositoryRoot, "--media": "/tmp",
             "--threads": "2", "--session-days": "7", "--db-max-mb": "100", "--max-connections-per-ip": "0",
-            "--max-streams-per-ip": "5", "--trusted-proxy": "127.0.0.1", "--metrics": "127.0.0.1:0",
+            "--max-streams-per-ip": "5", "--trusted-proxy": "127.0.0.1", "--metrics": "127.0.0.1:0", "--log-format": "json",
             "--shop-name": "Trailhead Outfitters", "--shop-short-name": "Trailhead", "--test-clock-file": "/tmp/no-such-clock",
         ]
 

@@ -18,16 +18,19 @@ import MicroHTTP
 struct AccessLog: Middleware {
     /// Where lines go, each with its line break.
     var write: @Sendable (String) -> Void
+    /// Lines as JSON objects (`--log-format json`) instead of text.
+    var json = false
 
     func handle(_ request: Request, next: (Request) throws -> Response) throws -> Response {
         try next(request)
     }
 
     func completed(_ request: Request, _ delivery: Delivery) {
-        write(LogLine.access(
-            client: request.remoteAddress, method: request.method.rawValue, path: request.path, status: delivery.status.code,
-            bodyBytes: delivery.bodyBytes, microseconds: (DispatchTime.now().uptimeNanoseconds - delivery.startedAt) / 1000,
-            session: Self.sessionTag(request), sent: delivery.isSent
+        let microseconds = (DispatchTime.now().uptimeNanoseconds - delivery.startedAt) / 1000
+        let line = json ? JSONLogLine.access : LogLine.access
+        write(line(
+            request.remoteAddress, request.method.rawValue, request.path, delivery.status.code,
+            delivery.bodyBytes, microseconds, Self.sessionTag(request), delivery.isSent
         ))
     }
 

@@ -36,6 +36,22 @@ public struct Configuration: Sendable, Equatable {
     public var trustedProxies: [String] = []
     /// What the shop calls itself: pages' titles and header, and the installed app.
     public var shop = ShopIdentity.standard
+    /// How log lines are written: text, or one JSON object a line.
+    public var logFormat = LogFormat.text
+
+    /// How log lines are written.
+    public enum LogFormat: String, Sendable, Equatable {
+        /// `203.0.113.7 GET /cart 200 7125B 0.84ms s=3fa2c1d09b`, `quickcart: error: …`
+        case text
+        /// `{"kind":"access","client":"203.0.113.7",…}`, `{"kind":"error","message":"…"}`
+        case json
+
+        /// The line an error is logged as in this format, with its line break.
+        public func errorLine(_ message: String) -> String {
+            self == .json ? JSONLogLine.message(message, isError: true) : "quickcart: error: " + LogLine.printable(message, limit: 4096) + "\n"
+        }
+    }
+
     /// Where `/metrics` is served, on a listener of its own (never the shop's port); `nil`: nowhere.
     public var metricsAddress: ListenAddress?
 

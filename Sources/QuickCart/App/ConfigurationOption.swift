@@ -101,6 +101,12 @@ public struct ConfigurationOption: Sendable {
         value("--shop-short-name", "NAME", "QUICKCART_SHOP_SHORT_NAME", "the name under the app's icon on a home screen (default: the shop's name)") {
             $0.shop = ShopIdentity(name: $0.shop.name, shortName: try ShopIdentity.checked($1, $2, limit: ShopIdentity.shortNameLimit))
         },
+        value("--log-format", "text|json", "QUICKCART_LOG_FORMAT", "log lines as text (default) or one JSON object each") {
+            guard let format = Configuration.LogFormat(rawValue: $1) else {
+                throw Configuration.UsageError(description: "\($2) must be text or json, not “\($1)”")
+            }
+            $0.logFormat = format
+        },
         toggle("--no-access-log", means: false, "QUICKCART_ACCESS_LOG", "do not log each request to standard error (variable: 0)") { $0.accessLog = $1 },
         value("--test-clock-file", "FILE", "QUICKCART_TEST_CLOCK_FILE", "for tests only: FILE holds seconds the clock runs ahead") {
             configuration, text, _ in configuration.testClockFile = text

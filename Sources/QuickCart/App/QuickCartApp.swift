@@ -37,6 +37,8 @@ public final class QuickCartApp: Sendable {
     ///   or a template does not fit its view (naming the file, line and field).
     public init(configuration: Configuration) throws {
         self.configuration = configuration
+        // Before anything logs: storage's first lines take the format too.
+        Log.writesJSON.store(configuration.logFormat == .json, ordering: .relaxed)
         let resources = try Resources.locate(configured: configuration.resourcesPath)
         let threads = configuration.threads ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
 
@@ -104,7 +106,7 @@ public final class QuickCartApp: Sendable {
             health: { try storage.ping() },
             metrics: metrics,
             securityHeaders: securityHeaders,
-            accessLog: accessLogOutput.map { output in AccessLog(write: output.write) },
+            accessLog: accessLogOutput.map { output in AccessLog(write: output.write, json: configuration.logFormat == .json) },
             clock: clock
         )
         var router = routes.makeRouter()

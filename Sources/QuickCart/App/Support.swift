@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 
 /// Wall-clock time, in one place so handlers agree on it.
 struct Clock: Sendable {
@@ -28,6 +29,9 @@ enum Log {
     /// once, off the logging thread; QuickCartApp also flushes it when it stops.
     static let output = BufferedLog(name: "log")
 
+    /// Whether lines are JSON objects (`--log-format json`) rather than text; set once at start.
+    static let writesJSON = Atomic(false)
+
     static func info(_ message: String) {
         output.write(line(message), promptly: true)
     }
@@ -38,7 +42,8 @@ enum Log {
 
     /// The line written for `message`, with its line break.
     static func line(_ message: String, isError: Bool = false) -> String {
-        (isError ? "quickcart: error: " : "quickcart: ") + LogLine.printable(message, limit: 4096) + "\n"
+        if writesJSON.load(ordering: .relaxed) { return JSONLogLine.message(message, isError: isError) }
+        return (isError ? "quickcart: error: " : "quickcart: ") + LogLine.printable(message, limit: 4096) + "\n"
     }
 }
 
