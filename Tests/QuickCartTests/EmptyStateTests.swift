@@ -69,6 +69,23 @@ extension ShopTests {
             #expect(NoticeTests.notice(on: try browser.get("/profile")) == nil, "the notice shows once")
         }
 
+        @Test("Moving a tab, saving an order and Reset each say what happened and the bar's new order")
+        func tabOrderNotices() throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            func said(after answer: Page) throws -> String? {
+                NoticeTests.notice(on: try NoticeTests.next(browser, after: answer, path: "/profile"))
+            }
+            let up = try browser.post("/profile/tabs", form: [("tab", "profile"), ("move", "up")])
+            #expect(try said(after: up) == "Moved Profile up. Tab bar: Home, Profile, Cart, Search.")
+            let first = try browser.post("/profile/tabs", form: [("tab", "home"), ("move", "up")])
+            #expect(try said(after: first) == "Home is first already. Tab bar: Home, Profile, Cart, Search.")
+            let dragged = try browser.post("/profile/tabs", form: [("order", "search,profile,home")])
+            #expect(try said(after: dragged) == "Saved the tab order. Tab bar: Search, Profile, Cart, Home.")
+            let reset = try browser.post("/profile/tabs/reset")
+            #expect(try said(after: reset) == "Tab order reset. Tab bar: Home, Search, Cart, Profile.")
+        }
+
         @Test("After an import, no results suggests only the new catalog's words")
         func suggestionsFollowTheCatalog() throws {
             let shop = try TestShop()

@@ -97,7 +97,7 @@ public final class QuickCartApp: Sendable {
             profile: ProfileController(
                 orders: storage.orders, sessions: storage.sessions, sessionManager: sessions, publisher: publisher, pages: pages
             ),
-            preferences: PreferencesController(sessions: storage.sessions, tabBar: pages.tabBar),
+            preferences: PreferencesController(sessions: storage.sessions, tabBar: pages.tabBar, notices: pages.notices),
             events: EventsController(hub: hub),
             staticFiles: staticFiles,
             installable: installable,

@@ -6,6 +6,8 @@ import Mustache
 struct PreferencesController: Sendable {
     let sessions: any SessionStore
     let tabBar: TabBar
+    /// For the notices that say what a change of the tab order did.
+    let notices: NoticeCookies
 
     /// `POST /profile/theme` with `theme` = `system`, `light` or `dark`.
     func setTheme(_ request: ShopRequest) throws -> Response {
@@ -21,6 +23,7 @@ struct PreferencesController: Sendable {
         let current = tabBar.arranged(by: request.session.preferences.tabOrder)
             .map(\.id.rawValue).filter { tabBar.movableTabIDs.contains($0) }
         var order = current
+        var moved: String?
         if let list = request.http.form["order"] {
             order = list.split(separator: ",").map { $0.trimmingWhitespace(newlines: false) }
             guard order.sorted() == tabBar.movableTabIDs.sorted() else {
@@ -30,21 +33,31 @@ struct PreferencesController: Sendable {
             guard let tab = request.http.form["tab"], let index = order.firstIndex(of: tab) else {
                 throw HTTPError(.badRequest, "Choose Home, Search or Profile to move; Cart keeps its place.")
             }
+            let title = tabBar.arranged(by: order).first { $0.id.rawValue == tab }?.title ?? tab
             switch request.http.form["move"] {
-            case "up" where index > 0: order.swapAt(index, index - 1)
-            case "down" where index < order.count - 1: order.swapAt(index, index + 1)
-            case "up", "down": break
+            case "up" where index > 0: order.swapAt(index, index - 1); moved = "Moved \(title) up."
+            case "down" where index < order.count - 1: order.swapAt(index, index + 1); moved = "Moved \(title) down."
+            case "up": moved = "\(title) is first already."
+            case "down": moved = "\(title) is last already."
             default: throw HTTPError(.badRequest, "A tab moves up or down.")
             }
         }
-        return try save(request, returnTo: "/profile#tabs-title") {
-            $0.tabOrder = order == tabBar.movableTabIDs ? [] : order
+        let saved = order == tabBar.movableTabIDs ? [] : order
+        return try save(request, returnTo: "/profile#tabs-title", notice: tabOrderNotice(moved ?? "Saved the tab order.", saved)) {
+            $0.tabOrder = saved
         }
     }
 
     /// `POST /profile/tabs/reset`: the standard order.
     func resetTabs(_ request: ShopRequest) throws -> Response {
-        try save(request, returnTo: "/profile#tabs-title") { $0.tabOrder = [] }
+        try save(request, returnTo: "/profile#tabs-title", notice: tabOrderNotice("Tab order reset.", [])) { $0.tabOrder = [] }
+    }
+
+    /// What a change of the tab order did, then the whole bar in its new order, Cart included
+    /// ("Moved Search up. Tab bar: Search, Home, Cart, Profile."): the page script speaks it, so
+    /// a screen reader hears where the tab went.
+    private func tabOrderNotice(_ what: String, _ order: [String]) -> String {
+        "\(what) Tab bar: \(tabBar.arranged(by: order).map(\.title).joined(separator: ", "))."
     }
 
     /// `POST /profile/notifications` with `notifications` = `on`/`off`.
@@ -64,10 +77,12 @@ struct PreferencesController: Sendable {
         return try save(request, returnTo: request.returnPath(default: "/")) { $0.usesSidebar = value == "sidebar" }
     }
 
-    private func save(_ request: ShopRequest, returnTo: String, _ change: (inout Preferences) -> Void) throws -> Response {
+    private func save(_ request: ShopRequest, returnTo: String, notice: String? = nil, _ change: (inout Preferences) -> Void) throws -> Response {
         var preferences = request.session.preferences
         change(&preferences)
         try sessions.setPreferences(preferences, for: request.session, at: request.now)
-        return .redirect(to: returnTo)
+        var response = Response.redirect(to: returnTo)
+        if let notice { response.setCookie(notices.cookie(Notice(text: notice), at: request.now)) }
+        return response
     }
 }
