@@ -37,29 +37,43 @@ public enum PostgresConnectionString {
     private static func redactingURL(_ text: String) -> String {
         guard let schemeEnd = text.firstRange(of: "://") else { return text }
         let rest = text[schemeEnd.upperBound...]
-        let queryStart = rest.firstIndex(of: "?") ?? rest.endIndex
-        let beforeQuery = rest[..<queryStart]
         var result = String(text[..<schemeEnd.upperBound])
-        // The userinfo ends at the last "@" before the query; a password holding "@" must
-        // be percent-encoded, but taking the last one redacts it even when it is not.
-        if let at = beforeQuery.lastIndex(of: "@") {
-            let userinfo = beforeQuery[..<at]
-            if let colon = userinfo.firstIndex(of: ":") {
+        var remainder = rest
+        // libpq ends the userinfo at the first "@" (before any "/"), so a password it reads may
+        // hold "?", "#", ":" and escapes such as "%40" raw. One holding a raw "@" or "/" is
+        // misread by libpq, yet its pieces must not show either: the userinfo here runs to the
+        // last "@" before the path that follows the first "@".
+        if let firstAt = rest.firstIndex(of: "@") {
+            let pathStart = rest[rest.index(after: firstAt)...].firstIndex(of: "/") ?? rest.endIndex
+            let at = rest[..<pathStart].lastIndex(of: "@") ?? firstAt
+            let userinfo = rest[..<at]
+            let slash = userinfo.firstIndex(of: "/")
+            if let colon = userinfo.firstIndex(of: ":"), slash.map({ colon < $0 }) ?? true {
+                // Everything after the colon may be password (or, for `host:port/db?user=a@b`,
+                // more than it): all of it is hidden.
                 result += userinfo[...colon] + redaction
-            } else {
+                remainder = rest[at...]
+            } else if slash == nil {
                 result += userinfo
+                remainder = rest[at...]
             }
-            result += beforeQuery[at...]
-        } else {
-            result += beforeQuery
+            // Otherwise the "@" is past the path (in the query): there is no userinfo.
         }
-        guard queryStart < rest.endIndex else { return result }
-        let query = rest[rest.index(after: queryStart)...]
-        let parameters = query.split(separator: "&", omittingEmptySubsequences: false).map { parameter -> String in
-            let key = parameter.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-            return key.removingPercentEncodingForComparison == "password" ? "\(key)=\(redaction)" : String(parameter)
+        // The query starts at the remainder's first "?" (a host or path has none; when the
+        // userinfo above took it, all that is left is parameters) and its parameters are
+        // separated by "&" alone: libpq reads a "?" inside a value as part of it.
+        let parameters = remainder.split(separator: "&", omittingEmptySubsequences: false).enumerated().map { index, piece in
+            guard index == 0, let queryStart = piece.firstIndex(of: "?") else { return redactedParameter(piece) }
+            return piece[...queryStart] + redactedParameter(piece[piece.index(after: queryStart)...])
         }
-        return result + "?" + parameters.joined(separator: "&")
+        return result + parameters.joined(separator: "&")
+    }
+
+    /// `key=value` with the value hidden when the key is `password` (percent-escapes and case
+    /// read as libpq reads them); anything else as it is.
+    private static func redactedParameter(_ parameter: Substring) -> String {
+        let key = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        return key.removingPercentEncodingForComparison == "password" && parameter.contains("=") ? "\(key)=\(redaction)" : String(parameter)
     }
 
     // MARK: - Keyword/value strings

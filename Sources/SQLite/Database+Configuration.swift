@@ -31,6 +31,11 @@ extension Database {
         /// `:memory:` and `file:` URIs.
         public var fileMode: UInt32?
 
+        /// Whether opening creates a missing file. `false` makes a missing file an error
+        /// (``SQLiteError`` `cantOpen`), for tools that must work on an existing database only.
+        /// Defaults to `true`.
+        public var createsFile = true
+
         /// Creates a configuration.
         ///
         /// - Parameters:

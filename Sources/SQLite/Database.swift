@@ -37,7 +37,8 @@ public final class Database {
 
     // MARK: - Opening and closing
 
-    /// Opens (creating if missing) the database at `path` and configures the connection.
+    /// Opens (creating if missing, unless the configuration says not to) the database at `path`
+    /// and configures the connection.
     ///
     /// - Parameters:
     ///   - path: A file path, `:memory:`, or a `file:` URI.
@@ -46,9 +47,9 @@ public final class Database {
     ///   connection is released before the error is thrown.
     public init(path: String, configuration: Configuration = Configuration()) throws {
         Self.configureProcess
-        if let mode = configuration.fileMode { Self.createFile(at: path, mode: mode) }
+        if configuration.createsFile, let mode = configuration.fileMode { Self.createFile(at: path, mode: mode) }
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        let flags = SQLITE_OPEN_READWRITE | (configuration.createsFile ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         let resultCode = sqlite3_open_v2(path, &handle, flags, nil)
         do {
             try Connection.check(resultCode, handle: handle, sql: nil)

@@ -20,7 +20,7 @@ public enum ImageProcessor {
         public let width: Int
         /// The height in pixels.
         public let height: Int
-        /// The format libvips recognised: `jpeg`, `png`, `webp`, `gif`, … (its loader's name).
+        /// The format: `jpeg`, `png` or `webp` (``ImageFormat``'s raw value).
         public let format: String
 
         /// Creates a header, as tests expect one.
@@ -46,45 +46,37 @@ public enum ImageProcessor {
         case jpeg, png
     }
 
-    /// Reads the header of an image in memory; the pixels are not decoded.
-    /// - Throws: ``ImageError`` when libvips does not recognise the bytes as an image.
+    /// Reads the header of an image in memory; the pixels are not decoded. The format is
+    /// decided by the bytes' start (``ImageFormat``), and only that format's loader reads them.
+    /// - Throws: ``ImageError`` when the bytes are not a JPEG, PNG or WebP libvips can read.
     public static func header(of bytes: [UInt8]) throws(ImageError) -> Header {
-        try withLibrary { vips throws(ImageError) in
-            // The image reads the lent bytes for as long as it lives: it is made and dropped
-            // inside the closure that lends them.
-            try lending(bytes) { start, count throws(ImageError) in
-                guard let loader = cvips_find_loader(vips, start, count) else {
-                    throw ImageError.last(from: vips, operation: "not an image libvips can read")
-                }
-                guard let image = cvips_header_from_buffer(vips, start, count) else {
-                    throw ImageError.last(from: vips, operation: "reading the image header")
-                }
-                defer { cvips_unref(vips, image) }
-                return Header(
-                    width: Int(cvips_width(vips, image)), height: Int(cvips_height(vips, image)),
-                    format: formatName(loader: String(cString: loader))
-                )
-            }
+        let format = try ImageFormat.of(bytes)
+        return try withImage(bytes, format: format, operation: "reading the image header") { vips, image throws(ImageError) in
+            Header(width: Int(cvips_width(vips, image)), height: Int(cvips_height(vips, image)), format: format.rawValue)
         }
     }
 
     /// Decodes the image, shrinks it to `width` pixels wide (never enlarges it), turns it
-    /// upright by its orientation tag and encodes it as WebP without any metadata.
+    /// upright by its orientation tag and encodes it as WebP without any metadata. Only the
+    /// loader of the format the bytes start as (``ImageFormat``) reads them.
     /// - Throws: ``ImageError`` when the image is damaged or cannot be read.
     public static func webPThumbnail(of bytes: [UInt8], width: Int, quality: Int = 80) throws(ImageError) -> Encoded {
-        let webP = try withLibrary { vips throws(ImageError) in
-            // The thumbnail is a lazy pipeline that reads the lent bytes while it is saved, so
-            // it is made, saved and dropped inside the closure that lends them.
-            try lending(bytes) { start, count throws(ImageError) in
-                var thumbnail: OpaquePointer?
-                // The pointer is mutable only in libvips' signature: it never writes to the buffer.
-                guard cvips_thumbnail_buffer(vips, UnsafeMutableRawPointer(mutating: start), count, &thumbnail, Int32(width)) == 0, let thumbnail else {
-                    throw ImageError.last(from: vips, operation: "decoding the image")
-                }
-                defer { cvips_unref(vips, thumbnail) }
-                return try encoded(thumbnail, vips, operation: "encoding the thumbnail as WebP") { image, buffer, length in
-                    cvips_webpsave_stripped(vips, image, buffer, length, Int32(quality))
-                }
+        let format = try ImageFormat.of(bytes)
+        // A JPEG decodes at 1/2, 1/4 or 1/8 of its size for less time and memory, as long as
+        // that still leaves at least the width asked for.
+        var shrink: Int32 = 1
+        if format == .jpeg {
+            let fullWidth = try header(of: bytes).width
+            while shrink < 8, fullWidth / Int(shrink * 2) >= width { shrink *= 2 }
+        }
+        let webP = try withImage(bytes, format: format, shrink: shrink, operation: "decoding the image") { vips, image throws(ImageError) in
+            var thumbnail: OpaquePointer?
+            guard cvips_thumbnail(vips, image, &thumbnail, Int32(width)) == 0, let thumbnail else {
+                throw ImageError.last(from: vips, operation: "decoding the image")
+            }
+            defer { cvips_unref(vips, thumbnail) }
+            return try encoded(thumbnail, vips, operation: "decoding the image") { image, buffer, length in
+                cvips_webpsave_stripped(vips, image, buffer, length, Int32(quality))
             }
         }
         // libvips 8.14's WebP saver writes a fresh EXIF block (resolution, colour space) even
@@ -95,22 +87,16 @@ public enum ImageProcessor {
     /// The names of the metadata fields an image carries (`exif-data`, `xmp-data`,
     /// `icc-profile-data`, …) besides its basic ones.
     public static func metadataNames(of bytes: [UInt8]) throws(ImageError) -> [String] {
-        try withLibrary { vips throws(ImageError) in
-            try lending(bytes) { start, count throws(ImageError) in
-                guard let image = cvips_header_from_buffer(vips, start, count) else {
-                    throw ImageError.last(from: vips, operation: "reading the image header")
-                }
-                defer { cvips_unref(vips, image) }
-                guard let fields = cvips_fields(vips, image) else { return [] }
-                defer { cvips_strfreev(vips, fields) }
-                var names: [String] = []
-                var index = 0
-                while let field = fields[index] {
-                    names.append(String(cString: field))
-                    index += 1
-                }
-                return names
+        try withImage(bytes, format: try ImageFormat.of(bytes), operation: "reading the image header") { vips, image throws(ImageError) in
+            guard let fields = cvips_fields(vips, image) else { return [] }
+            defer { cvips_strfreev(vips, fields) }
+            var names: [String] = []
+            var index = 0
+            while let field = fields[index] {
+                names.append(String(cString: field))
+                index += 1
             }
+            return names
         }
     }
 
@@ -145,12 +131,25 @@ public enum ImageProcessor {
         return Encoded(bytes: bytes, width: Int(cvips_width(vips, image)), height: Int(cvips_height(vips, image)))
     }
 
-    /// "VipsForeignLoadJpegBuffer" → "jpeg".
-    private static func formatName(loader: String) -> String {
-        var name = Substring(loader)
-        if name.hasPrefix("VipsForeignLoad") { name = name.dropFirst("VipsForeignLoad".count) }
-        for suffix in ["Buffer", "Source"] where name.hasSuffix(suffix) { name = name.dropLast(suffix.count) }
-        return name.lowercased()
+    /// Opens `bytes` with `format`'s loader (its header only; pixels are decoded as `body` uses
+    /// them) and runs `body` on the image, which lives no longer than the call.
+    private static func withImage<T: Sendable>(
+        _ bytes: [UInt8], format: ImageFormat, shrink: Int32 = 1, operation: String,
+        _ body: (UnsafeMutablePointer<CVipsLibrary>, OpaquePointer) throws(ImageError) -> T
+    ) throws(ImageError) -> T {
+        try withLibrary { vips throws(ImageError) in
+            // The image reads the lent bytes for as long as it lives: it is made and dropped
+            // inside the closure that lends them.
+            try lending(bytes) { start, count throws(ImageError) in
+                var image: OpaquePointer?
+                // The pointer is mutable only in libvips' signature: it never writes to the buffer.
+                guard cvips_load(vips, format.loader, UnsafeMutableRawPointer(mutating: start), count, &image, shrink) == 0, let image else {
+                    throw ImageError.last(from: vips, operation: operation)
+                }
+                defer { cvips_unref(vips, image) }
+                return try body(vips, image)
+            }
+        }
     }
 
     /// Lends `bytes` to `body` as a pointer and a length; nothing made from the pointer may
@@ -174,6 +173,8 @@ public enum ImageProcessor {
     ) throws(ImageError) -> T {
         try state.withLock { (state) throws(ImageError) -> T in
             let library = try opened(&state, programName: CommandLine.arguments.first ?? "vips").get()
+            // A warning left by an earlier call must not be taken for this one's.
+            _ = ImageError.takeWarning(from: library.table)
             return try body(library.table)
         }
     }
@@ -200,7 +201,8 @@ public enum ImageProcessor {
 }
 
 /// libvips' function table. `@unchecked Sendable`: it is written once, by ``cvips_open``, before
-/// it is shared, and only read afterwards; libvips' functions may be called from any thread.
+/// it is shared, and only read afterwards, but for the warning it keeps under its own lock;
+/// libvips' functions may be called from any thread.
 private struct Library: @unchecked Sendable {
     let table: UnsafeMutablePointer<CVipsLibrary>
 }
@@ -210,11 +212,22 @@ public struct ImageError: Error, CustomStringConvertible, Sendable {
     /// What failed, and libvips' message when it gave one.
     public let description: String
 
-    /// The error libvips recorded last, for `operation`; clears it.
+    /// The error libvips recorded last, for `operation`; clears it. When libvips recorded
+    /// none, its last warning (caught rather than printed, see `shim.h`) says what went wrong.
     static func last(from vips: UnsafeMutablePointer<CVipsLibrary>, operation: String) -> ImageError {
-        let message = String(cString: cvips_error_buffer(vips)).trimmingTrailingWhitespace
+        var message = String(cString: cvips_error_buffer(vips)).trimmingTrailingWhitespace
         cvips_error_clear(vips)
+        let warning = takeWarning(from: vips)
+        if message.isEmpty { message = warning }
         return ImageError(description: message.isEmpty ? operation : "\(operation): \(message)")
+    }
+
+    /// The last warning libvips gave since the previous call, or an empty string.
+    static func takeWarning(from vips: UnsafeMutablePointer<CVipsLibrary>) -> String {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 512) { buffer in
+            cvips_take_warning(vips, buffer.baseAddress!, buffer.count)
+            return String(cString: buffer.baseAddress!).trimmingTrailingWhitespace
+        }
     }
 }
 

@@ -155,9 +155,48 @@ struct RedactionTests {
         ("PASSWORD=s3cret", "PASSWORD=***"),
         ("host=db dbname=shop", "host=db dbname=shop"),
         ("host=db password 's3cret", "(malformed connection string)"),
+        ("postgres://shop:pa?ss@db/shop", "postgres://shop:***@db/shop"),
+        ("postgres://shop:pa?ss@db/shop?sslmode=require&password=x", "postgres://shop:***@db/shop?sslmode=require&password=***"),
+        ("postgres://shop:p#ss@db:5432/shop", "postgres://shop:***@db:5432/shop"),
+        ("postgres://shop:pa/ss@db/shop", "postgres://shop:***@db/shop"),
+        ("postgres://shop:p%3Fs%23s%2F@db/shop", "postgres://shop:***@db/shop"),
+        ("postgres://db/shop?user=a@b&password=s3cret", "postgres://db/shop?user=a@b&password=***"),
+        ("postgres://[::1]:5432/shop?pass%77ord=s3cret", "postgres://[::1]:5432/shop?pass%77ord=***"),
     ])
     func passwordsAreRedacted(input: String, expected: String) {
         #expect(PostgresConnectionString.redactingPassword(input) == expected)
+    }
+
+    /// Passwords libpq reads from a URL as written (it ends the userinfo at the first "@"),
+    /// and ones it reads only percent-encoded, in the places a URL may carry one; the last two
+    /// hold a raw "@" or "/", which libpq misreads, but whose pieces must not show either.
+    static let passwords = ["pa?ss", "p?a?s", "p#ss", "p:ss", "?x?", "#", "a?b#c:d", "s%3Fcr%40t%2F", "%25%3F%40%23%2F", "a?b#c%40d%2Fe", "p@ss", "pa/ss"]
+
+    @Test("No password libpq accepts, with ?, @, #, / or %-escapes, survives redaction anywhere in a URL", arguments: passwords)
+    func everyPasswordIsHidden(password: String) {
+        let urls = [
+            "postgres://shop:\(password)@db.example:5432/shop",
+            "postgresql://shop:\(password)@db.example/shop?sslmode=require&application_name=x",
+            "postgres://:\(password)@db/shop",
+            "postgres://shop@db/shop?password=\(password)",
+            "postgres://shop@db/shop?sslmode=disable&password=\(password)&connect_timeout=2",
+            "postgres://shop:\(password)@[::1]:5432/shop?password=\(password)",
+        ]
+        for url in urls {
+            let redacted = PostgresConnectionString.redactingPassword(url)
+            #expect(!redacted.contains(password), "\(url) → \(redacted)")
+            #expect(redacted.contains("***"), "\(url) → \(redacted)")
+            #expect(redacted.contains("shop"), "the rest still shows: \(url) → \(redacted)")
+        }
+    }
+
+    @Test("A malformed URL's error never shows a password holding ?, @, #, / or %-escapes",
+          arguments: passwords.filter { !$0.contains("@") && !$0.contains("/") })
+    func malformedURLErrorsHidePasswords(password: String) throws {
+        for url in ["postgresql://u:\(password)@[::1:1/db", "postgres://u:\(password)@db/shop?bogus_option=1", "postgres://u@db/shop?bogus=1&password=\(password)"] {
+            let error = try #require(throws: PostgresError.self) { _ = try PostgresConnection(connectionString: url) }
+            #expect(!error.description.contains(password), "\(url): \(error)")
+        }
     }
 
     @Test func urlsAreRecognised() {

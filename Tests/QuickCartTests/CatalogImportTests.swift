@@ -20,6 +20,9 @@ struct CatalogImportTests {
             directory = try TemporaryDirectory()
             location = try backend.makeLocation()
             try FileManager.default.createDirectory(atPath: directory.path + "/media", withIntermediateDirectories: true)
+            // The shop's database exists, as once the shop has served: the operator's commands
+            // open an existing one only.
+            try location.open().close()
         }
 
         /// Writes `text` to a file named `name` and returns its path.
@@ -145,7 +148,7 @@ struct CatalogImportTests {
             "\(path): line 3, slug: “Not OK” is not URL-safe: use lower-case letters a–z, digits and single hyphens between them",
             "\(path): line 3, name: missing",
             "\(path): line 3, price: “ten” is not a price: write dollars with up to two decimals, like 24.50, at most 1000000.00",
-            "\(path): line 3, image: unknown image file “missing.png”: it is not in the media folder",
+            "\(path): line 3, image: unknown image file “missing.png”: it is not in the media folder \(workspace.media)",
             "\(path): line 4, slug: “ok-one” is already used on line 2",
             "quickcart: 5 problems; nothing was imported",
         ])

@@ -77,6 +77,8 @@ extension ShopTests {
                 given = [flag]
             }
             let directory = try TemporaryDirectory()
+            // The shop exists: operator commands open an existing database only.
+            try StoreLocation(database: directory.path + "/shop.sqlite", keeping: directory).open().close()
             let catalog = directory.path + "/catalog.csv"
             try Data("slug,name,category,price\nmug,Mug,Kitchen,9.50\n".utf8).write(to: URL(fileURLWithPath: catalog))
             // The option stands between the verb and the FILE: a value option's value must not become the FILE.

@@ -426,18 +426,21 @@ struct StoreTests {
 
 extension StoreTests {
     @Test("An unreachable PostgreSQL is unavailable storage, and the message hides the password",
-          arguments: ["postgres://shop:s3cret@127.0.0.1:1/quickcart", "postgresql://shop:s3cret@127.0.0.1:1/quickcart?sslmode=disable"])
+          arguments: ["postgres://shop:s3cret@127.0.0.1:1/quickcart", "postgresql://shop:s3cret@127.0.0.1:1/quickcart?sslmode=disable",
+                      "postgres://shop:s3cret?x#y@127.0.0.1:1/quickcart?connect_timeout=2"])
     func unreachablePostgres(url: String) throws {
         var configuration = Configuration()
         configuration.databasePath = url
         let error = try #require(throws: StorageError.self) { try Storage.open(configuration, connections: 2) }
         #expect(!error.description.contains("s3cret"), "the password reached the message: \(error)")
+        #expect(!Storage.loggable(url).contains("s3cret"), "the start line would show it: \(Storage.loggable(url))")
     }
 
     @Test("A database URL is logged without its password; a file path as it is")
     func loggableLocation() {
         #expect(Storage.loggable("postgres://shop:s3cret@db.internal:5432/quickcart") == "postgres://shop:***@db.internal:5432/quickcart")
         #expect(Storage.loggable("postgresql://shop@db.internal/quickcart?password=s3cret") == "postgresql://shop@db.internal/quickcart?password=***")
+        #expect(Storage.loggable("postgres://shop:s3?cret@db.internal/quickcart?sslmode=require") == "postgres://shop:***@db.internal/quickcart?sslmode=require")
         #expect(Storage.loggable("/var/lib/quickcart.sqlite") == "/var/lib/quickcart.sqlite")
     }
 }

@@ -98,12 +98,43 @@ enum CSV {
     }
 
     /// A field as CSV writes it: quoted when it holds a comma, quote, line break or leading or
-    /// trailing space.
+    /// trailing space. A value a spreadsheet would run as a formula (one starting with `=`, `+`,
+    /// `-`, `@`, a tab or a carriage return, as OWASP lists them) is written with a `'` before
+    /// it, and quoted, so it shows as text; so is one already starting with `'`, so that
+    /// ``cellValue(_:)`` can take exactly one `'` off again and an import reads its own export back.
     static func field(_ value: String) -> String {
+        if let first = value.unicodeScalars.first, formulaStarts.contains(first) || first == "'" {
+            return quoted("'" + value)
+        }
         // Scalars, not characters: "\r\n" is one Character and would slip past a check for "\n".
         let needsQuotes = value.unicodeScalars.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
             || value.first == " " || value.last == " "
-        guard needsQuotes else { return value }
-        return "\"" + value.replacing("\"", with: "\"\"") + "\""
+        return needsQuotes ? quoted(value) : value
     }
+
+    /// `value` in double quotes, each quote inside written twice: scalar by scalar, since a
+    /// quote followed by a combining mark is one Character, which replacing `"` would miss.
+    private static func quoted(_ value: String) -> String {
+        var result = String.UnicodeScalarView()
+        result.append("\"")
+        for scalar in value.unicodeScalars {
+            result.append(scalar)
+            if scalar == "\"" { result.append(scalar) }
+        }
+        result.append("\"")
+        return String(result)
+    }
+
+    /// What a field read from a file means: a `'` that ``field(_:)`` put before a formula's
+    /// first character (or before another `'`) is taken off; any other value is as written.
+    static func cellValue(_ field: String) -> String {
+        let scalars = field.unicodeScalars
+        guard scalars.first == "'", let second = scalars.dropFirst().first, formulaStarts.contains(second) || second == "'" else {
+            return field
+        }
+        return String(field.unicodeScalars.dropFirst())
+    }
+
+    /// The first characters that make a spreadsheet read a cell as a formula.
+    private static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
 }

@@ -62,6 +62,8 @@ enum CatalogFile {
         var knownIcons: Set<String>?
         /// Why an image file in the media folder cannot be used (damaged, too large, …), or `nil`.
         var imageProblem: @Sendable (String) -> String? = { _ in nil }
+        /// The media folder's path and whether it exists, for the message about a missing photo.
+        var mediaFolder: (path: String, exists: Bool)?
     }
 
     static let fields = ["slug", "name", "summary", "category", "price", "image", "icon", "featured", "active"]
@@ -109,7 +111,7 @@ enum CatalogFile {
         var slugLines: [String: Int] = [:]
         for record in records {
             let line = record.line
-            if let row = check(record.values, line: line, context: context, problems: &problems) {
+            if let row = check(record.values, line: line, absent: record.absent, context: context, problems: &problems) {
                 if let earlier = slugLines[row.slug] {
                     problems.append(Problem(line: line, field: "slug", message: "“\(row.slug)” is already used on line \(earlier)"))
                 } else {
@@ -133,6 +135,8 @@ enum CatalogFile {
     private struct Fields {
         let line: Int
         var values: [String: (value: String, line: Int)] = [:]
+        /// Required fields whose column the file lacks: reported once for the file, not per row.
+        var absent: Set<String> = []
     }
 
     /// Every problem of a file that cannot be imported.
@@ -168,10 +172,13 @@ enum CatalogFile {
                 problems.append(Problem(line: 1, field: "column \(index + 1)", message: "the column “\(name)” appears twice"))
             }
         }
-        for missing in requiredFields.subtracting(names).sorted() {
+        let absent = requiredFields.subtracting(names)
+        for missing in absent.sorted() {
             problems.append(Problem(line: 1, field: nil, message: "the required column “\(missing)” is missing"))
         }
-        guard problems.isEmpty else { return [] }
+        // The rows are still checked, against the known columns (the first of a name twice),
+        // so one file's run shows every problem; a missing column is reported once, above.
+        let known = Dictionary(names.enumerated().filter { fields.contains($0.element) }.map { ($0.element, $0.offset) }, uniquingKeysWith: min)
         return records.dropFirst().compactMap { record in
             guard record.fields.count == names.count else {
                 problems.append(Problem(
@@ -180,8 +187,8 @@ enum CatalogFile {
                 ))
                 return nil
             }
-            var values = Fields(line: record.line)
-            for (name, value) in zip(names, record.fields) { values.values[name] = (value, record.line) }
+            var values = Fields(line: record.line, absent: absent)
+            for (name, index) in known { values.values[name] = (CSV.cellValue(record.fields[index]), record.line) }
             return values
         }
     }
@@ -204,17 +211,16 @@ enum CatalogFile {
                 return nil
             }
             var values = Fields(line: line)
-            var ok = true
             for member in members {
                 let name = member.name
+                // An unknown or repeated member is reported, and the object's other members
+                // still checked, so one run shows every problem.
                 guard fields.contains(name) else {
                     problems.append(Problem(line: member.line, field: name, message: "unknown field “\(name)”; the fields are \(fields.joined(separator: ", "))"))
-                    ok = false
                     continue
                 }
                 guard values.values[name] == nil else {
                     problems.append(Problem(line: member.line, field: name, message: "the field appears twice in one object"))
-                    ok = false
                     continue
                 }
                 switch member.value {
@@ -225,24 +231,25 @@ enum CatalogFile {
                 default:
                     let kind = name == "price" ? "a string or number like \"24.50\"" : name == "featured" || name == "active" ? "true or false" : "a string"
                     problems.append(Problem(line: member.line, field: name, message: "must be \(kind)"))
-                    ok = false
+                    // Reported here: the product's check must not call it missing too.
+                    values.absent.insert(name)
                 }
             }
             // A missing required field is reported by the check of the product, at the object's line.
-            return ok ? values : nil
+            return values
         }
     }
 
     // MARK: - Checking one product
 
     private static func check(
-        _ record: [String: (value: String, line: Int)], line: Int, context: Context, problems: inout [Problem]
+        _ record: [String: (value: String, line: Int)], line: Int, absent: Set<String>, context: Context, problems: inout [Problem]
     ) -> Row? {
         let before = problems.count
         func text(_ field: String, required: Bool) -> String {
             let value = (record[field]?.value ?? "").trimmingWhitespace(newlines: false)
             let at = record[field]?.line ?? line
-            if required, value.isEmpty {
+            if required, value.isEmpty, !absent.contains(field) {
                 problems.append(Problem(line: at, field: field, message: "missing"))
             } else if let maximum = maximumLengths[field], value.count > maximum {
                 problems.append(Problem(line: at, field: field, message: "longer than \(maximum) characters"))
@@ -294,7 +301,7 @@ enum CatalogFile {
             } else if !imageExtensions.contains(fileExtension) || !imageText.contains(".") {
                 problems.append(Problem(line: at, field: "image", message: "“\(imageText)” is not a .jpg, .jpeg, .png or .webp file"))
             } else if !context.hasMediaFile(imageText) {
-                problems.append(Problem(line: at, field: "image", message: "unknown image file “\(imageText)”: it is not in the media folder"))
+                problems.append(Problem(line: at, field: "image", message: missingImageMessage(imageText, context: context)))
             } else if let message = context.imageProblem(imageText) {
                 problems.append(Problem(line: at, field: "image", message: message))
             }
@@ -310,6 +317,14 @@ enum CatalogFile {
             line: line, slug: slug, name: name, summary: summary, category: category, price: price,
             image: imageText.isEmpty ? nil : imageText, icon: icon.isEmpty ? nil : icon, isFeatured: featured, isActive: active
         )
+    }
+
+    /// Says which folder a missing photo was looked for in, and when that folder is not there at all.
+    private static func missingImageMessage(_ fileName: String, context: Context) -> String {
+        let message = "unknown image file “\(fileName)”: it is not in the media folder"
+        guard let folder = context.mediaFolder else { return message }
+        if folder.exists { return "\(message) \(folder.path)" }
+        return "\(message) \(folder.path), which does not exist yet (create it and put the photos there, or name another folder with --media)"
     }
 
     /// Lower-case ASCII letters and digits in runs joined by single hyphens.
@@ -355,38 +370,5 @@ enum CatalogFile {
             }
         }
         return problems
-    }
-}
-
-// MARK: - Writing
-
-extension CatalogFile {
-    /// The products as a catalog file that imports back unchanged (inactive ones included,
-    /// marked `active` false).
-    static func text(of products: [Product], format: Format) -> String {
-        switch format {
-        case .csv:
-            var lines = [fields.joined(separator: ",")]
-            for product in products {
-                let values = [
-                    product.slug, product.name, product.summary, product.category, priceText(product.price),
-                    product.image?.fileName ?? "", product.icon, String(product.isFeatured), String(product.isActive),
-                ]
-                lines.append(values.map(CSV.field).joined(separator: ","))
-            }
-            return lines.joined(separator: "\n") + "\n"
-        case .json:
-            let objects = products.map { product in
-                let members = [
-                    ("slug", JSONText.quoted(product.slug)), ("name", JSONText.quoted(product.name)),
-                    ("summary", JSONText.quoted(product.summary)), ("category", JSONText.quoted(product.category)),
-                    ("price", JSONText.quoted(priceText(product.price))),
-                    ("image", product.image.map { JSONText.quoted($0.fileName) } ?? "null"),
-                    ("icon", JSONText.quoted(product.icon)), ("featured", String(product.isFeatured)), ("active", String(product.isActive)),
-                ]
-                return "  {" + members.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
-            }
-            return objects.isEmpty ? "[]\n" : "[\n" + objects.joined(separator: ",\n") + "\n]\n"
-        }
     }
 }

@@ -33,11 +33,16 @@ final class CatalogImages: Sendable {
     static let maximumSide = 12_000
     static let maximumPixels = 50_000_000
     static let maximumFileBytes = 50 << 20
-    static let formats: Set<String> = ["jpeg", "png", "webp"]
 
     /// Where thumbnails go: `generated/` inside the media folder.
     static func generatedDirectory(in mediaDirectory: String) -> String {
         mediaDirectory + "/generated"
+    }
+
+    /// Whether the media folder exists (an import naming photos needs it).
+    var hasMediaDirectory: Bool {
+        var isDirectory = false
+        return FileManager.default.fileExists(atPath: mediaDirectory, isDirectory: &isDirectory) && isDirectory
     }
 
     /// Whether the media folder holds a regular file `name`.
@@ -79,21 +84,20 @@ final class CatalogImages: Sendable {
 
     private func prepare(_ fileName: String) -> Result<Prepared, ImageProblem> {
         let path = mediaDirectory + "/" + fileName
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return .failure(ImageProblem("cannot read \(path)"))
+        let bytes: [UInt8]
+        switch Self.read(path, fileName: fileName) {
+        case .success(let read): bytes = read
+        case .failure(let problem): return .failure(problem)
         }
-        guard data.count <= Self.maximumFileBytes else {
-            return .failure(ImageProblem("“\(fileName)” is larger than \(Self.maximumFileBytes >> 20) MB"))
+        guard ImageFormat(magic: bytes) != nil else {
+            let kind = ImageFormat.otherKind(magic: bytes).map { "it holds \($0), not" } ?? "it is not"
+            return .failure(ImageProblem("“\(fileName)” is not a readable image: \(kind) a JPEG, PNG or WebP image"))
         }
-        let bytes = Array(data)
         let header: ImageProcessor.Header
         do {
             header = try ImageProcessor.header(of: bytes)
         } catch {
             return .failure(ImageProblem("“\(fileName)” is not a readable image (\(error))"))
-        }
-        guard Self.formats.contains(header.format) else {
-            return .failure(ImageProblem("“\(fileName)” is a \(header.format.uppercased()) image; use JPEG, PNG or WebP"))
         }
         guard header.width <= Self.maximumSide, header.height <= Self.maximumSide, header.width * header.height <= Self.maximumPixels else {
             return .failure(ImageProblem(
@@ -114,6 +118,36 @@ final class CatalogImages: Sendable {
         guard let widest else { return .failure(ImageProblem("no thumbnail sizes are configured")) }
         let image = ProductImage(fileName: fileName, key: Hex.encode(SHA256.hash(bytes)), width: widest.width, height: widest.height)
         return .success(Prepared(image: image, thumbnails: thumbnails))
+    }
+
+    /// The file's bytes, read only once its size is known to be within the limit: a huge file is
+    /// refused by its size, not read into memory first.
+    private static func read(_ path: String, fileName: String) -> Result<[UInt8], ImageProblem> {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(ImageProblem("cannot read \(path)")) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            return .failure(ImageProblem("cannot read \(path)"))
+        }
+        guard status.st_size <= maximumFileBytes else {
+            return .failure(ImageProblem("“\(fileName)” is larger than \(maximumFileBytes >> 20) MB"))
+        }
+        // One byte more than the size said: a file that grew meanwhile is still bounded.
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size) + 1)
+        var count = 0
+        while count < bytes.count {
+            let got = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            if got < 0, errno == EINTR { continue }
+            guard got >= 0 else { return .failure(ImageProblem("cannot read \(path)")) }
+            if got == 0 { break }
+            count += got
+        }
+        guard count <= maximumFileBytes else {
+            return .failure(ImageProblem("“\(fileName)” is larger than \(maximumFileBytes >> 20) MB"))
+        }
+        bytes.removeLast(bytes.count - count)
+        return .success(bytes)
     }
 
     /// Writes `bytes` to `path` unless it exists: a name holds the hash of its original, so

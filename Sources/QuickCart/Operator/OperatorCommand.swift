@@ -70,6 +70,12 @@ public enum OperatorCommand {
         arguments: [String], environment: [String: String], output: Output,
         shouldContinue: @escaping @Sendable () -> Bool = { true }
     ) -> Int32 {
+        // Reports quote the operator's file (slugs, columns, JSON keys, values) and arguments:
+        // each line is made printable as the server's log lines are, so a value holding
+        // `ESC ]0;…` or `ESC [2J` shows as escapes instead of driving the terminal.
+        let output = Output(write: output.write, report: { text in
+            output.report(text.split(separator: "\n", omittingEmptySubsequences: false).map { LogLine.printable($0, limit: 4096) }.joined(separator: "\n"))
+        })
         let invocation: Invocation
         do {
             invocation = try Invocation(arguments: arguments, environment: environment)
@@ -109,7 +115,7 @@ public enum OperatorCommand {
         let images = CatalogImages(mediaDirectory: configuration.mediaDirectory)
         let context = CatalogFile.Context(
             hasMediaFile: images.hasFile, knownIcons: knownIcons(resourcesPath: configuration.resourcesPath),
-            imageProblem: images.problem(with:)
+            imageProblem: images.problem(with:), mediaFolder: (images.mediaDirectory, images.hasMediaDirectory)
         )
         let rows: [CatalogFile.Row]
         switch CatalogFile.read(Array(data), context: context) {
@@ -128,7 +134,7 @@ public enum OperatorCommand {
         }
         guard problems.isEmpty else { return refuse(problems, path: path, output: output) }
 
-        let storage = try Storage.open(configuration, connections: 2)
+        let storage = try openExisting(configuration)
         defer { storage.close() }
         let stored = try storage.catalogs.loadCatalog().products
         let entries = CatalogFile.entries(rows, images: madeImages, stored: stored)
@@ -150,14 +156,14 @@ public enum OperatorCommand {
     }
 
     private static func exportCatalog(_ invocation: Invocation, output: Output) throws -> Int32 {
-        let storage = try Storage.open(invocation.configuration, connections: 2)
+        let storage = try openExisting(invocation.configuration)
         defer { storage.close() }
         output.write(CatalogFile.text(of: try storage.catalogs.loadCatalog().products, format: invocation.format))
         return success
     }
 
     private static func exportOrders(_ invocation: Invocation, output: Output, shouldContinue: @Sendable () -> Bool) throws -> Int32 {
-        let storage = try Storage.open(invocation.configuration, connections: 2)
+        let storage = try openExisting(invocation.configuration)
         defer { storage.close() }
         let format = invocation.format
         // With --follow, JSON is one object per line (an array could never be closed).
@@ -188,6 +194,13 @@ public enum OperatorCommand {
         }
         if asArray { output.write(written == 0 ? "]\n" : "\n]\n") }
         return success
+    }
+
+    /// The database the shop serves from, which must exist: only serving creates one, so a
+    /// mistyped `--db` (or none, in the wrong folder) is an error naming the path, never an
+    /// empty new database that an export would report as holding no orders.
+    private static func openExisting(_ configuration: Configuration) throws -> any ShopStorage {
+        try Storage.open(configuration, connections: 2, creatingDatabase: false)
     }
 
     /// The line icons the shop has, when its resources can be found.

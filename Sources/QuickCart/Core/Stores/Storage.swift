@@ -6,11 +6,14 @@ public enum Storage {
     /// `postgresql://` URL, which any number of instances may share; otherwise a SQLite file
     /// path. A database that never had a catalog imported gets the demo catalog
     /// (`Catalog/demo.csv`).
-    /// - Parameter connections: The most database connections to hold open: the server's
-    ///   threads and a few more. (PostgreSQL takes one more, for its badge listener.)
+    /// - Parameters:
+    ///   - connections: The most database connections to hold open: the server's threads and a
+    ///     few more. (PostgreSQL takes one more, for its badge listener.)
+    ///   - creatingDatabase: Whether a missing SQLite file is created (serving) or is an error
+    ///     naming its path (the operator's commands, which work on an existing shop).
     /// - Throws: ``StorageError/unavailable(reason:)`` when the database cannot be reached;
     ///   otherwise when it cannot be opened or migrated. No message holds a password.
-    public static func open(_ configuration: Configuration, connections: Int) throws -> any ShopStorage {
+    public static func open(_ configuration: Configuration, connections: Int, creatingDatabase: Bool = true) throws -> any ShopStorage {
         let location = configuration.databasePath
         let emptyCarts = configuration.emptyCarts
         // The demo cart belongs to the demo catalog: once the operator imports their own,
@@ -27,7 +30,7 @@ public enum Storage {
         } else {
             storage = try SQLiteStorage(
                 path: location, maximumConnections: connections, maximumBytes: configuration.maximumDatabaseBytes,
-                makeStarterCart: makeStarterCart
+                creatingFile: creatingDatabase, makeStarterCart: makeStarterCart
             )
         }
         do {

@@ -1,3 +1,4 @@
+import Glibc
 import SQLite
 import Synchronization
 
@@ -16,17 +17,19 @@ final class SQLiteStorage: ShopStorage {
     /// Held while storage is open, so `quickcart restore` knows the file is in use.
     private let useLock: Mutex<SQLiteUseLock?>
 
-    /// Opens (creating and migrating if needed) the file at `path`.
+    /// Opens (creating, unless `creatingFile` is false, and migrating if needed) the file at `path`.
     /// - Parameters:
     ///   - maximumConnections: The most connections open at once: the server's threads and a few more.
     ///   - maximumBytes: A size quota; past it, changes fail as ``StorageError/unavailable(reason:)``.
     ///   - makeStarterCart: Builds the cart new sessions start with, from the catalog and its origin.
     init(
-        path: String, maximumConnections: Int, maximumBytes: Int64?,
+        path: String, maximumConnections: Int, maximumBytes: Int64?, creatingFile: Bool = true,
         makeStarterCart: @escaping @Sendable (Catalog, CatalogOrigin?) -> Cart
     ) throws {
+        if !creatingFile, access(path, F_OK) != 0 { throw SQLiteStoreError.noDatabase(path: SQLiteStoreError.absolute(path)) }
         // The file holds the cookie-signing secret: no other local user may read it.
         var configuration = Database.Configuration(fileMode: 0o600)
+        configuration.createsFile = creatingFile
         if let maximumBytes {
             configuration.prepareConnection = { db in
                 let pageSize = try db.fetchValue("PRAGMA page_size", as: Int64.self) ?? 4096
@@ -155,10 +158,21 @@ struct SQLiteDatabase: Sendable {
 /// Failures of the SQLite stores that are not SQLite's own.
 enum SQLiteStoreError: Error, CustomStringConvertible {
     case missingSecret
+    /// Opened as an existing database, and there is no file at the path.
+    case noDatabase(path: String)
 
     var description: String {
         switch self {
         case .missingSecret: "the session secret is missing from the settings table"
+        case .noDatabase(let path):
+            "there is no database at \(path): serving the shop (quickcart --db \(path)) creates it, or name an existing one with --db"
         }
+    }
+
+    /// `path` from the root, for messages: a relative one is read from the working directory.
+    static func absolute(_ path: String) -> String {
+        guard !path.hasPrefix("/"), let directory = getcwd(nil, 0) else { return path }
+        defer { free(directory) }
+        return String(cString: directory) + "/" + path
     }
 }
