@@ -137,7 +137,8 @@ extension ShopTests {
             #expect(try browser.cart().subtotal == "$1,329.00")
         }
 
-        static let notNumbers: [String?] = ["abc", "", "1.5", "2x", "x2", "0x5", "1e3", "+", "-", "--1", "1 2", "٣", "½", " ", "\u{3000}", "\n6", "6\r", nil]
+        static let notNumbers: [String?] = ["abc", "", "1.5", "2x", "x2", "0x5", "1e3", "+", "-", "--1", "1 2", "٣", "½", " ", "\u{3000}", "\n6", "6\r",
+                                           "1\u{0301}", "5\u{20E3}", "3\u{0338}", "-1\u{0301}", "+9\u{0301}", "10\u{0301}", nil]
 
         @Test("A quantity that is not a whole number gets 400 with a readable message and changes nothing", arguments: notNumbers)
         func nonNumberQuantityIsRejected(posted: String?) throws {

@@ -28,6 +28,65 @@ extension ShopTests {
             #expect(page.status == 200, "\(page.summary)")
         }
 
+        @Test("A Unicode prepended letter before a quote, colon or ampersand is no syntax: 200, on the page",
+              arguments: ["%E0%B5%8E%22%E0%B5%8E:", "%E0%B5%8E%26", "%E0%B5%8E(", "%E0%B5%8E%22tent", "tent%E0%B5%8E%22"])
+        func prependedLettersAreNotSyntax(encoded: String) throws {
+            let shop = try TestShop()
+            let page = try shop.browser().get("/search?q=" + encoded)
+            #expect(page.status == 200, "\(page.summary)")
+        }
+
+        /// The Search link of the tab bar on `page`.
+        private static func searchTab(_ page: Page) -> String? {
+            page.tabLinks.first { ($0["href"] ?? "").hasPrefix("/search") }?["href"]
+        }
+
+        @Test("Search keeps its place for a new visitor as for a stored one: search, Home, Search shows the same search",
+              arguments: [false, true])
+        func placeKeptForEveryVisitor(stored: Bool) throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            _ = try browser.get("/")
+            if stored { try SearchTests.store(browser) }
+            _ = try browser.search("bottle")
+            let home = try browser.get("/")
+            let tab = try #require(Self.searchTab(home))
+            #expect(tab == "/search?q=bottle", "the Search tab leads to \(tab)")
+            let back = try browser.get(tab)
+            #expect(back.html.first("input") { $0["name"] == "q" }?["value"] == "bottle")
+            #expect(back.productNames.contains(Products.bottle), "\(back.productNames)")
+            #expect(Self.searchTab(try shop.browser().get("/")) == "/search", "another visitor's Search tab is its root")
+        }
+
+        @Test("A search from another site's link shows its results but is not remembered; this site's own is",
+              arguments: [false, true])
+        func crossSiteSearchWritesNothing(stored: Bool) throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            _ = try browser.get("/")
+            if stored { try SearchTests.store(browser) }
+            _ = try browser.get("/search?q=tent", headers: [("Sec-Fetch-Site", "same-origin")])
+            let lure = "Call 555-0100 to claim refund"
+            let forged = [
+                [("Sec-Fetch-Site", "cross-site"), ("Sec-Fetch-Mode", "navigate")],
+                [("Sec-Fetch-Site", "same-site")],
+                [("Referer", "https://evil.example/page")],
+                [("Origin", "https://evil.example")],
+            ]
+            for headers in forged {
+                let page = try browser.get("/search?q=" + TestHTTPClient.formEncode(lure), headers: headers)
+                #expect(page.status == 200, "\(headers): \(page.summary)")
+                #expect(page.html.first("input") { $0["name"] == "q" }?["value"] == lure, "the results still show")
+                #expect(Self.recent(page) == ["tent"], "\(headers) wrote Recent: \(Self.recent(page) ?? [])")
+            }
+            #expect(Self.searchTab(try browser.get("/")) == "/search?q=tent", "the tab's place is unchanged")
+            for headers in [[("Sec-Fetch-Site", "none")], [("Referer", "http://127.0.0.1/search")], []] {
+                _ = try browser.get("/search?q=shoe", headers: headers)
+                #expect(Self.recent(try browser.get("/search"))?.first == "shoe", "\(headers) should be remembered")
+                _ = try browser.get("/search?q=tent")
+            }
+        }
+
         @Test("A refused search shows Search again, 400, the query kept in the field, the reason beside it",
               arguments: [String(repeating: "W", count: 101), "tent\u{1}x"])
         func refusedSearchKeepsTheQuery(query: String) throws {

@@ -55,6 +55,32 @@ struct SearchStoreTests {
         #expect(try Self.names(storage, "te ultralight") == [], "only the last word is a prefix")
     }
 
+    @Test("The last word, being typed, matches the start of a word as written, not only of its stem: “runn”, “hiki”, “insula”",
+          arguments: StoreBackend.allCases)
+    func partWordsAsWritten(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let pairs = [("runn", "running"), ("runni", "running"), ("hiki", "hiking"), ("hikin", "hiking"), ("cycli", "cycling"), ("insula", "insulated")]
+        for (part, word) in pairs {
+            let whole = try Self.names(storage, word)
+            #expect(!whole.isEmpty, "“\(word)” finds something")
+            #expect(Set(try Self.names(storage, part)).isSuperset(of: whole), "“\(part)” finds what “\(word)” finds")
+        }
+        #expect(try Self.names(storage, "merino runn") == ["Merino Running Socks"], "the other words still must match")
+        #expect(try Self.names(storage, "runn merino") == [], "only the last word is a prefix")
+    }
+
+    @Test("No query is search syntax or an error: prepended letters, quotes, operators, marks", arguments: StoreBackend.allCases)
+    func neverSyntax(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        for query in ["\u{0D4E}\"\u{0D4E}:", "\u{0D4E}&", "\u{0D4E}(", "\u{0D4E}|!", "a\u{0301}\"", "\u{0301}\"x", "5\u{20E3}", "3\u{0338}",
+                      "tent\u{0D4E}*", "NEAR(tent", "\"\"", "':*", "x & !y", "\u{0D4E}\\"] {
+            _ = try storage.productSearch.searchProducts(matching: query, limit: 5)
+        }
+        #expect(try Self.names(storage, "\"tent\" OR AND") == [], "OR and AND are plain words")
+    }
+
     @Test("Results are ranked: a match in the name comes before one in a description", arguments: StoreBackend.allCases)
     func ranked(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()

@@ -8,8 +8,13 @@ import Testing
 /// every session becomes a shopper with one client, losing nothing, and its cookie keeps working.
 @Suite("Shopper migration")
 struct ShopperMigrationTests {
-    /// Takes a SQLite database of the newest schema back to the one before `v10-shoppers`.
+    /// Takes a SQLite database of the newest schema back to the one before `v10-shoppers`
+    /// (and the migrations after it: `v11-product-words`).
     static let sqliteBeforeShoppers = """
+        DROP TRIGGER products_words_insert;
+        DROP TRIGGER products_words_delete;
+        DROP TRIGGER products_words_update;
+        DROP TABLE product_words;
         DROP TABLE clients;
         ALTER TABLE shoppers DROP COLUMN live_key;
         ALTER TABLE shoppers RENAME TO sessions;

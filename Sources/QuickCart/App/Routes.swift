@@ -88,15 +88,20 @@ struct Routes {
     private func page(storesSession: Bool = false, _ body: @escaping @Sendable (ShopRequest) throws -> Response) -> Router.Handler {
         let sessions = sessions, clock = clock
         let metrics = metrics
+        let pending = search.pending
         return { request in
             do {
                 let now = clock.nowMilliseconds()
                 let resolution = try sessions.resolve(request, at: now / 1000)
+                var session = resolution.session
+                // A session not stored yet keeps its searches in this instance's memory: its
+                // Search tab returns to the newest of them, as a stored session's does.
+                if !session.isStored, !resolution.isNew { session.newestSearch = pending.recent(for: session.clientID).first }
                 var response: Response
                 var stored: Cookie?
                 do {
                     response = try body(ShopRequest(
-                        http: request, session: resolution.session, cart: resolution.cart, cartVersion: resolution.cartVersion,
+                        http: request, session: session, cart: resolution.cart, cartVersion: resolution.cartVersion,
                         isNewSession: resolution.isNew, nowMilliseconds: now
                     ))
                     stored = storesSession ? sessions.cookieOnceStored(for: resolution, at: now / 1000) : nil

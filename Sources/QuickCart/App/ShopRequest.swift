@@ -16,10 +16,20 @@ struct ShopRequest {
 
     /// Where each tab was last left, so switching back returns there: only Search has pages
     /// below its root, and it returns to the session's newest search. Derived from what is
-    /// stored, never echoed into a cookie.
+    /// stored (or, for a session not stored yet, waiting in memory), never echoed into a cookie.
     var places: [TabBar.TabID: String] {
         guard let search = session.newestSearch else { return [:] }
         return [.search: SearchController.href(for: search)]
+    }
+
+    /// Whether the request comes from this shop's own pages or the shopper's own hand (an
+    /// address typed, a bookmark), not from another site: `Sec-Fetch-Site` is `same-origin` or
+    /// `none`; a browser that does not send it passes when its `Origin` (or `Referer`), if
+    /// any, is this site. A cross-site link carries the Lax session cookie too, so what such a
+    /// request may write is decided here (a search it makes is not remembered).
+    var isSameSite: Bool {
+        if let site = http.headers["Sec-Fetch-Site"]?.lowercased() { return site == "same-origin" || site == "none" }
+        return SessionManager.isSameOrigin(http)
     }
 
     /// Seconds since 1970 (UTC).
@@ -73,7 +83,9 @@ struct ShopRequest {
         guard !text.isEmpty else { return nil }
         if let value = Int(text) { return value }
         let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : text
-        guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigitCharacter) else {
+        // Bytes, not characters: "1\u{0301}" or "5\u{20E3}" is one Character that sorts
+        // between "0" and "9", yet no number.
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
             throw HTTPError(.badRequest, "The \(label) “\(text.prefix(40))” is not a whole number.")
         }
         return text.hasPrefix("-") ? Int.min : Int.max
@@ -87,8 +99,4 @@ struct ShopRequest {
         }
         return id
     }
-}
-
-private extension Character {
-    var isASCIIDigitCharacter: Bool { ("0"..."9").contains(self) }
 }

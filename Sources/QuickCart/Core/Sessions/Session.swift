@@ -35,7 +35,8 @@ public struct Session: Sendable, Equatable {
     public let shopperLiveKey: String
     /// Theme, tab order, layout and notification settings.
     public var preferences: Preferences = .standard
-    /// The newest of the shopper's recent searches, read with it; `nil` while it is not stored.
+    /// The newest of the shopper's recent searches, read with it; for a client not stored
+    /// yet, the newest of those waiting in the instance's memory (set by the route's handler).
     public var newestSearch: String?
     /// The device the client is, coarsely ("Chromium on Linux"), from the User-Agent of the
     /// request that stores it; what Profile's devices list shows.

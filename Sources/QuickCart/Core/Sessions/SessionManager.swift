@@ -239,7 +239,9 @@ public final class SessionManager: Sendable {
         }
     }
 
-    private static func isSameOrigin(_ request: Request) -> Bool {
+    /// Whether the request's `Origin` (or, lacking it, `Referer`) is this site; a request
+    /// with neither passes.
+    static func isSameOrigin(_ request: Request) -> Bool {
         guard let source = request.headers["Origin"] ?? request.headers["Referer"] else { return true }
         guard let host = request.headers["Host"] else { return false }
         for scheme in ["http://", "https://"] where source.hasPrefix(scheme) {

@@ -25,12 +25,45 @@ public enum ProductSearch {
         public var lastIsCommon: Bool { last.map(stopWords.contains) ?? false }
     }
 
-    /// The terms of `query`: its words lowercased, runs of letters and digits. Everything else
-    /// (quotes, `*`, `-`, `:`, parentheses) only separates them, so no engine ever sees its
-    /// own syntax.
+    /// The terms of `query`: its words lowercased, runs of letters and digits read code point
+    /// by code point (a combining mark stays with the letter before it). Everything else
+    /// (quotes, `*`, `-`, `:`, `&`, parentheses) only separates them, so no engine ever sees
+    /// its own syntax. Characters are not the unit: a Unicode "prepend" letter such as `ൎ`
+    /// makes one character of itself and the quote after it, which must still separate.
     public static func terms(in query: String) -> Terms {
-        let words = query.lowercased().split { !($0.isLetter || $0.isNumber) }.prefix(maximumWords).map(String.init)
+        var words: [String] = []
+        var word = String.UnicodeScalarView()
+        for scalar in query.lowercased().unicodeScalars {
+            if isLetterOrDigit(scalar) || (!word.isEmpty && isMark(scalar)) {
+                word.append(scalar)
+                continue
+            }
+            guard !word.isEmpty else { continue }
+            words.append(String(word))
+            word = String.UnicodeScalarView()
+            if words.count == maximumWords { break }
+        }
+        if !word.isEmpty, words.count < maximumWords { words.append(String(word)) }
         return Terms(required: words.dropLast().filter { !stopWords.contains($0) }, last: words.last)
+    }
+
+    /// Whether `scalar` is a letter (of any script) or a digit (any number), the only code
+    /// points a term starts with.
+    public static func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .decimalNumber, .letterNumber, .otherNumber: true
+        default: false
+        }
+    }
+
+    /// Whether `scalar` is a combining mark (an accent, a vowel sign), which belongs to the
+    /// letter before it.
+    public static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: true
+        default: false
+        }
     }
 
     /// Words too common to search for ("tent for two" is "tent two"): PostgreSQL's English

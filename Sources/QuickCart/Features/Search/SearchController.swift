@@ -87,7 +87,10 @@ struct SearchController: Sendable {
         )
     }
 
-    /// The session's recent searches, newest first, with `query` (when not empty) as the newest.
+    /// The session's recent searches, newest first, with `query` (when not empty, and asked
+    /// for by this shop's own pages or the shopper, ``ShopRequest/isSameSite``) as the newest.
+    /// A search that another site's link made shows its results but is not remembered: its
+    /// words would otherwise head Recent as if the shopper had typed them.
     ///
     /// Searching is reading, so it never stores a session: a crawler following the category
     /// links costs no storage. Until its first change a session's searches wait in memory
@@ -95,15 +98,16 @@ struct SearchController: Sendable {
     /// storage with its first search after that change.
     private func recentSearches(adding query: String, _ request: ShopRequest) throws -> [String] {
         let session = request.session
+        let remembers = !query.isEmpty && request.isSameSite
         guard session.isStored else {
             guard !request.isNewSession else { return [] }
-            if !query.isEmpty { pending.record(query, for: session.clientID) }
+            if remembers { pending.record(query, for: session.clientID) }
             return pending.recent(for: session.clientID)
         }
         for waiting in pending.take(for: session.clientID).reversed() {
             try searches.recordSearch(waiting, for: session, at: request.nowMilliseconds)
         }
-        if !query.isEmpty { try searches.recordSearch(query, for: session, at: request.nowMilliseconds) }
+        if remembers { try searches.recordSearch(query, for: session, at: request.nowMilliseconds) }
         return try searches.recentSearches(for: session)
     }
 

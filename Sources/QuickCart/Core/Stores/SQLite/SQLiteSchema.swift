@@ -185,6 +185,33 @@ enum SQLiteSchema {
                 try db.execute("UPDATE shoppers SET live_key = ? WHERE id = ?", [liveKey, id])
             }
         }
+        migrator.registerMigration("v11-product-words") { db in
+            // The words as written, unstemmed, for the last word being typed: porter indexes
+            // "running" as "run", so "runn" is the start of no word in `product_search`; here
+            // it is the start of "running". The same external content and triggers as v8.
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE product_words USING fts5(
+                    name, summary, category,
+                    content = 'products', content_rowid = 'id',
+                    tokenize = 'unicode61 remove_diacritics 2'
+                );
+                CREATE TRIGGER products_words_insert AFTER INSERT ON products BEGIN
+                    INSERT INTO product_words (rowid, name, summary, category)
+                    VALUES (new.id, new.name, new.summary, new.category);
+                END;
+                CREATE TRIGGER products_words_delete AFTER DELETE ON products BEGIN
+                    INSERT INTO product_words (product_words, rowid, name, summary, category)
+                    VALUES ('delete', old.id, old.name, old.summary, old.category);
+                END;
+                CREATE TRIGGER products_words_update AFTER UPDATE OF name, summary, category ON products BEGIN
+                    INSERT INTO product_words (product_words, rowid, name, summary, category)
+                    VALUES ('delete', old.id, old.name, old.summary, old.category);
+                    INSERT INTO product_words (rowid, name, summary, category)
+                    VALUES (new.id, new.name, new.summary, new.category);
+                END;
+                INSERT INTO product_words (product_words) VALUES ('rebuild');
+                """)
+        }
         return migrator
     }
 }
