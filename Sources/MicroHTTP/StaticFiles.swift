@@ -16,6 +16,10 @@ import FoundationEssentials
 /// own, so `If-None-Match` works for either. An address whose `v` query parameter is the file's
 /// ``version(of:)`` is for this content only, and is cached for a year as `immutable`; any
 /// other address gets the shorter `cacheControl`.
+///
+/// A ``Rewrite`` may change a file's content as it is loaded, knowing the versions of the
+/// others (for example to point a file's references at their versioned addresses). A file's
+/// version is that of its rewritten content, so it changes whenever a version it wrote in does.
 /// ```swift
 /// let assets = try StaticFiles(directory: "Public")
 /// router.get("/static/*path") { request in
@@ -103,6 +107,12 @@ public struct StaticFiles: Sendable {
 
     private let files: [String: File]
 
+    /// Rewrites the content of the file at `path` (relative, e.g. `js/app.js`) once, at load.
+    /// `version` gives the ``version(of:)`` of another file by its relative path: `nil` when
+    /// there is no such file, or when it is the file being rewritten or one rewriting now (a
+    /// cycle of references), whose version cannot be known yet.
+    public typealias Rewrite = (_ path: String, _ content: [UInt8], _ version: (String) -> String?) -> [UInt8]
+
     /// Loads every regular file below `directory`, compressing text files.
     /// - Parameters:
     ///   - directory: The folder to serve.
@@ -113,40 +123,62 @@ public struct StaticFiles: Sendable {
     ///     file's current ``version(of:)``, whose content never changes.
     ///   - headers: More fields for every answer, such as security headers, when the server
     ///     answers files itself (see ``Server/init(configuration:responder:serving:at:)``).
+    ///   - rewrite: Changes each file's content as it is loaded (see ``Rewrite``).
     /// - Throws: When the folder cannot be read.
     public init(
         directory: String,
         cacheControl: String = "public, max-age=300",
         versionedCacheControl: String = "public, max-age=31536000, immutable",
-        headers: HTTPHeaders = HTTPHeaders()
+        headers: HTTPHeaders = HTTPHeaders(),
+        rewrite: Rewrite? = nil
     ) throws {
         let root = URL(fileURLWithPath: directory).resolvingSymlinksInPath().standardizedFileURL.path
-        var files: [String: File] = [:]
+        var contents: [String: [UInt8]] = [:]
         for relative in try FileManager.default.subpathsOfDirectory(atPath: root) {
             let real = URL(fileURLWithPath: root).appendingPathComponent(relative).resolvingSymlinksInPath().path
             var isDirectory = false
             guard real.hasPrefix(root + "/"),
                   FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory), !isDirectory,
                   let data = FileManager.default.contents(atPath: real) else { continue }
-            let bytes = [UInt8](data)
-            let contentType = Self.contentType(for: relative)
-            let hash = Self.hash(of: bytes)
-            let compressed = Self.isCompressible(contentType) ? Self.gzip(bytes).flatMap { $0.count < bytes.count ? $0 : nil } : nil
-            // Vary on every answer of a file that has two encodings, plain ones included, so
-            // that a cache never hands the compressed copy to a client that did not ask for it.
-            var common = headers
-            if compressed != nil { common.add("Vary", "Accept-Encoding") }
-            func representation(_ bytes: [UInt8], etag: String, encoding: String?) -> File.Representation {
-                File.Representation(bytes, etag: etag, encoding: encoding, contentType: contentType,
-                                    cacheControl: cacheControl, versionedCacheControl: versionedCacheControl, headers: common)
-            }
-            files[relative] = File(
-                identity: representation(bytes, etag: "\"" + hash + "\"", encoding: nil),
-                gzip: compressed.map { representation($0, etag: "\"" + hash + "-gzip\"", encoding: "gzip") },
-                version: String(hash.prefix(12))
-            )
+            contents[relative] = [UInt8](data)
         }
+        var files: [String: File] = [:]
+        var rewriting: Set<String> = []
+        // A file is loaded before any file whose rewrite asks for its version.
+        func load(_ relative: String) -> File? {
+            if let file = files[relative] { return file }
+            guard let original = contents[relative], !rewriting.contains(relative) else { return nil }
+            rewriting.insert(relative)
+            let bytes = rewrite.map { $0(relative, original) { load($0)?.version } } ?? original
+            rewriting.remove(relative)
+            let file = Self.file(bytes, at: relative, cacheControl: cacheControl, versionedCacheControl: versionedCacheControl, headers: headers)
+            files[relative] = file
+            return file
+        }
+        for relative in contents.keys.sorted() { _ = load(relative) }
         self.files = files
+    }
+
+    /// The answers to one file's `bytes`, found at `relative`.
+    private static func file(
+        _ bytes: [UInt8], at relative: String, cacheControl: String, versionedCacheControl: String, headers: HTTPHeaders
+    ) -> File {
+        let contentType = Self.contentType(for: relative)
+        let hash = Self.hash(of: bytes)
+        let compressed = Self.isCompressible(contentType) ? Self.gzip(bytes).flatMap { $0.count < bytes.count ? $0 : nil } : nil
+        // Vary on every answer of a file that has two encodings, plain ones included, so
+        // that a cache never hands the compressed copy to a client that did not ask for it.
+        var common = headers
+        if compressed != nil { common.add("Vary", "Accept-Encoding") }
+        func representation(_ bytes: [UInt8], etag: String, encoding: String?) -> File.Representation {
+            File.Representation(bytes, etag: etag, encoding: encoding, contentType: contentType,
+                                cacheControl: cacheControl, versionedCacheControl: versionedCacheControl, headers: common)
+        }
+        return File(
+            identity: representation(bytes, etag: "\"" + hash + "\"", encoding: nil),
+            gzip: compressed.map { representation($0, etag: "\"" + hash + "-gzip\"", encoding: "gzip") },
+            version: String(hash.prefix(12))
+        )
     }
 
     /// The relative paths of every file served, e.g. `css/app.css`.

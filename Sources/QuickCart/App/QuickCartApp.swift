@@ -52,7 +52,8 @@ public final class QuickCartApp: Sendable {
 
         let securityHeaders = SecurityHeaders(strictTransportSecurity: configuration.secureCookies)
         // The server answers these itself, with the same security headers pages get.
-        let staticFiles = try StaticFiles(directory: resources.public, headers: securityHeaders.fields)
+        // The page script's modules import each other at versioned addresses (ScriptModules).
+        let staticFiles = try StaticFiles(directory: resources.public, headers: securityHeaders.fields, rewrite: ScriptModules.rewrite)
         let icons = try IconSet(directory: resources.public + "/icons")
         let shop = configuration.shop
         let release = try AppRelease.digest(

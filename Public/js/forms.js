@@ -1,0 +1,380 @@
+// Forms post in place, in the spirit of Hotwire Turbo's form submissions and morphing
+// refreshes. A post form is sent with fetch (the same fields, CSRF token included, plus
+// the pressed button's name and value); fetch follows the server's 303 and the page it
+// leads to is morphed into this one: nodes that did not change stay, so scroll position
+// and focus stay too. Focus goes back to the control that was pressed, or, when it is
+// gone or disabled, to its row's next control, the next row, the row before, or the
+// page's heading. No history entry is added. The server puts what happened into that page
+// (a notice at the top of main, the same words a browser without JavaScript shows); here
+// it becomes a message on screen and in the polite live region instead.
+//
+// One post at a time: a second press of a form on its way is dropped (no double submits),
+// a press of another form waits its turn. A post that fails (no connection, a 5xx) leaves
+// an inline message with Retry beside the form, never the browser's error page. GET forms
+// (Search) stay ordinary navigations.
+//
+// `live` is the live badge's interface (live-badge.js), or null without one.
+
+import { morph } from './morph.js';
+import { announce, root } from './page.js';
+
+export function start(live) {
+  if (!window.fetch || !window.DOMParser || !window.FormData || !window.URLSearchParams) return;
+
+  const REFRESH_HEADER = 'X-QuickCart-Refresh'; // the server leaves a pending notice alone
+  const MESSAGE_MS = 4000;
+  let queue = Promise.resolve();
+  let posting = 0;            // posts queued or on their way
+  let posted = 0;             // posts answered so far: a refresh read before one is stale
+  let refreshing = null;
+  let refreshAgain = false;
+  let staleWhileHidden = false; // a hidden tab refreshes when it is looked at again
+
+  if (live) live.onStale = refresh;
+
+  document.addEventListener('submit', (event) => {
+    const form = event.target;
+    if (event.defaultPrevented || !(form instanceof HTMLFormElement)) return;
+    if ((form.getAttribute('method') || 'get').toLowerCase() !== 'post') return;
+    const submitter = event.submitter || null;
+    const action = new URL((submitter && submitter.getAttribute('formaction')) || form.action, location.href);
+    if (action.origin !== location.origin) return;
+    event.preventDefault();
+    if (form.dataset.busy) return; // already on its way: a second press changes nothing
+
+    const body = new URLSearchParams(new FormData(form));
+    if (submitter && submitter.name) body.append(submitter.name, submitter.value);
+    const place = placeOf(form, submitter);
+    form.dataset.busy = 'true';
+    form.setAttribute('aria-busy', 'true');
+    clearError(form);
+    posting += 1;
+    if (live) live.ownChangeStarted();
+    queue = queue
+      .then(() => post(form, submitter, action, body, place))
+      .finally(() => {
+        delete form.dataset.busy;
+        form.removeAttribute('aria-busy');
+        posting -= 1;
+        posted += 1;
+        if (live) live.ownChangeEnded();
+      });
+  });
+
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState !== 'visible' || !staleWhileHidden) return;
+    staleWhileHidden = false;
+    refresh();
+  });
+
+  // The stream is back: what failed while it was down may be tried again.
+  document.addEventListener('quickcart:online', () => {
+    for (const box of document.querySelectorAll('.form-error')) box.remove();
+  });
+
+  function post(form, submitter, action, body, place) {
+    return fetch(action.href, {
+      method: 'POST',
+      body,
+      credentials: 'same-origin',
+      redirect: 'follow',
+      headers: { Accept: 'text/html' },
+    })
+      .then((res) => res.text().then((html) => ({ res, html })))
+      .then(({ res, html }) => {
+        if (!res.ok) {
+          showError(form, submitter, res.status, serverMessage(html));
+          return;
+        }
+        const doc = parse(html);
+        if (!doc || doc.body.dataset.page !== document.body.dataset.page) {
+          // A different page (checkout leads to Profile): go there as a link would, to
+          // the part it offers focus to (fetch drops the redirect's #fragment).
+          const target = doc && doc.querySelector('main [id][tabindex="-1"]');
+          location.assign(target ? `${res.url}#${target.id}` : res.url);
+          return;
+        }
+        const message = takeNotice(doc);
+        const restore = holdPlace(place);
+        morphPage(doc);
+        const here = new URL(res.url);
+        if (here.pathname + here.search !== location.pathname + location.search) {
+          history.replaceState(history.state, '', here.pathname + here.search);
+        }
+        restore();
+        if (message) say(message);
+      })
+      .catch(() => showError(form, submitter, 0, ''));
+  }
+
+  // ---- the page refetches itself when the cart changed elsewhere -------------
+
+  function refresh() {
+    if (!/^(home|search|cart|profile)$/.test(document.body.dataset.page || '')) return;
+    if (posting > 0) return; // the post's answer brings the page; news after it refreshes then
+    if (document.visibilityState === 'hidden') { staleWhileHidden = true; return; }
+    if (refreshing) { refreshAgain = true; return; } // bursts coalesce into one more fetch
+    const before = posted;
+    refreshing = fetch(location.href, {
+      credentials: 'same-origin',
+      cache: 'no-store',
+      headers: { Accept: 'text/html', [REFRESH_HEADER]: '1' },
+    })
+      .then((res) => (res.ok && !res.redirected ? res.text() : null))
+      .then((html) => {
+        const doc = html && parse(html);
+        if (!doc || doc.body.dataset.page !== document.body.dataset.page) return;
+        if (posting > 0 || posted !== before) { refreshAgain = true; return; } // older than a post's answer
+        takeNotice(doc);
+        const restore = holdPlace(null);
+        morphPage(doc);
+        restore();
+      })
+      .catch(() => {}) // offline or aborted: the next event or page load corrects it
+      .finally(() => {
+        refreshing = null;
+        if (refreshAgain) { refreshAgain = false; refresh(); }
+      });
+  }
+
+  // ---- reading and morphing a fetched page ----------------------------------
+
+  function parse(html) {
+    const doc = new DOMParser().parseFromString(html, 'text/html');
+    return doc.querySelector('main') && doc.body ? doc : null;
+  }
+
+  // The server's notice, taken out of the fetched page: here it is a message instead.
+  function takeNotice(doc) {
+    const notice = doc.querySelector('main [data-notice]');
+    if (!notice) return '';
+    const parent = notice.parentNode;
+    notice.remove();
+    parent.normalize(); // the line breaks around it become one text node, as without it
+    return notice.textContent.trim();
+  }
+
+  function morphPage(doc) {
+    for (const name of ['theme', 'layout', 'notifications']) {
+      const value = doc.documentElement.dataset[name];
+      if (value && root.dataset[name] !== value) root.dataset[name] = value;
+    }
+    if (doc.title && doc.title !== document.title) document.title = doc.title;
+    const main = document.querySelector('main');
+    const nav = document.querySelector('nav.tab-bar');
+    const freshNav = doc.querySelector('nav.tab-bar');
+    morph(main, doc.querySelector('main'));
+    if (nav && freshNav) morph(nav, freshNav);
+    document.dispatchEvent(new CustomEvent('quickcart:morphed'));
+    if (live) live.pageShows(countIn(doc));
+  }
+
+  function countIn(doc) {
+    const link = doc.querySelector('nav.tab-bar a[data-role="prominent"]');
+    const m = link && /\d+/.exec(link.getAttribute('aria-label') || '');
+    return m ? Number(m[0]) : 0;
+  }
+
+  // ---- keeping the place ----------------------------------------------------
+
+  // What to come back to after a post: the pressed control (when focus was in its form)
+  // and its row, with the rows around it and where they are on screen.
+  function placeOf(form, submitter) {
+    const active = document.activeElement;
+    const control = active && active !== document.body && form.contains(active) ? active : null;
+    const row = form.closest('li[id]');
+    const siblings = row ? Array.from(row.parentElement.children).filter((r) => r.id) : [];
+    const at = siblings.indexOf(row);
+    return {
+      // The bar's own forms (the layout button) change the layout: nothing to hold there.
+      inMain: !!form.closest('main'),
+      control: control && controlKey(control, form),
+      pressed: submitter && controlKey(submitter, form),
+      row: row ? row.id : null,
+      index: control && row ? controlsIn(row).indexOf(control) : -1,
+      next: siblings.slice(at + 1).map((r) => r.id),
+      previous: siblings.slice(0, Math.max(0, at)).reverse().map((r) => r.id),
+      top: (row || form).getBoundingClientRect().top,
+      previousTop: at > 0 ? siblings[at - 1].getBoundingClientRect().top : 0,
+    };
+  }
+
+  function controlKey(el, form) {
+    return {
+      action: form.getAttribute('action') || '',
+      name: el.getAttribute('name') || '',
+      label: accessibleName(el),
+    };
+  }
+
+  function accessibleName(el) {
+    return (el.getAttribute('aria-label') || el.textContent || '').replace(/\s+/g, ' ').trim();
+  }
+
+  function controlsIn(container) {
+    return Array.from(container.querySelectorAll('button, input:not([type="hidden"]), select, textarea, a[href]'));
+  }
+
+  const usable = (el) => !!el && !el.disabled && el.getClientRects().length > 0;
+
+  function findControl(key) {
+    if (!key) return null;
+    for (const form of document.querySelectorAll('main form, nav form')) {
+      if ((form.getAttribute('action') || '') !== key.action) continue;
+      const match = controlsIn(form).find((el) => (el.getAttribute('name') || '') === key.name && accessibleName(el) === key.label);
+      if (match) return match;
+    }
+    return null;
+  }
+
+  // Call before the page changes; the function it returns puts scroll and focus back.
+  // Without a place (a refresh), the element at the top of the screen stays put and
+  // focus stays where it is unless its element went away.
+  function holdPlace(place) {
+    const focused = document.activeElement;
+    const focusKey = !place && focused && focused !== document.body && focused.closest('form')
+      ? controlKey(focused, focused.closest('form')) : null;
+    const pin = place ? null : elementAtTop();
+    const pinTop = pin ? pin.getBoundingClientRect().top : 0;
+
+    return function restore() {
+      if (!place) {
+        if (pin && pin.isConnected) scrollBy(pin, pinTop);
+        const now = document.activeElement;
+        if (focusKey && !(now && now.closest('main, nav'))) {
+          const again = findControl(focusKey);
+          if (usable(again)) again.focus({ preventScroll: true });
+        }
+        return;
+      }
+      // Scroll: the row stays where it was on screen; when it is gone, the next row
+      // takes its place, or the row before keeps its own.
+      const row = place.row && document.getElementById(place.row);
+      const next = !row && first(place.next);
+      const previous = !row && !next && first(place.previous);
+      if (place.inMain) {
+        if (row) scrollBy(row, place.top);
+        else if (next) scrollBy(next, place.top);
+        else if (previous) scrollBy(previous, place.previousTop);
+      }
+
+      if (!place.control) return; // focus was elsewhere: leave it there
+      const target = [
+        () => findControl(place.control),
+        () => row && nearestUsable(controlsIn(row), place.index),
+        () => next && controlsIn(next)[place.index],
+        () => next && controlsIn(next).find(usable),
+        () => previous && controlsIn(previous)[place.index],
+        () => previous && controlsIn(previous).find(usable),
+      ].map((pick) => pick()).find(usable) || heading();
+      if (target && document.activeElement !== target) target.focus({ preventScroll: true });
+    };
+  }
+
+  function first(ids) {
+    for (const id of ids) {
+      const el = document.getElementById(id);
+      if (el) return el;
+    }
+    return null;
+  }
+
+  // The enabled control nearest `index` in `controls`, looking before it first: "+" at
+  // the limit hands focus to "−" beside it, "−" at 1 to "+".
+  function nearestUsable(controls, index) {
+    for (let d = 0; d < controls.length; d += 1) {
+      if (usable(controls[index - d])) return controls[index - d];
+      if (usable(controls[index + d])) return controls[index + d];
+    }
+    return null;
+  }
+
+  function heading() {
+    const h1 = document.querySelector('main h1');
+    if (!h1) return document.querySelector('main');
+    if (!h1.hasAttribute('tabindex')) h1.setAttribute('tabindex', '-1');
+    return h1;
+  }
+
+  function scrollBy(el, wasTop) {
+    const delta = el.getBoundingClientRect().top - wasTop;
+    if (Math.abs(delta) >= 1) window.scrollBy(0, delta);
+  }
+
+  // The first row (or other element with an id) at the top of the screen, below the bar.
+  function elementAtTop() {
+    const main = document.querySelector('main');
+    if (!main) return null;
+    const rows = main.querySelectorAll('li[id], section, h1');
+    for (const el of rows) {
+      if (el.getBoundingClientRect().bottom > 0) return el;
+    }
+    return null;
+  }
+
+  // ---- messages --------------------------------------------------------------
+
+  let messageBox = null;
+  let messageTimer = 0;
+
+  // Shown for the eyes (aria-hidden), spoken through the polite live region.
+  function say(text) {
+    announce(text);
+    if (!messageBox) {
+      messageBox = document.createElement('div');
+      messageBox.className = 'flash';
+      messageBox.setAttribute('aria-hidden', 'true');
+      messageBox.dataset.client = '';
+      document.body.append(messageBox);
+      void messageBox.offsetWidth; // lay out the hidden state first, so it animates in
+    }
+    messageBox.textContent = text;
+    messageBox.classList.add('flash--visible');
+    clearTimeout(messageTimer);
+    messageTimer = setTimeout(() => messageBox.classList.remove('flash--visible'), MESSAGE_MS);
+  }
+
+  function serverMessage(html) {
+    const doc = parse(html);
+    const text = doc && doc.querySelector('.error-page p');
+    return text ? text.textContent.trim() : '';
+  }
+
+  // An inline message beside the form that failed, with a way forward: Retry when the
+  // shop could not be reached or could not save, Reload when the page itself is stale.
+  function showError(form, submitter, status, text) {
+    clearError(form);
+    const retry = status === 0 || status >= 500;
+    const box = document.createElement('div');
+    box.className = 'form-error';
+    box.dataset.client = '';
+    const words = document.createElement('p');
+    words.textContent = text || (status === 0
+      ? 'Could not reach QuickCart, so nothing was changed.'
+      : 'That did not work, so nothing was changed.');
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'button button--tinted';
+    button.textContent = retry ? 'Retry' : 'Reload';
+    button.addEventListener('click', () => {
+      if (!retry) { location.reload(); return; }
+      box.remove();
+      if (!form.isConnected) return;
+      const again = submitter && submitter.isConnected && !submitter.disabled ? submitter : null;
+      if (form.requestSubmit) form.requestSubmit(again);
+      else if (again) again.click();
+    });
+    box.append(words, button);
+    // Inside the row (a list holds only rows), across its whole width; else after the form.
+    const row = form.closest('li[id]');
+    if (row) row.append(box);
+    else form.after(box);
+    form.errorBox = box;
+    announce(words.textContent);
+  }
+
+  function clearError(form) {
+    if (form.errorBox) form.errorBox.remove();
+    form.errorBox = null;
+  }
+}

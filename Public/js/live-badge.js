@@ -1,0 +1,298 @@
+// The live badge: the Cart tab's badge follows the cart over the event stream, in every
+// tab, with a notice when the cart changed in another tab (Notifications on), and an
+// "Offline" bar while the stream is down.
+//
+// One EventSource per browser, not per tab: HTTP/1.1 gives a host six
+// connections, so a seventh tab's stream would hang every page load. Tabs elect a
+// leader with the Web Locks API; the leader alone holds the stream and relays each
+// count over a BroadcastChannel. When the leader goes, the next tab queued on the
+// lock takes over. Without Web Locks or BroadcastChannel each tab streams alone.
+//
+// It hands back a small interface for forms.js: while a form of this page is on its
+// way (`ownChangeStarted` … `ownChangeEnded`) counts update the badge quietly, since the
+// form's own message says what happened; `pageShows` tells it the count the page's
+// content now reflects; `onStale` is called when a count arrives that the content does
+// not reflect (another tab or device changed the cart), so the page refetches itself.
+
+import { announce, ownClasses, reduceMotion, root } from './page.js';
+
+export function start() {
+  const nav = document.querySelector('nav.tab-bar[data-live-url]');
+  const link = nav && nav.querySelector('a[data-role="prominent"]');
+  const badge = link && link.querySelector('[data-badge]');
+  if (!badge || !('EventSource' in window)) return null;
+
+  const NAME = 'quickcart-live';
+  const BUMP = 'tab__badge--bump';
+  const url = nav.dataset.liveUrl;
+  const shared = !!(navigator.locks && navigator.locks.request) && 'BroadcastChannel' in window;
+  const labelEl = link.querySelector('.tab__label');
+  const tabName = (labelEl && labelEl.textContent.trim()) || 'Cart';
+  const TOAST_MS = 4000;
+
+  // What the page shows now; announcements happen only when this changes.
+  let shown = renderedCount();
+
+  let source = null;          // the EventSource, leader (or unshared) tab only
+  let channel = null;         // BroadcastChannel while the page is shown
+  let releaseLock = null;     // resolves the promise that holds the lock
+  let lockAbort = null;       // cancels a still-queued lock request
+  let generation = 0;         // bumps on each stop, so stale callbacks bail out
+  let last = null;            // latest count known
+  let lastTexts = null;       // its badge-text event (count, badge, items), answered to new followers
+  let attempts = 0;           // fatal stream failures in a row, for backoff
+  let retryTimer = 0;
+  let running = false;        // start/stop are paired, whichever event calls them
+  let synced = false;         // has a count arrived since start? The first one only corrects
+  let pageCount = shown;      // the count the page's content (rows, "N in cart") reflects
+  let ownChanges = 0;         // this page's form posts on their way
+  let onStale = () => {};     // set by forms.js: refetch the page
+  let offlineTimer = 0;       // shows the Offline bar once the stream has been down a while
+  const OFFLINE_AFTER_MS = 3000;
+  const offlineBar = makeOfflineBar();
+
+  function renderedCount() {
+    // The badge text caps at "99+", so prefer the accessible name's number.
+    const m = /\d+/.exec(link.getAttribute('aria-label') || '');
+    if (m) return Number(m[0]);
+    return badge.hidden ? 0 : parseInt(badge.textContent, 10) || 0;
+  }
+
+  // ---- applying a count --------------------------------------------------
+
+  // The server words the texts ("99+", "3 items"); the script only places them.
+  function apply(texts) {
+    const count = texts && texts.count;
+    if (!Number.isInteger(count) || count < 0 || typeof texts.badge !== 'string' || typeof texts.items !== 'string') return;
+    last = count;
+    lastTexts = texts;
+    // This page's own changes are form posts whose answer brings the new count (and says
+    // what happened), so a change outside one, after the first sync, was made elsewhere:
+    // another tab or device.
+    const elsewhere = synced && ownChanges === 0;
+    synced = true;
+    if (count !== shown) {
+      show(texts);
+      // During this page's own post the form's message says what happened.
+      if (ownChanges > 0) return;
+      if (elsewhere && root.dataset.notifications === 'on') notify(`Cart updated in another tab: ${texts.items}`);
+      else announce(`Cart updated: ${texts.items}`);
+    }
+    if (ownChanges === 0 && count !== pageCount) onStale();
+  }
+
+  function show(texts) {
+    shown = texts.count;
+    badge.textContent = texts.badge;
+    badge.hidden = texts.count === 0;
+    link.setAttribute('aria-label', `${tabName}, ${texts.items}`);
+    bump();
+  }
+
+  function bump() {
+    if (reduceMotion.matches) return;
+    badge.classList.remove(BUMP);
+    void badge.offsetWidth; // restart the animation if one is still running
+    badge.classList.add(BUMP);
+  }
+  ownClasses(badge, BUMP);
+  badge.addEventListener('animationend', () => badge.classList.remove(BUMP));
+
+  // ---- the notice ("Cart updated in another tab") ------------------------
+
+  // Shown only with Notifications on. It is for the eyes (aria-hidden): the live region
+  // says the same words, politely, and focus never moves. It stays TOAST_MS once the
+  // tab is actually visible, so a background tab still shows it when you come back.
+  let toast = null;
+  let toastTimer = 0;
+  let hideWhenSeen = false;
+
+  function notify(text) {
+    announce(text);
+    if (!toast) {
+      toast = document.createElement('div');
+      toast.className = 'toast';
+      toast.setAttribute('aria-hidden', 'true');
+      const glyph = link.querySelector('.tab__icon svg');
+      if (glyph) {
+        const icon = document.createElement('span');
+        icon.className = 'toast__icon';
+        icon.append(glyph.cloneNode(true));
+        toast.append(icon);
+      }
+      toast.append(document.createElement('span'));
+      document.body.append(toast);
+      void toast.offsetWidth; // lay out the hidden state first, so the first showing animates
+    }
+    toast.lastChild.textContent = text;
+    toast.classList.add('toast--visible');
+    clearTimeout(toastTimer);
+    hideWhenSeen = document.visibilityState !== 'visible';
+    if (!hideWhenSeen) hideToastLater();
+  }
+
+  function hideToastLater() {
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => toast.classList.remove('toast--visible'), TOAST_MS);
+  }
+
+  // ---- connection state ----------------------------------------------------
+
+  // "Offline — changes will not be saved" once the stream has been down for a while, and
+  // gone as soon as it is back. The bar is a polite live region made when the page loads
+  // (an empty one, hidden by CSS), so its words are spoken when they appear.
+  function makeOfflineBar() {
+    const bar = document.createElement('div');
+    bar.className = 'offline-bar';
+    bar.setAttribute('role', 'status');
+    bar.dataset.client = '';
+    document.body.append(bar);
+    return bar;
+  }
+
+  function connection(up) {
+    if (up) {
+      clearTimeout(offlineTimer);
+      offlineTimer = 0;
+      const wasOffline = offlineBar.textContent !== '';
+      offlineBar.textContent = '';
+      if (wasOffline) document.dispatchEvent(new CustomEvent('quickcart:online'));
+    } else if (!offlineTimer && offlineBar.textContent === '') {
+      offlineTimer = setTimeout(() => {
+        offlineTimer = 0;
+        offlineBar.textContent = 'Offline — changes will not be saved';
+      }, OFFLINE_AFTER_MS);
+    }
+  }
+
+  function streamState(up) {
+    connection(up);
+    if (channel) channel.postMessage({ type: 'connection', up });
+  }
+
+  // ---- the stream (leader or unshared tab) -------------------------------
+
+  function openStream() {
+    closeStream();
+    const es = new EventSource(url);
+    // `badge-text` follows each `badge` event with the count and its texts.
+    es.addEventListener('badge-text', (event) => {
+      let texts;
+      try { texts = JSON.parse(event.data); } catch { return; }
+      apply(texts);
+      if (channel) channel.postMessage({ type: 'badge', texts });
+    });
+    es.addEventListener('open', () => { attempts = 0; streamState(true); });
+    es.addEventListener('error', () => {
+      if (source !== es) return;
+      streamState(false);
+      // CONNECTING means EventSource is already retrying per `retry:`; leave it.
+      // CLOSED means it gave up for good (non-200, wrong type, 204): we retry.
+      if (es.readyState === EventSource.CLOSED) scheduleReconnect();
+    });
+    source = es;
+  }
+
+  function scheduleReconnect() {
+    closeStream();
+    const base = Math.min(30000, 1000 * 2 ** attempts);
+    attempts += 1;
+    const delay = base * (0.7 + Math.random() * 0.6); // ±30 % jitter so tabs/devices spread out
+    retryTimer = setTimeout(openStream, delay);
+  }
+
+  function closeStream() {
+    clearTimeout(retryTimer);
+    retryTimer = 0;
+    if (source) source.close();
+    source = null;
+  }
+
+  // ---- leadership --------------------------------------------------------
+
+  function start() {
+    if (running) return;
+    running = true;
+    synced = false;
+    if (!shared) { openStream(); return; }
+    const gen = generation;
+    channel = new BroadcastChannel(NAME);
+    channel.onmessage = ({ data }) => {
+      if (!data) return;
+      if (data.type === 'badge') apply(data.texts);
+      else if (data.type === 'connection') connection(data.up === true);
+      else if (data.type === 'hello' && source && last !== null) {
+        channel.postMessage({ type: 'badge', texts: lastTexts });
+        channel.postMessage({ type: 'connection', up: source.readyState === EventSource.OPEN });
+      }
+    };
+    channel.postMessage({ type: 'hello' }); // a leader, if any, answers with the count
+
+    lockAbort = new AbortController();
+    navigator.locks.request(NAME, { signal: lockAbort.signal }, () => {
+      if (gen !== generation) return undefined; // page was hidden meanwhile: release at once
+      openStream();
+      // Held until stop() resolves it (pagehide) or the document goes away.
+      return new Promise((resolve) => { releaseLock = resolve; });
+    }).catch(() => {}); // AbortError when stop() cancels a queued request
+  }
+
+  function stop() {
+    running = false;
+    generation += 1;
+    clearTimeout(offlineTimer);
+    offlineTimer = 0;
+    closeStream();
+    if (lockAbort) lockAbort.abort();
+    if (releaseLock) releaseLock();
+    lockAbort = releaseLock = null;
+    if (channel) channel.close();
+    channel = null;
+  }
+
+  // ---- page lifecycle ----------------------------------------------------
+
+  // bfcache keeps a hidden page's stream open and would starve the host's
+  // connections (six per host over HTTP/1.1), and a held lock would keep leadership from
+  // other tabs. So: everything goes on pagehide, comes back on pageshow.
+  // A frozen tab (background tab discarding, Android) is treated the same way,
+  // so a frozen leader hands the stream over instead of silencing every tab.
+  window.addEventListener('pagehide', stop);
+  document.addEventListener('freeze', stop);
+  const resume = () => {
+    shown = renderedCount();
+    start(); // the stream's (or leader's) first value corrects a stale badge
+    onStale();
+  };
+  window.addEventListener('pageshow', (event) => { if (event.persisted) resume(); });
+  document.addEventListener('resume', resume);
+
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState !== 'visible') return;
+    if (hideWhenSeen) { hideWhenSeen = false; hideToastLater(); }
+    // A frozen background tab may have missed relayed values: ask the leader again.
+    if (channel && !source) channel.postMessage({ type: 'hello' });
+    // The same count can still hide a different cart (one item up, another down).
+    // (Only the cart: Home and Search would record their search again on every look.)
+    if (document.body.dataset.page === 'cart') onStale();
+  });
+
+  start();
+
+  return {
+    ownChangeStarted() { ownChanges += 1; },
+    ownChangeEnded() {
+      ownChanges -= 1;
+      // News from elsewhere that came while the post was on its way.
+      if (ownChanges === 0 && last !== null && last !== pageCount) onStale();
+    },
+    /** The page's content was just replaced by a fresh copy rendered with `count`. */
+    pageShows(count) {
+      pageCount = count;
+      // The morph brought the server's badge and label; the count is noted, and bumped.
+      if (count !== shown) { shown = count; bump(); }
+      if (ownChanges === 0 && last !== null && last !== count) onStale();
+    },
+    set onStale(callback) { onStale = callback; },
+  };
+}
