@@ -43,6 +43,13 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
+        // libqrencode: the QR code of a join link, drawn as SVG. Only QuickCart's
+        // Core/Sessions/QRCode.swift imports it.
+        .systemLibrary(
+            name: "CQREncode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
+        ),
         // libvips, opened at run time by the commands that make thumbnails (see its
         // shim.h): no link flags, so the server never loads it.
         .systemLibrary(name: "CVips"),
@@ -59,7 +66,7 @@ let package = Package(
         // The shop, and the executable that serves it.
         .target(
             name: "QuickCart",
-            dependencies: ["MicroHTTP", "SQLite", "Postgres", "Mustache", "CCrypto", "Vips"],
+            dependencies: ["MicroHTTP", "SQLite", "Postgres", "Mustache", "CCrypto", "CQREncode", "Vips"],
             swiftSettings: strictSwift
         ),
         .executableTarget(name: "quickcart", dependencies: ["QuickCart"], swiftSettings: strictSwift),

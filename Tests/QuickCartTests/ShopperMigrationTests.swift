@@ -9,8 +9,9 @@ import Testing
 @Suite("Shopper migration")
 struct ShopperMigrationTests {
     /// Takes a SQLite database of the newest schema back to the one before `v10-shoppers`
-    /// (and the migrations after it: `v11-product-words`).
+    /// (and the migrations after it: `v11-product-words`, `v12-join-codes`).
     static let sqliteBeforeShoppers = """
+        DROP TABLE join_codes;
         DROP TRIGGER products_words_insert;
         DROP TRIGGER products_words_delete;
         DROP TRIGGER products_words_update;
@@ -56,13 +57,14 @@ struct ShopperMigrationTests {
             let connection = try PostgresConnection(connectionString: location.database)
             defer { connection.close() }
             try connection.execute(sql: """
+                DROP TABLE join_codes;
                 DROP TABLE clients;
                 ALTER TABLE shoppers RENAME TO sessions;
                 ALTER TABLE cart_items RENAME COLUMN shopper_id TO session_id;
                 ALTER TABLE recent_searches RENAME COLUMN shopper_id TO session_id;
                 ALTER TABLE orders RENAME COLUMN shopper_id TO session_id;
                 ALTER TABLE sessions ADD COLUMN first_live_key text;
-                DELETE FROM schema_migrations WHERE name = 'v5-shoppers';
+                DELETE FROM schema_migrations WHERE name IN ('v5-shoppers', 'v6-join-codes');
                 """)
             for (sql, arguments) in Self.oldRows(id, placeholder: { [", live_key", "$1", ", 'old-key'"][$0] }) {
                 if arguments.isEmpty { try connection.execute(sql: sql) } else { try connection.execute(sql, arguments[0]) }

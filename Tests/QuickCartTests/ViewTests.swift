@@ -111,14 +111,18 @@ import Testing
                 orders: [OrderView(order: order, placedAt: "14 Nov 2023", placedAtISO: "2023-11-14T22:13:20Z")],
                 themes: Preferences.Theme.allCases.map { ThemeChoiceView(theme: $0, selected: $0 == .light) },
                 tabOrder: tabs.enumerated().map { TabOrderItemView(tab: $1, position: $1.role == .prominent ? nil : $0, movableCount: 3) },
-                isCustomOrder: true, notificationsOn: false, confirmation: OrderConfirmationView(order: order)
+                isCustomOrder: true, notificationsOn: false, confirmation: OrderConfirmationView(order: order),
+                devices: [
+                    DeviceView(name: "Chromium on Linux <b>", lastSeen: "1 Dec 2026", lastSeenISO: "2026-12-01T00:00:00Z", isThisDevice: true, handle: "ab"),
+                    DeviceView(name: "Safari on iPhone", lastSeen: "30 Nov 2026", lastSeenISO: "2026-11-30T00:00:00Z", isThisDevice: false, handle: "cd"),
+                ]
             ),
             fixture.layout(.profile)
         )
         check(
             ProfileView(
                 displayName: "Guest", memberSince: "", memberSinceISO: "", orders: [], themes: [], tabOrder: [],
-                isCustomOrder: false, notificationsOn: true, confirmation: nil
+                isCustomOrder: false, notificationsOn: true, confirmation: nil, devices: []
             ),
             fixture.layout(.profile)
         )

@@ -99,6 +99,10 @@ public final class QuickCartApp: Sendable {
                 orders: storage.orders, sessions: storage.sessions, sessionManager: sessions, publisher: publisher, pages: pages
             ),
             preferences: PreferencesController(sessions: storage.sessions, tabBar: pages.tabBar, notices: pages.notices),
+            devices: DevicesController(
+                joinCodes: storage.joinCodes, sessions: storage.sessions, sessionManager: sessions, publisher: publisher, pages: pages,
+                attempts: JoinAttempts(), secure: configuration.secureCookies
+            ),
             events: EventsController(hub: hub),
             staticFiles: staticFiles,
             installable: installable,

@@ -8,6 +8,7 @@ struct Routes {
     let cart: CartController
     let profile: ProfileController
     let preferences: PreferencesController
+    let devices: DevicesController
     let events: EventsController
     let staticFiles: StaticFiles
     /// The manifest, the service worker and the offline page.
@@ -44,6 +45,12 @@ struct Routes {
         router.post("/cart/checkout", handler: action(cart.checkout))
         router.post("/search/recent/clear", handler: action(search.clearRecent, storesSession: false))
         router.post("/profile/name", handler: action(profile.rename))
+        router.get("/profile/code", handler: page(devices.showCode))
+        router.post("/profile/code", handler: action(devices.createCode))
+        router.get("/join", handler: page(devices.showJoin))
+        router.post("/join", handler: action(devices.join))
+        router.post("/profile/devices/sign-out", handler: action(devices.signOutDevice, storesSession: false))
+        router.post("/profile/devices/sign-out-others", handler: action(devices.signOutOthers, storesSession: false))
         router.post("/profile/sign-out", handler: action(profile.signOut, storesSession: false))
         router.post("/profile/theme", handler: action(preferences.setTheme))
         router.post("/profile/tabs", handler: action(preferences.arrangeTabs))

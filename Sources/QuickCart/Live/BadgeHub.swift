@@ -103,6 +103,17 @@ public final class BadgeHub: Sendable {
         for stream in evicted { stream.close() }
     }
 
+    /// Sends `event` with `data` to the streams of the client whose live key is `client` that
+    /// asked for texts (the page's script): news for that device alone, such as a device joining
+    /// with the code it showed.
+    public func tell(client: String, event: String, data: String) {
+        let bytes = ServerSentEvent(event: event, data: data).encoded
+        let streams = state.withLock { state in
+            state.listeners.values.flatMap { $0.streams.filter { $0.client == client && $0.wantsTexts }.map(\.stream) }
+        }
+        for stream in streams { stream.send(bytes: bytes) }
+    }
+
     /// Ends every stream of the client whose live key is `client` at once: it was signed out.
     /// Rare, so it looks through every shopper rather than keeping an index of clients.
     public func endStreams(ofClient client: String) {
@@ -198,6 +209,20 @@ public final class BadgeHub: Sendable {
         }
     }
 
+    /// What `event: device-joined` carries: the words the page shows, and the handle its
+    /// Sign out button posts (``SessionManager/deviceHandle(ofClient:)``).
+    struct JoinNotice: Codable, Equatable {
+        let text: String
+        let device: String
+    }
+
+    /// The JSON of a ``JoinNotice``.
+    static func joinNotice(text: String, device: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(JoinNotice(text: text, device: device))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
     private static func json(_ texts: BadgeText) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
@@ -215,5 +240,11 @@ extension BadgeHub: BadgePublisher {
 
     public func endStreams(ofClients liveKeys: [String]) {
         for key in liveKeys { endStreams(ofClient: key) }
+    }
+
+    public func joined(client clientKey: String, shopper shopperKey: String, change: CartChange, showingClient showingClientKey: String, notice: String) {
+        moveStreams(ofClient: clientKey, to: shopperKey)
+        publish(change, liveKey: shopperKey)
+        tell(client: showingClientKey, event: "device-joined", data: notice)
     }
 }

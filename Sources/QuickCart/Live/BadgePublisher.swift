@@ -12,4 +12,10 @@ public protocol BadgePublisher: Sendable {
     /// Ends, at once and on every instance, the open streams of the clients whose live keys
     /// are `liveKeys`. Call once their sign-out has committed.
     func endStreams(ofClients liveKeys: [String])
+
+    /// A client joined another shopper with a code: its open streams (under `clientKey`)
+    /// follow that shopper (`shopperKey`) from now on, every stream of the shopper hears the
+    /// cart's new count, and the streams of the client that showed the code (`showingClientKey`)
+    /// hear `event: device-joined` with `notice` (JSON). On every instance; call once committed.
+    func joined(client clientKey: String, shopper shopperKey: String, change: CartChange, showingClient showingClientKey: String, notice: String)
 }

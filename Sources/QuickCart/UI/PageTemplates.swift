@@ -39,6 +39,8 @@ final class PageTemplates: Sendable {
     let profile: PageTemplate<ProfileView>
     let error: PageTemplate<ErrorView>
     let offline: PageTemplate<OfflineView>
+    let deviceCode: PageTemplate<DeviceCodeView>
+    let join: PageTemplate<JoinView>
 
     /// Loads and compiles `Views/`.
     /// - Throws: ``TemplateError`` naming the file, line and column of the first problem.
@@ -60,6 +62,8 @@ final class PageTemplates: Sendable {
             profile = try PageTemplate(in: library)
             error = try PageTemplate(in: library)
             offline = try PageTemplate(in: library)
+            deviceCode = try PageTemplate(in: library)
+            join = try PageTemplate(in: library)
         } catch {
             throw TemplateError(directory: directory, template: error.templateName, line: error.line, column: error.column, message: error.message)
         }

@@ -221,6 +221,16 @@ public final class SessionManager: Sendable {
         Self.liveKey(ofClient: clientID, key: key)
     }
 
+    /// The join code a stored nonce gives (``JoinCode/code(nonce:key:)``).
+    public func joinCode(nonce: String) -> String {
+        JoinCode.code(nonce: nonce, key: key)
+    }
+
+    /// What storage knows a join code by (``JoinCode/hash(_:key:)``).
+    public func joinCodeHash(_ code: String) -> String {
+        JoinCode.hash(code, key: key)
+    }
+
     /// A name for a client in a page (a device's Sign out button), from which its id cannot be
     /// read back: a keyed hash of it.
     public func deviceHandle(ofClient clientID: String) -> String {

@@ -28,6 +28,8 @@ public protocol ShopStorage: Sendable {
     var orderFeed: any OrderFeed { get }
     /// Each session's recent searches.
     var searches: any SearchHistoryStore { get }
+    /// Codes that bring another device into a shopper's cart.
+    var joinCodes: any JoinCodeStore { get }
     /// Full-text search over the products.
     var productSearch: any ProductSearchStore { get }
 

@@ -28,7 +28,8 @@ struct ProfileController: Sendable {
             tabOrder: tabOrder(session.preferences.tabOrder),
             isCustomOrder: !session.preferences.tabOrder.isEmpty,
             notificationsOn: session.preferences.notifications,
-            confirmation: confirmed.map(OrderConfirmationView.init)
+            confirmation: confirmed.map(OrderConfirmationView.init),
+            devices: try devices(of: session)
         )
         return pages.render(
             content, .init(title: "Profile", tab: .profile, cartCount: count, returnTo: "/profile"),
@@ -66,6 +67,19 @@ struct ProfileController: Sendable {
         return response
     }
 
+    /// The shopper's devices for the list: "this device" first as stored, each with the day it
+    /// was last seen and the handle its Sign out button posts.
+    private func devices(of session: Session) throws -> [DeviceView] {
+        guard session.isStored else { return [] }
+        return try sessions.devices(ofShopper: session.shopperID).map { device in
+            DeviceView(
+                name: device.device.isEmpty ? "A browser" : device.device, lastSeen: Self.date(device.lastSeen),
+                lastSeenISO: Self.isoDate(device.lastSeen), isThisDevice: device.clientID == session.clientID,
+                handle: sessionManager.deviceHandle(ofClient: device.clientID)
+            )
+        }
+    }
+
     /// The tabs in the session's order, each movable one with its place among the movable ones.
     private func tabOrder(_ order: [String]) -> [TabOrderItemView] {
         let tabs = pages.tabBar.arranged(by: order)
@@ -76,11 +90,11 @@ struct ProfileController: Sendable {
     }
 
     /// "30 Nov 2026", in UTC: the server does not know the shopper's zone.
-    private static func date(_ seconds: Int64) -> String {
+    static func date(_ seconds: Int64) -> String {
         CalendarDay(secondsSince1970: seconds).text
     }
 
-    private static func isoDate(_ seconds: Int64) -> String {
+    static func isoDate(_ seconds: Int64) -> String {
         Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(.iso8601)
     }
 }

@@ -12,6 +12,8 @@ struct ProfileView: PageView {
     let notificationsOn: Bool
     /// The order just placed, shown once after checkout.
     let confirmation: OrderConfirmationView?
+    /// The shopper's devices, this one marked (empty until the shopper is stored).
+    let devices: [DeviceView]
 
     static let templateName = "profile"
     static func template(in templates: PageTemplates) -> PageTemplate<ProfileView> { templates.profile }
@@ -27,6 +29,9 @@ struct ProfileView: PageView {
         "notificationsOn": .bool(\.notificationsOn),
         "nextNotifications": .text { $0.notificationsOn ? "off" : "on" },
         "confirmation": .optional(\.confirmation),
+        "devices": .list(\.devices),
+        "hasDevices": .bool { !$0.devices.isEmpty },
+        "hasOtherDevices": .bool { $0.devices.contains { !$0.isThisDevice } },
     ]
 }
 

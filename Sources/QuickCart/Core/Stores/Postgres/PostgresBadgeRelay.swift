@@ -5,7 +5,8 @@ import Postgres
 /// The cart store sends each committed change on ``channel`` inside its transaction, as
 /// `LIVEKEY VERSION COUNT` (the shopper's live key, a keyed hash of its id, never an id), so
 /// only committed news travels. Signing clients out sends `end LIVEKEY` for each (the client's
-/// live key), so their streams end on every instance. Every instance listens on one dedicated
+/// live key), so their streams end on every instance; a join sends `move` and `tell` (see
+/// ``News``). Every instance listens on one dedicated
 /// connection and feeds its own hub; the instance that made the change also delivers it at
 /// once, and the copy that comes back through the database is dropped by its version.
 ///
@@ -36,6 +37,8 @@ final class PostgresBadgeRelay: BadgePublisher {
                     switch Self.parse(notification.payload) {
                     case .change(let liveKey, let change): hub.publish(change, liveKey: liveKey)
                     case .end(let clientKey): hub.endStreams(ofClient: clientKey)
+                    case .moved(let clientKey, let shopperKey): hub.moveStreams(ofClient: clientKey, to: shopperKey)
+                    case .told(let clientKey, let event, let data): hub.tell(client: clientKey, event: event, data: data)
                     case nil: break
                     }
                 },
@@ -54,14 +57,28 @@ final class PostgresBadgeRelay: BadgePublisher {
     /// clients are spent already (committed), so a stream that opens meanwhile cannot be theirs.
     func endStreams(ofClients liveKeys: [String]) {
         for key in liveKeys { hub.endStreams(ofClient: key) }
+        notifyOthers(liveKeys.map { "end " + $0 }, about: "end a signed-out client's streams")
+    }
+
+    /// The cart's news went out with the join's commit; what moves streams and tells the
+    /// showing device follows it here. The notice goes only by the database, which brings it
+    /// back to this instance too: sent here as well, it would be heard twice.
+    func joined(client clientKey: String, shopper shopperKey: String, change: CartChange, showingClient showingClientKey: String, notice: String) {
+        hub.moveStreams(ofClient: clientKey, to: shopperKey)
+        hub.publish(change, liveKey: shopperKey)
+        notifyOthers(["move \(clientKey) \(shopperKey)", "tell \(showingClientKey) device-joined \(notice)"], about: "follow a join")
+    }
+
+    /// Sends `payloads` to every instance (this one hears them again, harmlessly).
+    private func notifyOthers(_ payloads: [String], about what: String) {
         do {
             try database.withConnection { connection in
-                for key in liveKeys {
-                    _ = try connection.fetchValue("SELECT pg_notify($1, $2)::text", Self.channel, "end " + key, as: String.self)
+                for payload in payloads {
+                    _ = try connection.fetchValue("SELECT pg_notify($1, $2)::text", Self.channel, payload, as: String.self)
                 }
             }
         } catch {
-            Log.error("telling the other instances to end a signed-out client's streams failed: \(error)")
+            Log.error("telling the other instances to \(what) failed: \(error)")
         }
     }
 
@@ -111,12 +128,18 @@ final class PostgresBadgeRelay: BadgePublisher {
         case change(liveKey: String, CartChange)
         /// A client was signed out: `end LIVEKEY`.
         case end(clientKey: String)
+        /// A client joined another shopper: `move CLIENTKEY SHOPPERKEY`.
+        case moved(clientKey: String, shopperKey: String)
+        /// News for one client's page: `tell CLIENTKEY EVENT DATA` (the data may hold spaces).
+        case told(clientKey: String, event: String, data: String)
     }
 
     /// The news in `payload`, or `nil` for anything else.
     static func parse(_ payload: String) -> News? {
-        let parts = payload.split(separator: " ")
+        let parts = payload.split(separator: " ", maxSplits: 3)
         if parts.count == 2, parts[0] == "end" { return .end(clientKey: String(parts[1])) }
+        if parts.count == 3, parts[0] == "move" { return .moved(clientKey: String(parts[1]), shopperKey: String(parts[2])) }
+        if parts.count == 4, parts[0] == "tell" { return .told(clientKey: String(parts[1]), event: String(parts[2]), data: String(parts[3])) }
         guard parts.count == 3, let version = Int64(parts[1]), let count = Int(parts[2]) else { return nil }
         return .change(liveKey: String(parts[0]), CartChange(itemCount: count, version: version))
     }

@@ -153,6 +153,24 @@ enum PostgresSchema {
                 try connection.execute("UPDATE shoppers SET live_key = $1 WHERE id = $2", liveKey, id)
             }
         }
+        migrator.registerMigration("v6-join-codes") { connection in
+            // "Continue on another device": each code is known by a keyed hash of it; the nonce
+            // is what the showing client's page derives it from again, with the shop's secret.
+            try connection.execute(sql: """
+                CREATE TABLE join_codes (
+                    code_hash text PRIMARY KEY,
+                    nonce text NOT NULL,
+                    shopper_id text NOT NULL REFERENCES shoppers (id) ON DELETE CASCADE,
+                    client_id text NOT NULL,
+                    created_at bigint NOT NULL,
+                    expires_at bigint NOT NULL,
+                    wrong_tries integer NOT NULL DEFAULT 0,
+                    used_at bigint
+                );
+                CREATE INDEX join_codes_of_client ON join_codes (client_id, created_at);
+                CREATE INDEX join_codes_by_expiry ON join_codes (expires_at);
+                """)
+        }
         return migrator
     }
 }

@@ -121,6 +121,7 @@ struct PostgresSessionStore: SessionStore {
             // A mark older than the idle lifetime guards nothing: every cookie of that client
             // was issued before it, so it has expired by itself.
             try connection.execute("DELETE FROM clients WHERE spent_at < $1", cutoff)
+            try connection.execute("DELETE FROM join_codes WHERE expires_at < $1", cutoff)
             try connection.execute("DELETE FROM shoppers s WHERE NOT EXISTS (SELECT 1 FROM clients c WHERE c.shopper_id = s.id)")
             return deleted
         }

@@ -12,6 +12,7 @@ final class PostgresStorage: ShopStorage {
     let orders: any OrderStore
     let orderFeed: any OrderFeed
     let searches: any SearchHistoryStore
+    let joinCodes: any JoinCodeStore
     let productSearch: any ProductSearchStore
     private let database: PostgresDatabase
     /// Private, so it cannot be printed by accident: it may hold a password.
@@ -56,6 +57,7 @@ final class PostgresStorage: ShopStorage {
         orders = PostgresOrderStore(database: database)
         orderFeed = PostgresOrderFeed(database: database)
         searches = PostgresSearchHistoryStore(database: database)
+        joinCodes = PostgresJoinCodeStore(database: database)
         productSearch = PostgresProductSearchStore(database: database)
     }
 

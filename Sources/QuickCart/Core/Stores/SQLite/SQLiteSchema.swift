@@ -212,6 +212,24 @@ enum SQLiteSchema {
                 INSERT INTO product_words (product_words) VALUES ('rebuild');
                 """)
         }
+        migrator.registerMigration("v12-join-codes") { db in
+            // "Continue on another device": each code is known by a keyed hash of it; the nonce
+            // is what the showing client's page derives it from again, with the shop's secret.
+            try db.execute(sql: """
+                CREATE TABLE join_codes (
+                    code_hash TEXT PRIMARY KEY,
+                    nonce TEXT NOT NULL,
+                    shopper_id TEXT NOT NULL REFERENCES shoppers (id) ON DELETE CASCADE,
+                    client_id TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL,
+                    wrong_tries INTEGER NOT NULL DEFAULT 0,
+                    used_at INTEGER
+                ) WITHOUT ROWID;
+                CREATE INDEX join_codes_of_client ON join_codes (client_id, created_at);
+                CREATE INDEX join_codes_by_expiry ON join_codes (expires_at);
+                """)
+        }
         return migrator
     }
 }

@@ -118,6 +118,7 @@ struct SQLiteSessionStore: SessionStore {
             // A mark older than the idle lifetime guards nothing: every cookie of that client
             // was issued before it, so it has expired by itself.
             try db.execute("DELETE FROM clients WHERE spent_at < ?", [cutoff])
+            try db.execute("DELETE FROM join_codes WHERE expires_at < ?", [cutoff])
             try db.execute("DELETE FROM shoppers WHERE NOT EXISTS (SELECT 1 FROM clients WHERE clients.shopper_id = shoppers.id)")
             return deleted
         }

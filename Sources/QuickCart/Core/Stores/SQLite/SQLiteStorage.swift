@@ -12,6 +12,7 @@ final class SQLiteStorage: ShopStorage {
     let orders: any OrderStore
     let orderFeed: any OrderFeed
     let searches: any SearchHistoryStore
+    let joinCodes: any JoinCodeStore
     let productSearch: any ProductSearchStore
     private let database: SQLiteDatabase
     /// Held while storage is open, so `quickcart restore` knows the file is in use.
@@ -57,6 +58,7 @@ final class SQLiteStorage: ShopStorage {
         orders = SQLiteOrderStore(database: database)
         orderFeed = SQLiteOrderFeed(database: database)
         searches = SQLiteSearchHistoryStore(database: database)
+        joinCodes = SQLiteJoinCodeStore(database: database)
         productSearch = SQLiteProductSearchStore(database: database)
     }
 

@@ -1,0 +1,55 @@
+/// The codes that bring another device into a shopper's cart: eight letters of RFC 8628's
+/// base-20 alphabet (no vowels, so no words; no look-alikes such as 0/O or 1/I), shown as
+/// `XXXX-XXXX`. About 34.6 bits: with five wrong tries per code and a per-address limit, far
+/// past guessing within the code's ten minutes.
+enum JoinCode {
+    /// RFC 8628 §6.1's alphabet.
+    static let alphabet = Array("BCDFGHJKLMNPQRSTVWXZ".utf8)
+    static let length = 8
+    /// How long a code works (seconds).
+    static let lifetime: Int64 = 600
+    /// Wrong tries a code survives; the next one voids it.
+    static let allowedWrongTries = 5
+
+    /// The code a code's nonce gives under `key`: only the shop's secret turns the stored nonce
+    /// into the code. Bytes of the keyed hash are taken while they fall below 240 (twelve
+    /// times 20), so every letter is equally likely.
+    static func code(nonce: String, key: HMACKey) -> String {
+        var letters: [UInt8] = []
+        var round = 0
+        while letters.count < length {
+            for byte in key.authenticate("join-code|\(round)|\(nonce)".utf8) where byte < 240 && letters.count < length {
+                letters.append(alphabet[Int(byte) % alphabet.count])
+            }
+            round += 1
+        }
+        return String(decoding: letters, as: UTF8.self)
+    }
+
+    /// `XXXX-XXXX`.
+    static func display(_ code: String) -> String {
+        String(code.prefix(4)) + "-" + String(code.dropFirst(4))
+    }
+
+    /// The code a shopper typed, as stored codes are spelled: upper case, without the hyphen and
+    /// spaces; `nil` unless it is eight letters of the alphabet (checked without the store).
+    static func normalized(_ typed: String) -> String? {
+        var letters: [UInt8] = []
+        for byte in typed.utf8 {
+            switch byte {
+            case UInt8(ascii: "-"), UInt8(ascii: " "), UInt8(ascii: "\t"): continue
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): letters.append(byte - 32)
+            default: letters.append(byte)
+            }
+            if letters.count > length { return nil }
+        }
+        guard letters.count == length, letters.allSatisfy(alphabet.contains) else { return nil }
+        return String(decoding: letters, as: UTF8.self)
+    }
+
+    /// What storage knows a code by: a keyed hash, so a leaked database holds no code, and
+    /// looking one up compares hashes, never the code itself.
+    static func hash(_ code: String, key: HMACKey) -> String {
+        Hex.encode(key.authenticate("join|\(code)".utf8))
+    }
+}

@@ -1,0 +1,142 @@
+import Postgres
+
+/// Codes that bring another device into a shopper's cart, in PostgreSQL. A join is one
+/// transaction that locks the code's row first, so two joins with one code, through any
+/// instances, cannot both win; then the shopper's row (its cart version), as cart changes do.
+struct PostgresJoinCodeStore: JoinCodeStore {
+    let database: PostgresDatabase
+
+    func createCode(hash: String, nonce: String, for session: Session, at now: Int64) throws {
+        try database.write(storing: session, at: now) { connection in
+            try connection.execute("DELETE FROM join_codes WHERE client_id = $1 AND used_at IS NULL", session.clientID)
+            try connection.execute(
+                """
+                INSERT INTO join_codes (code_hash, nonce, shopper_id, client_id, created_at, expires_at)
+                VALUES ($1, $2, $3, $4, $5, $6)
+                """,
+                hash, nonce, session.shopperID, session.clientID, now, now + JoinCode.lifetime
+            )
+        }
+    }
+
+    func newestCode(ofClient clientID: String) throws -> StoredJoinCode? {
+        try database.withConnection { connection in
+            try connection.fetchAll(
+                """
+                SELECT nonce, created_at, expires_at, used_at, wrong_tries FROM join_codes
+                WHERE client_id = $1 ORDER BY created_at DESC LIMIT 1
+                """,
+                clientID
+            ) { row in
+                StoredJoinCode(
+                    nonce: try row.string(0), createdAt: try row.int64(1), expiresAt: try row.int64(2),
+                    usedAt: try row.isNull(3) ? nil : try row.int64(3), wrongTries: try row.int(4)
+                )
+            }.first
+        }
+    }
+
+    func preview(hash: String, at now: Int64) throws -> JoinPreview? {
+        try database.withConnection { connection in
+            try connection.fetchAll(
+                """
+                SELECT s.display_name, s.id,
+                       (SELECT coalesce(sum(c.quantity), 0)::bigint FROM cart_items c JOIN products p ON p.id = c.product_id
+                        WHERE c.shopper_id = s.id AND p.active)
+                FROM join_codes j JOIN shoppers s ON s.id = j.shopper_id
+                WHERE j.code_hash = $1 AND j.used_at IS NULL AND j.expires_at > $2 AND j.wrong_tries <= $3
+                """,
+                hash, now, JoinCode.allowedWrongTries
+            ) { row in
+                JoinPreview(displayName: try row.string(0), itemCount: try row.int(2), shopperID: try row.string(1))
+            }.first
+        }
+    }
+
+    func join(hash: String, for session: Session, at now: Int64) throws -> JoinOutcome {
+        try database.write { connection in
+            let code = try connection.fetchAll(
+                """
+                SELECT shopper_id, client_id, used_at IS NULL AND expires_at > $2 AND wrong_tries <= $3, code_hash
+                FROM join_codes WHERE code_hash = $1 FOR UPDATE
+                """,
+                hash, now, JoinCode.allowedWrongTries
+            ) { row in (shopper: try row.string(0), client: try row.string(1), isLive: try row.bool(2), hash: try row.string(3)) }.first
+            // The index found it by equality; the comparison that decides is constant-time.
+            guard let code, ConstantTime.equals(code.hash, hash) else {
+                // Nobody can tell which code a wrong one was aimed at: every live code saw it.
+                try connection.execute(
+                    "UPDATE join_codes SET wrong_tries = wrong_tries + 1 WHERE used_at IS NULL AND expires_at > $1 AND wrong_tries <= $2",
+                    now, JoinCode.allowedWrongTries
+                )
+                return .refused
+            }
+            guard code.isLive else { return .refused }
+            if session.isStored, session.shopperID == code.shopper { return .alreadyJoined }
+            // The shopper's row lock first, as every cart change takes it.
+            let version = try connection.fetchValue(
+                "UPDATE shoppers SET cart_version = cart_version + 1 WHERE id = $1 RETURNING cart_version", code.shopper, as: Int64.self
+            ) ?? 0
+            var merged = 0
+            if session.isStored {
+                let old = session.shopperID
+                merged = try connection.fetchValue(
+                    """
+                    SELECT coalesce(sum(c.quantity), 0)::bigint FROM cart_items c JOIN products p ON p.id = c.product_id
+                    WHERE c.shopper_id = $1 AND p.active
+                    """,
+                    old, as: Int.self
+                ) ?? 0
+                // The browser's lines go after the shopper's, in their own order; a product in
+                // both gets the two quantities added, clamped.
+                try connection.execute(
+                    """
+                    INSERT INTO cart_items (shopper_id, product_id, quantity, added_at)
+                    SELECT $1, product_id, quantity,
+                           greatest($2::bigint, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = $1), 0))
+                           + row_number() OVER (ORDER BY added_at, product_id)
+                    FROM cart_items WHERE shopper_id = $3
+                    ON CONFLICT (shopper_id, product_id) DO UPDATE SET quantity = least(cart_items.quantity + excluded.quantity, $4)
+                    """,
+                    code.shopper, now * 1000, old, Cart.quantityRange.upperBound
+                )
+                try connection.execute(
+                    """
+                    INSERT INTO recent_searches (shopper_id, query, searched_at)
+                    SELECT $1, query, searched_at FROM recent_searches WHERE shopper_id = $2 ON CONFLICT DO NOTHING
+                    """,
+                    code.shopper, old
+                )
+                try connection.execute("UPDATE clients SET shopper_id = $1 WHERE id = $2", code.shopper, session.clientID)
+                try connection.execute("DELETE FROM shoppers WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM clients WHERE shopper_id = $1)", old)
+            } else {
+                try connection.execute(
+                    """
+                    INSERT INTO clients (id, shopper_id, created_at, last_seen, device) VALUES ($1, $2, $3, $3, $4)
+                    ON CONFLICT (id) DO NOTHING
+                    """,
+                    session.clientID, code.shopper, now, session.device
+                )
+            }
+            try connection.execute("UPDATE join_codes SET used_at = $1 WHERE code_hash = $2", now, hash)
+            let state = try connection.fetchAll(
+                """
+                SELECT s.live_key,
+                       (SELECT coalesce(sum(c.quantity), 0)::bigint FROM cart_items c JOIN products p ON p.id = c.product_id
+                        WHERE c.shopper_id = s.id AND p.active)
+                FROM shoppers s WHERE s.id = $1
+                """,
+                code.shopper
+            ) { row in (liveKey: try row.string(0), count: try row.int(1)) }.first
+            guard let state else { return .refused }
+            // The news goes out with the commit, to every instance.
+            _ = try connection.fetchValue(
+                "SELECT pg_notify($1, $2)::text", PostgresBadgeRelay.channel, "\(state.liveKey) \(version) \(state.count)", as: String.self
+            )
+            return .joined(
+                mergedItems: merged, change: CartChange(itemCount: state.count, version: version), shopperID: code.shopper,
+                shopperLiveKey: state.liveKey, showingClientID: code.client
+            )
+        }
+    }
+}

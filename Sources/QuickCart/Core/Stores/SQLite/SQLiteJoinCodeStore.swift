@@ -1,0 +1,124 @@
+import SQLite
+
+/// Codes that bring another device into a shopper's cart, in SQLite. A join is one write
+/// transaction (SQLite runs them one at a time, so two joins with one code cannot both win).
+struct SQLiteJoinCodeStore: JoinCodeStore {
+    let database: SQLiteDatabase
+
+    func createCode(hash: String, nonce: String, for session: Session, at now: Int64) throws {
+        try database.write(storing: session, at: now) { db in
+            try db.execute("DELETE FROM join_codes WHERE client_id = ? AND used_at IS NULL", [session.clientID])
+            try db.execute(
+                """
+                INSERT INTO join_codes (code_hash, nonce, shopper_id, client_id, created_at, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+                [hash, nonce, session.shopperID, session.clientID, now, now + JoinCode.lifetime]
+            )
+        }
+    }
+
+    func newestCode(ofClient clientID: String) throws -> StoredJoinCode? {
+        try database.withConnection { db in
+            try db.withFirstRow(
+                """
+                SELECT nonce, created_at, expires_at, used_at, wrong_tries FROM join_codes
+                WHERE client_id = ? ORDER BY created_at DESC LIMIT 1
+                """,
+                [clientID]
+            ) { row in
+                StoredJoinCode(
+                    nonce: try row.string(0), createdAt: try row.int64(1), expiresAt: try row.int64(2),
+                    usedAt: try row.isNull(3) ? nil : try row.int64(3), wrongTries: try row.int(4)
+                )
+            }
+        }
+    }
+
+    func preview(hash: String, at now: Int64) throws -> JoinPreview? {
+        try database.withConnection { db in
+            try db.withFirstRow(
+                """
+                SELECT s.display_name, s.id,
+                       (SELECT coalesce(sum(c.quantity), 0) FROM cart_items c JOIN products p ON p.id = c.product_id
+                        WHERE c.shopper_id = s.id AND p.active)
+                FROM join_codes j JOIN shoppers s ON s.id = j.shopper_id
+                WHERE j.code_hash = ? AND j.used_at IS NULL AND j.expires_at > ? AND j.wrong_tries <= ?
+                """,
+                [hash, now, JoinCode.allowedWrongTries]
+            ) { row in
+                JoinPreview(displayName: try row.string(0), itemCount: try row.int(2), shopperID: try row.string(1))
+            }
+        }
+    }
+
+    func join(hash: String, for session: Session, at now: Int64) throws -> JoinOutcome {
+        try database.write { db in
+            let code = try db.withFirstRow(
+                "SELECT shopper_id, client_id, used_at IS NULL AND expires_at > ? AND wrong_tries <= ?, code_hash FROM join_codes WHERE code_hash = ?",
+                [now, JoinCode.allowedWrongTries, hash]
+            ) { row in (shopper: try row.string(0), client: try row.string(1), isLive: try row.bool(2), hash: try row.string(3)) }
+            // The index found it by equality; the comparison that decides is constant-time.
+            guard let code, ConstantTime.equals(code.hash, hash) else {
+                // Nobody can tell which code a wrong one was aimed at: every live code saw it.
+                try db.execute(
+                    "UPDATE join_codes SET wrong_tries = wrong_tries + 1 WHERE used_at IS NULL AND expires_at > ? AND wrong_tries <= ?",
+                    [now, JoinCode.allowedWrongTries]
+                )
+                return .refused
+            }
+            guard code.isLive else { return .refused }
+            if session.isStored, session.shopperID == code.shopper { return .alreadyJoined }
+            var merged = 0
+            if session.isStored {
+                let old = session.shopperID
+                merged = try db.fetchValue(
+                    """
+                    SELECT coalesce(sum(c.quantity), 0) FROM cart_items c JOIN products p ON p.id = c.product_id
+                    WHERE c.shopper_id = ? AND p.active
+                    """,
+                    [old], as: Int.self
+                ) ?? 0
+                // The browser's lines go after the shopper's, in their own order; a product in
+                // both gets the two quantities added, clamped.
+                try db.execute(
+                    """
+                    INSERT INTO cart_items (shopper_id, product_id, quantity, added_at)
+                    SELECT ?1, product_id, quantity,
+                           max(?2, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = ?1), 0))
+                           + row_number() OVER (ORDER BY added_at, product_id)
+                    FROM cart_items WHERE shopper_id = ?3 AND true
+                    ON CONFLICT (shopper_id, product_id) DO UPDATE SET quantity = min(quantity + excluded.quantity, ?4)
+                    """,
+                    [code.shopper, now * 1000, old, Cart.quantityRange.upperBound]
+                )
+                try db.execute(
+                    "INSERT OR IGNORE INTO recent_searches (shopper_id, query, searched_at) SELECT ?, query, searched_at FROM recent_searches WHERE shopper_id = ?",
+                    [code.shopper, old]
+                )
+                try db.execute("UPDATE clients SET shopper_id = ? WHERE id = ?", [code.shopper, session.clientID])
+                try db.execute("DELETE FROM shoppers WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM clients WHERE shopper_id = ?1)", [old])
+            } else {
+                try db.execute(
+                    "INSERT OR IGNORE INTO clients (id, shopper_id, created_at, last_seen, device) VALUES (?, ?, ?, ?, ?)",
+                    [session.clientID, code.shopper, now, now, session.device]
+                )
+            }
+            try db.execute("UPDATE join_codes SET used_at = ? WHERE code_hash = ?", [now, hash])
+            try db.execute("UPDATE shoppers SET cart_version = cart_version + 1 WHERE id = ?", [code.shopper])
+            let state = try db.withFirstRow(
+                """
+                SELECT s.cart_version, s.live_key,
+                       (SELECT coalesce(sum(c.quantity), 0) FROM cart_items c JOIN products p ON p.id = c.product_id
+                        WHERE c.shopper_id = s.id AND p.active)
+                FROM shoppers s WHERE s.id = ?
+                """,
+                [code.shopper]
+            ) { row in (change: CartChange(itemCount: try row.int(2), version: try row.int64(0)), liveKey: try row.string(1)) }
+            guard let state else { return .refused }
+            return .joined(
+                mergedItems: merged, change: state.change, shopperID: code.shopper, shopperLiveKey: state.liveKey, showingClientID: code.client
+            )
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Mustache
+
+/// "Continue on another device" (`device-code.mustache`): the code, the QR code of its link,
+/// and how long it lasts; or a button to show one.
+struct DeviceCodeView: PageView {
+    /// `XXXX-XXXX`, while a code is live.
+    let code: String?
+    /// The join link the QR code carries.
+    let link: String?
+    /// The QR code, as SVG made here (``QRCode``): safe to place unescaped.
+    let qrSVG: String?
+    /// When the code stops working, for the countdown (seconds since 1970) and its words.
+    let expiresAt: Int64
+    let expiresInText: String
+    /// What became of the last code, when there is no live one ("used", "expired", "void").
+    let endedText: String?
+
+    static let templateName = "device-code"
+    static func template(in templates: PageTemplates) -> PageTemplate<DeviceCodeView> { templates.deviceCode }
+    static let mustacheFields: MustacheFields<DeviceCodeView> = [
+        "hasCode": .bool { $0.code != nil },
+        "code": .text { $0.code ?? "" },
+        "link": .text { $0.link ?? "" },
+        "qrSVG": .text { $0.qrSVG ?? "" },
+        "expiresAt": .int { Int($0.expiresAt) },
+        "expiresInText": .text(\.expiresInText),
+        "hasEnded": .bool { $0.endedText != nil },
+        "endedText": .text(\.endedText),
+    ]
+}
+
+/// The join page (`join.mustache`): a field for a code, or whose cart a linked code joins.
+struct JoinView: PageView {
+    /// The code as given (link or form), for the field.
+    let code: String
+    /// "Join Dana's cart — 3 items", when the code is live.
+    let preview: String?
+    /// Why the code cannot be used, when it cannot.
+    let problem: String?
+
+    static let templateName = "join"
+    static func template(in templates: PageTemplates) -> PageTemplate<JoinView> { templates.join }
+    static let mustacheFields: MustacheFields<JoinView> = [
+        "code": .text(\.code),
+        "hasPreview": .bool { $0.preview != nil },
+        "preview": .text(\.preview),
+        "problem": .text(\.problem),
+        "hasProblem": .bool { $0.problem != nil },
+    ]
+}
+
+/// One of the shopper's devices on Profile.
+struct DeviceView: MustacheView {
+    let name: String
+    let lastSeen: String
+    let lastSeenISO: String
+    let isThisDevice: Bool
+    /// What its Sign out button posts (``SessionManager/deviceHandle(ofClient:)``).
+    let handle: String
+
+    static let mustacheFields: MustacheFields<DeviceView> = [
+        "name": .text(\.name),
+        "lastSeen": .text(\.lastSeen),
+        "lastSeenISO": .text(\.lastSeenISO),
+        "isThisDevice": .bool(\.isThisDevice),
+        "handle": .text(\.handle),
+    ]
+}

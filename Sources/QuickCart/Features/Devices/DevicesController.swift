@@ -1,0 +1,176 @@
+import MicroHTTP
+
+/// "Continue on another device": a code (and the QR code of its link) that brings another
+/// browser into this shopper's cart, the join itself, and signing devices out. Every change is
+/// a CSRF-checked form post; opening a join link changes nothing.
+struct DevicesController: Sendable {
+    let joinCodes: any JoinCodeStore
+    let sessions: any SessionStore
+    let sessionManager: SessionManager
+    let publisher: any BadgePublisher
+    let pages: PageRenderer
+    let attempts: JoinAttempts
+    /// Links are `https://` behind HTTPS (`--secure-cookies`).
+    let secure: Bool
+
+    /// `GET /profile/code`: this device's live code with its QR code, or a button to show one.
+    func showCode(_ request: ShopRequest) throws -> Response {
+        let session = request.session
+        let stored = session.isStored ? try joinCodes.newestCode(ofClient: session.clientID) : nil
+        var content = DeviceCodeView(code: nil, link: nil, qrSVG: nil, expiresAt: 0, expiresInText: "", endedText: nil)
+        if let stored {
+            if stored.usedAt != nil {
+                content = DeviceCodeView(code: nil, link: nil, qrSVG: nil, expiresAt: 0, expiresInText: "", endedText: "Your last code was used: another device joined.")
+            } else if stored.expiresAt <= request.now || stored.wrongTries > JoinCode.allowedWrongTries {
+                let ended = stored.expiresAt <= request.now ? "Your last code expired." : "Your last code was void after too many wrong tries."
+                content = DeviceCodeView(code: nil, link: nil, qrSVG: nil, expiresAt: 0, expiresInText: "", endedText: ended)
+            } else {
+                let code = sessionManager.joinCode(nonce: stored.nonce)
+                let link = link(for: code, request)
+                content = DeviceCodeView(
+                    code: JoinCode.display(code), link: link,
+                    qrSVG: QRCode.svg(for: link, label: "QR code of the link to join this cart"),
+                    expiresAt: stored.expiresAt, expiresInText: Self.minutesText(stored.expiresAt - request.now), endedText: nil
+                )
+            }
+        }
+        return pages.render(
+            content, .init(title: "Continue on another device", tab: .profile, cartCount: request.cart.itemCount, returnTo: "/profile/code"),
+            session: session, places: request.places, notice: pages.notice(in: request)
+        )
+    }
+
+    /// `POST /profile/code`: a new code for this device (its earlier one is void), back to its page.
+    func createCode(_ request: ShopRequest) throws -> Response {
+        // A cookie its first change replaced reaches the client only to finish what was in
+        // flight: it must not bring in a device that would outlast its five minutes.
+        guard !request.session.isGraceCookie else {
+            throw HTTPError(.forbidden, "This browser's session was renewed. Reload the page and try again.")
+        }
+        let nonce = Hex.encode(SecureRandom.bytes(count: 16))
+        let code = sessionManager.joinCode(nonce: nonce)
+        try joinCodes.createCode(hash: sessionManager.joinCodeHash(code), nonce: nonce, for: request.session, at: request.now)
+        return .redirect(to: "/profile/code")
+    }
+
+    /// `GET /join`, or `GET /join?code=…` (the link): whose cart the code joins, with a button
+    /// that posts the join. Reads only; a wrong code counts against this address's tries.
+    func showJoin(_ request: ShopRequest) throws -> Response {
+        let given = request.http.query["code"] ?? ""
+        var preview: String?
+        var problem: String?
+        if !given.isEmpty {
+            if !attempts.allows(request.http.remoteAddress, at: request.now) {
+                problem = Self.tooManyTries
+            } else if let code = JoinCode.normalized(given),
+                      let found = try joinCodes.preview(hash: sessionManager.joinCodeHash(code), at: request.now) {
+                preview = found.shopperID == request.session.shopperID && request.session.isStored
+                    ? "This device already shares this cart" : Self.previewText(found)
+            } else {
+                attempts.recordWrong(request.http.remoteAddress, at: request.now)
+                problem = Self.notValid
+            }
+        }
+        return pages.render(
+            JoinView(code: JoinCode.normalized(given).map(JoinCode.display) ?? String(given.prefix(12)), preview: preview, problem: problem),
+            .init(title: "Join a cart", tab: .profile, cartCount: request.cart.itemCount, returnTo: "/join",
+                  status: problem == nil ? .ok : .badRequest),
+            session: request.session, places: request.places, notice: pages.notice(in: request)
+        )
+    }
+
+    /// `POST /join` with `code`: joins this browser to the code's shopper in one transaction,
+    /// adding this browser's cart lines to the shopper's; on to the cart, saying what was added.
+    func join(_ request: ShopRequest) throws -> Response {
+        let address = request.http.remoteAddress
+        guard attempts.allows(address, at: request.now) else {
+            throw HTTPError(.tooManyRequests, Self.tooManyTries)
+        }
+        guard let code = JoinCode.normalized(request.http.form["code"] ?? "") else {
+            attempts.recordWrong(address, at: request.now)
+            throw HTTPError(.badRequest, "A code is eight letters, such as BCDF-GHJK. Check it and try again.")
+        }
+        switch try joinCodes.join(hash: sessionManager.joinCodeHash(code), for: request.session, at: request.now) {
+        case .refused:
+            attempts.recordWrong(address, at: request.now)
+            throw HTTPError(.badRequest, Self.notValid)
+        case .alreadyJoined:
+            throw NothingChanged(answer: .redirect(to: "/cart"))
+        case .joined(let merged, let change, _, let shopperKey, let showingClient):
+            let notice = BadgeHub.joinNotice(
+                text: "A new device joined: \(request.session.device.isEmpty ? "a browser" : request.session.device) — not you? Sign it out.",
+                device: sessionManager.deviceHandle(ofClient: request.session.clientID)
+            )
+            publisher.joined(
+                client: request.session.liveKey, shopper: shopperKey, change: change,
+                showingClient: sessionManager.liveKey(ofClient: showingClient), notice: notice
+            )
+            var response = Response.redirect(to: "/cart")
+            let said = merged == 0 ? "You joined the cart." : "\(Badge.itemCountText(merged)) from this browser \(merged == 1 ? "was" : "were") added."
+            response.setCookie(pages.noticeCookie(Notice(text: said), for: request))
+            return response
+        }
+    }
+
+    /// `POST /profile/devices/sign-out` with `device` (a handle from the devices list): signs
+    /// that device out: its next request is a new, empty shopper; its streams end at once.
+    func signOutDevice(_ request: ShopRequest) throws -> Response {
+        let session = request.session
+        guard let handle = request.http.form["device"], session.isStored,
+              let device = try sessions.devices(ofShopper: session.shopperID).first(where: {
+                  ConstantTime.equals(sessionManager.deviceHandle(ofClient: $0.clientID), handle)
+              }) else {
+            throw HTTPError(.notFound, "That device is not signed in to this cart any more.")
+        }
+        if device.clientID == session.clientID {
+            return try signOutHere(request)
+        }
+        return try end([device], request, notice: "Signed out \(device.device.isEmpty ? "the device" : device.device)")
+    }
+
+    /// `POST /profile/devices/sign-out-others`: every device of the shopper but this one.
+    func signOutOthers(_ request: ShopRequest) throws -> Response {
+        let session = request.session
+        guard session.isStored else { throw NothingChanged(answer: .redirect(to: "/profile#devices-title")) }
+        let others = try sessions.devices(ofShopper: session.shopperID).filter { $0.clientID != session.clientID }
+        return try end(others, request, notice: others.isEmpty ? "No other device was signed in" : "Signed out everywhere else")
+    }
+
+    private func end(_ devices: [StoredDevice], _ request: ShopRequest, notice: String) throws -> Response {
+        let ended = try sessions.endClients(
+            devices.map(\.clientID), ofShopper: request.session.shopperID, spendingUnstored: nil, at: request.now
+        )
+        publisher.endStreams(ofClients: ended.map(sessionManager.liveKey(ofClient:)))
+        var response = Response.redirect(to: "/profile#devices-title")
+        response.setCookie(pages.noticeCookie(Notice(text: notice), for: request))
+        return response
+    }
+
+    private func signOutHere(_ request: ShopRequest) throws -> Response {
+        var response = Response.redirect(to: "/profile")
+        response.setCookie(try sessionManager.endSession(request.session, at: request.now))
+        publisher.endStreams(ofClients: [request.session.liveKey])
+        return response
+    }
+
+    /// The link a code's QR code carries: this host's join page with the code.
+    private func link(for code: String, _ request: ShopRequest) -> String {
+        let host = request.http.headers["Host"] ?? "localhost"
+        return (secure ? "https://" : "http://") + host + "/join?code=" + JoinCode.display(code)
+    }
+
+    /// "Join Dana's cart — 3 items".
+    static func previewText(_ preview: JoinPreview) -> String {
+        "Join \(preview.displayName)'s cart — \(Badge.itemCountText(preview.itemCount))"
+    }
+
+    /// "10 minutes", "1 minute", "less than a minute".
+    static func minutesText(_ seconds: Int64) -> String {
+        let minutes = (seconds + 59) / 60
+        if seconds < 60 { return "less than a minute" }
+        return minutes == 1 ? "1 minute" : "\(minutes) minutes"
+    }
+
+    static let notValid = "That code is not valid: it may be mistyped, used already, or expired. Ask the other device for a new one."
+    static let tooManyTries = "Too many wrong codes from this address. Wait ten minutes and try again."
+}

@@ -1,0 +1,108 @@
+import Foundation
+@testable import QuickCart
+import Testing
+
+extension ShopTests {
+    /// "Continue on another device", the whole way over HTTP on both backends: a code and its QR
+    /// code, the join page that changes nothing, the join that merges, codes that are used,
+    /// guessed or expired, and signing a device out.
+    @Suite("Devices and codes")
+    struct DeviceJoinTests {
+        private static func code(in page: Page) -> String? {
+            guard let range = page.text.range(of: #"[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}"#, options: .regularExpression) else { return nil }
+            return String(page.text[range])
+        }
+
+        /// The phone (Dana, with the demo cart and one tent more) shows a code.
+        private static func showCode(_ phone: Browser) throws -> String {
+            #expect(try phone.post("/profile/code").status == 303)
+            let page = try phone.get("/profile/code")
+            #expect(page.text.contains("<svg") && page.text.contains("expires in"), "\(page.summary)")
+            return try #require(Self.code(in: page), "no code on \(page.text)")
+        }
+
+        @Test("A code joins another browser: the link's page changes nothing, the post merges its cart, both follow each other, the code works once", arguments: StoreBackend.allCases)
+        func joinWithCode(backend: StoreBackend) throws {
+            let location = try backend.makeLocation()
+            let shop = try TestShop { $0.databasePath = location.database }
+            defer { shop.stop(); _ = location }
+            let phone = shop.browser(), laptop = shop.browser()
+            #expect(try phone.post("/profile/name", form: [("display_name", "Dana")]).status == 303)
+            let code = try Self.showCode(phone)
+            let phoneStream = try phone.eventStream(path: "/events?texts")
+            #expect(try phoneStream.next().data == "3")
+            _ = try phoneStream.next()
+
+            // The laptop has changed its own cart: two more tents (product 3) on the demo cart's 3.
+            #expect(try laptop.post("/cart/items", form: [("product", "3")]).status == 303)
+            #expect(try laptop.post("/cart/items", form: [("product", "3")]).status == 303)
+            let before = try laptop.cart()
+            let link = try laptop.get("/join?code=\(code)")
+            #expect(link.status == 200 && link.text.contains("Join Dana&#39;s cart — 3 items") || link.text.contains("Join Dana's cart — 3 items"),
+                    "\(backend): \(link.text)")
+            #expect(try laptop.cart() == before && phone.cart().badge == "3", "\(backend): opening the link changed something")
+
+            let joined = try laptop.post("/join", form: [("code", code.lowercased())])
+            #expect(joined.status == 303 && joined.location == "/cart", "\(backend): \(joined.summary)")
+            let cart = try NoticeTests.next(laptop, after: joined, path: "/cart")
+            #expect(NoticeTests.notice(on: cart) == "5 items from this browser were added.", "\(backend): \(cart.summary)")
+            #expect(try laptop.cart() == phone.cart(), "\(backend): the two browsers show different carts")
+            #expect(try phone.cart().badge == "8", "\(backend): the merged cart holds the phone's 3 and the laptop's 5")
+            // The phone's open stream hears the merge and the new device.
+            var heard: [String] = []
+            for _ in 0..<3 { heard.append(try phoneStream.next().description) }
+            #expect(heard.contains("badge: 8"), "\(backend): \(heard)")
+            #expect(heard.contains { $0.hasPrefix("device-joined: ") && $0.contains("A new device joined: ") && $0.contains("not you? Sign it out.") },
+                    "\(backend): \(heard)")
+
+            // A change through the laptop reaches the phone's stream.
+            #expect(try laptop.post("/cart/items", form: [("product", "1")]).status == 303)
+            #expect(try phoneStream.next().data == "9")
+
+            // The code works once.
+            let stranger = shop.browser()
+            #expect(try stranger.post("/join", form: [("code", code)]).status == 400, "\(backend): a used code joined")
+            #expect(try stranger.get("/join?code=\(code)").status == 400)
+
+            // Profile lists both devices; the phone signs the laptop out.
+            let profile = try phone.get("/profile")
+            #expect(profile.text.contains("(this device)") && profile.text.components(separatedBy: "class=\"device\"").count == 3, "\(backend)")
+            let laptopStream = try laptop.eventStream()
+            #expect(try laptopStream.next().data == "9")
+            let handle = try #require(profile.text.range(of: #"name="device" value="[0-9a-f]+""#, options: .regularExpression).map {
+                String(profile.text[$0].dropFirst(21).dropLast())
+            })
+            let laptopCookie = try #require(laptop.sessionCookie)
+            #expect(try phone.post("/profile/devices/sign-out", form: [("device", handle)]).status == 303)
+            #expect(throws: (any Error).self, "\(backend): the signed-out device's stream stayed open") { _ = try laptopStream.next() }
+            let after = try shop.browser(cookie: laptopCookie).get("/profile")
+            #expect(!after.text.contains("Dana") && after.sessionCookie != nil, "\(backend): the signed-out cookie still reaches the cart")
+            #expect(try phone.cart().badge == "9", "\(backend): signing the laptop out changed the phone's cart")
+        }
+
+        @Test("The sixth wrong try voids a code; an expired code is refused; nothing is joined", arguments: StoreBackend.allCases)
+        func wrongAndExpiredCodes(backend: StoreBackend) throws {
+            let location = try backend.makeLocation()
+            let clock = try TestClock()
+            let shop = try TestShop {
+                $0.databasePath = location.database
+                $0.testClockFile = clock.path
+            }
+            defer { shop.stop(); _ = location }
+            let phone = shop.browser(), guesser = shop.browser(), laptop = shop.browser()
+            #expect(try phone.post("/profile/name", form: [("display_name", "Dana")]).status == 303)
+            var code = try Self.showCode(phone)
+            let wrong = code == "BBBB-BBBB" ? "CCCC-CCCC" : "BBBB-BBBB"
+            for _ in 0..<5 { #expect(try guesser.post("/join", form: [("code", wrong)]).status == 400) }
+            #expect(try laptop.get("/join?code=\(code)").status == 200, "\(backend): five wrong tries voided the code")
+            #expect(try guesser.post("/join", form: [("code", wrong)]).status == 400)
+            #expect(try laptop.post("/join", form: [("code", code)]).status == 400, "\(backend): the sixth wrong try did not void the code")
+
+            code = try Self.showCode(phone)
+            try clock.set(JoinCode.lifetime + 1)
+            #expect(try laptop.post("/join", form: [("code", code)]).status == 400, "\(backend): an expired code joined")
+            #expect(try phone.get("/profile/code").text.contains("Your last code expired."))
+            #expect(!(try laptop.get("/profile").text.contains("Dana")))
+        }
+    }
+}
