@@ -26,6 +26,8 @@ typedef struct cmhd_daemon_config {
     void *uri_log_cls;
     MHD_NotifyConnectionCallback notify_connection;
     void *notify_connection_cls;
+    MHD_AcceptPolicyCallback accept_policy; /* asked before each connection is taken */
+    void *accept_policy_cls;
     void (*log_sink)(const char *message); /* receives libmicrohttpd's formatted log lines */
     unsigned int thread_pool_size;
     unsigned int connection_limit;
@@ -64,7 +66,7 @@ static inline struct MHD_Daemon *cmhd_start_daemon(const cmhd_daemon_config *con
     const uint16_t port = config->address->sa_family == AF_INET6
         ? ntohs(((const struct sockaddr_in6 *)config->address)->sin6_port)
         : ntohs(((const struct sockaddr_in *)config->address)->sin_port);
-    return MHD_start_daemon(config->flags, port, NULL, NULL,
+    return MHD_start_daemon(config->flags, port, config->accept_policy, config->accept_policy_cls,
                             config->handler, config->handler_cls,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
@@ -102,16 +104,21 @@ static inline void *cmhd_socket_context(struct MHD_Connection *connection) {
     return info == NULL ? NULL : info->socket_context;
 }
 
-/// Writes the client's address as text into `buffer`; returns 0 on success.
-static inline int cmhd_client_address(struct MHD_Connection *connection, char *buffer, socklen_t size) {
-    const union MHD_ConnectionInfo *info =
-        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    if (info == NULL || info->client_addr == NULL) return -1;
-    const struct sockaddr *address = info->client_addr;
+/// Writes `address` (IPv4 or IPv6, without its port) as text into `buffer`; returns 0 on success.
+static inline int cmhd_format_address(const struct sockaddr *address, char *buffer, socklen_t size) {
+    if (address == NULL || (address->sa_family != AF_INET && address->sa_family != AF_INET6)) return -1;
     const void *raw = address->sa_family == AF_INET6
         ? (const void *)&((const struct sockaddr_in6 *)address)->sin6_addr
         : (const void *)&((const struct sockaddr_in *)address)->sin_addr;
     return inet_ntop(address->sa_family, raw, buffer, size) == NULL ? -1 : 0;
+}
+
+/// Writes the client's address as text into `buffer`; returns 0 on success.
+static inline int cmhd_client_address(struct MHD_Connection *connection, char *buffer, socklen_t size) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL) return -1;
+    return cmhd_format_address(info->client_addr, buffer, size);
 }
 
 /// True when the peer of a (suspended) connection has closed its end: libmicrohttpd does

@@ -36,6 +36,20 @@ struct IPAddress: Hashable, Sendable {
         low = bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
     }
 
+    /// What the per-address limits count `text` (an address as written) as: an IPv4 address
+    /// whole, an IPv6 address by its /64 (`2001:db8:1:2::/64`), since one home or one phone
+    /// gets a /64 and picks any address in it at will; anything else as it is.
+    static func limitKey(of text: String) -> String {
+        guard let address = IPAddress(text) else { return text }
+        let isIPv4 = address.high == 0 && address.low >> 32 == 0xFFFF
+        return isIPv4 ? address.text : IPAddress(high: address.high, low: 0).text + "/64"
+    }
+
+    private init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
     /// The address in its usual written form: dotted for IPv4 (mapped ones included).
     var text: String {
         var bytes = [UInt8](repeating: 0, count: 16)

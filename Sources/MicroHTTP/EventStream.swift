@@ -117,16 +117,30 @@ public final class EventStream: Sendable {
     /// does not watch suspended sockets, so without this a departed client lingers forever.
     func heartbeat() {
         state.withLock { state in
-            guard !state.closed, let connection = state.connection else { return }
-            if state.suspended, connection.peerHasLeft {
-                state.closed = true
-                state.pending.removeAll()
-                state.sentOffset = 0
-            } else {
-                state.pending.append(contentsOf: Self.keepAlive)
-            }
+            guard !state.closed, state.connection != nil else { return }
+            if !Self.endIfPeerHasLeft(&state) { state.pending.append(contentsOf: Self.keepAlive) }
             Self.wake(&state)
         }
+    }
+
+    /// Ends the stream if its client has gone while it waited (suspended), as the heartbeat
+    /// would later: for the server to free its place now, for a new stream that needs it.
+    /// - Returns: Whether it ended the stream.
+    func endIfPeerHasLeft() -> Bool {
+        state.withLock { state in
+            guard !state.closed, Self.endIfPeerHasLeft(&state) else { return false }
+            Self.wake(&state)
+            return true
+        }
+    }
+
+    /// Marks the stream over, its queue dropped, when it is suspended and its peer has left.
+    private static func endIfPeerHasLeft(_ state: inout State) -> Bool {
+        guard state.suspended, let connection = state.connection, connection.peerHasLeft else { return false }
+        state.closed = true
+        state.pending.removeAll()
+        state.sentOffset = 0
+        return true
     }
 
     /// Records that the server answered `status` instead of opening the stream, and ends it.

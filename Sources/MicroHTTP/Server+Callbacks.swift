@@ -22,6 +22,16 @@ let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socket
     Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue().connection(connection, changed: event, socketContext: socketContext)
 }
 
+/// Asked before each connection is taken: `NO` refuses (closes) it unread.
+let acceptPolicy: MHD_AcceptPolicyCallback = { cls, address, _ in
+    guard let cls else { return MHD_Result.YES }
+    let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
+    let text = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+        cmhd_format_address(address, buffer.baseAddress!, socklen_t(buffer.count)) == 0 ? String(cString: buffer.baseAddress!) : ""
+    }
+    return server.connectionsPerClient.withLock { $0.admits(text) } ? MHD_Result.YES : MHD_Result.NO
+}
+
 /// Sees the raw request target before libmicrohttpd decodes it; its answer, a ``RawTarget``
 /// mark, becomes the request's initial `con_cls`.
 let rawURIInspector: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { _, uri, _ in

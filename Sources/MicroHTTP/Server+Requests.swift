@@ -205,7 +205,10 @@ extension Server {
     ) {
         if event == MHD_ConnectionNotificationCode.CONNECTION_NOTIFY_STARTED {
             watchdog.connectionStarted(connection, socketContext: socketContext)
+            let address = Self.clientAddress(of: connection)
+            connectionsPerClient.withLock { $0.started(connection, address: address) }
         } else {
+            connectionsPerClient.withLock { $0.closed(connection) }
             watchdog.connectionClosed(connection, socketContext: socketContext)
         }
     }

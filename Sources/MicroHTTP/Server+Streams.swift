@@ -14,17 +14,25 @@ extension Server {
         case failed
     }
 
-    /// Registers `stream` for `client` and makes the response that carries it, unless the
+    /// Registers `stream` for the client at `address` (an IPv6 one counted by its /64) and makes the response that carries it, unless the
     /// server is stopping or a limit on open streams is reached.
     ///
     /// The checks and the registration happen under the lock `stop()` takes to collect the
     /// streams it ends, so every stream is either ended by `stop()` or never opened: one that
     /// slipped in after the collection would stay suspended, and libmicrohttpd aborts the
     /// process when a daemon is stopped with a suspended connection.
-    func open(_ stream: EventStream, on connection: OpaquePointer, for client: String) -> StreamOpening {
+    func open(_ stream: EventStream, on connection: OpaquePointer, for address: String) -> StreamOpening {
+        let client = IPAddress.limitKey(of: address)
         let lifetime = configuration.maximumEventStreamLifetime
         let deadline = lifetime > 0 ? DispatchTime.now().uptimeNanoseconds + UInt64(lifetime * 1e9) : UInt64.max
-        let admission = streams.withLock { $0.insert(stream, client: client, deadline: deadline) }
+        var admission = streams.withLock { $0.insert(stream, client: client, deadline: deadline) }
+        // A client that left while its stream waited is otherwise noticed only at that stream's
+        // heartbeat, seconds later: at a limit, the streams it counts are looked at now, and
+        // the places of those whose clients left go to this one.
+        if admission == .tooManyFromClient || admission == .tooMany,
+           freeDepartedStreams(of: admission == .tooMany ? nil : client) > 0 {
+            admission = streams.withLock { $0.insert(stream, client: client, deadline: deadline) }
+        }
         guard case .admitted(let group, let key) = admission else {
             // Over before it began: whoever waits for its end (a hub holding it) lets go now.
             let refusal = Self.refusal(admission)
@@ -34,7 +42,7 @@ extension Server {
         }
         stream.attach(to: ConnectionHandle(pointer: connection))
         stream.onClose { [weak self] in
-            self?.streams.withLock { $0.remove(key, from: group, client: client) }
+            self?.streams.withLock { $0.remove(key, from: group) }
         }
         let context = Unmanaged.passRetained(stream).toOpaque()
         guard let response = MHD_create_response_from_callback(UInt64.max, 2048, eventStreamReader, context, eventStreamFinished) else {
@@ -42,6 +50,19 @@ extension Server {
             return .failed
         }
         return .opened(response)
+    }
+
+    /// Ends the open streams of `client` (all, for `nil`) whose clients have left, and frees
+    /// their places at once (their connections close on libmicrohttpd's threads afterwards).
+    /// - Returns: How many places were freed.
+    private func freeDepartedStreams(of client: String?) -> Int {
+        let held = streams.withLock { $0.entries(of: client) }
+        var freed = 0
+        for (stream, group, key) in held where stream.endIfPeerHasLeft() {
+            streams.withLock { $0.remove(key, from: group) }
+            freed += 1
+        }
+        return freed
     }
 
     /// 503 with `Retry-After`, which a browser's `EventSource` or the page's script can wait out.
@@ -76,6 +97,8 @@ struct StreamGroups {
 
     private struct Entry {
         let stream: EventStream
+        /// The client address it counts against.
+        let client: String
         /// `DispatchTime` uptime nanoseconds after which the stream is ended.
         let deadline: UInt64
     }
@@ -113,15 +136,27 @@ struct StreamGroups {
         let group = nextInsert
         nextInsert = (nextInsert + 1) % groups.count
         let key = ObjectIdentifier(stream)
-        groups[group][key] = Entry(stream: stream, deadline: deadline)
+        groups[group][key] = Entry(stream: stream, client: client, deadline: deadline)
         return .admitted(group: group, key: key)
     }
 
-    mutating func remove(_ key: ObjectIdentifier, from group: Int, client: String) {
-        guard groups[group].removeValue(forKey: key) != nil else { return }
+    /// Removes a stream (once: a second call for it does nothing).
+    mutating func remove(_ key: ObjectIdentifier, from group: Int) {
+        guard let entry = groups[group].removeValue(forKey: key) else { return }
         count -= 1
-        let held = streamsPerClient[client, default: 1] - 1
-        streamsPerClient[client] = held > 0 ? held : nil
+        let held = streamsPerClient[entry.client, default: 1] - 1
+        streamsPerClient[entry.client] = held > 0 ? held : nil
+    }
+
+    /// The open streams of `client` (every one, for `nil`), with where each is kept.
+    func entries(of client: String?) -> [(stream: EventStream, group: Int, key: ObjectIdentifier)] {
+        var found: [(stream: EventStream, group: Int, key: ObjectIdentifier)] = []
+        for (group, entries) in groups.enumerated() {
+            for (key, entry) in entries where client == nil || entry.client == client {
+                found.append((entry.stream, group, key))
+            }
+        }
+        return found
     }
 
     /// The streams of the group whose turn it is: those still within their lifetime, and

@@ -42,6 +42,8 @@ public final class Server: Sendable {
     let staticPrefix: String
     /// Proxies whose `X-Forwarded-For` names the client.
     let trustedProxies: TrustedProxies
+    /// Connections held per client address, for ``Configuration/connectionsPerIPLimit``.
+    let connectionsPerClient: Mutex<ConnectionsPerClient>
 
     /// Creates a server; it does not listen until ``start()``.
     /// - Parameters:
@@ -66,6 +68,7 @@ public final class Server: Sendable {
         ))
         // Checked again by `start()`, which can report an entry that is not an address.
         trustedProxies = (try? TrustedProxies(configuration.trustedProxies)) ?? TrustedProxies.none
+        connectionsPerClient = Mutex(ConnectionsPerClient(limit: configuration.connectionsPerIPLimit))
     }
 
     deinit {
@@ -124,12 +127,15 @@ public final class Server: Sendable {
                     uri_log_cls: nil,
                     notify_connection: connectionNotified,
                     notify_connection_cls: context,
+                    accept_policy: acceptPolicy,
+                    accept_policy_cls: context,
                     log_sink: libraryLogSink,
                     thread_pool_size: UInt32(configuration.threadCount),
                     connection_limit: UInt32(connectionLimit),
                     connection_timeout: UInt32(configuration.connectionTimeout),
                     connection_memory_limit: configuration.connectionMemoryLimit,
-                    per_ip_connection_limit: UInt32(configuration.connectionsPerIPLimit),
+                    // Counted by the server itself (`ConnectionsPerClient`), an IPv6 address by its /64.
+                    per_ip_connection_limit: 0,
                     listen_backlog: 1024,
                     strict_for_client: 1
                 )

@@ -35,6 +35,28 @@ import Testing
         #expect(again.status == 200)
     }
 
+    @Test("A stream's place is free as soon as its client closes: at the per-address cap, close one, open one at once → 200")
+    func aClosedStreamsPlaceIsFreeAtOnce() throws {
+        let registry = StreamRegistry()
+        // Heartbeats a minute apart: nothing but the close itself can free the place in time.
+        let live = try LiveServer(registry.router()) { configuration in
+            configuration.maximumEventStreamsPerClient = 3
+            configuration.heartbeatInterval = 60
+        }
+        var clients = try (0..<3).map { _ in try TestEventStreamClient(port: live.port) }
+        for client in clients { #expect(try client.next().event == "hello") }
+        #expect(try live.client().request("GET", "/events").status == 503, "the cap holds")
+        for _ in 0..<3 {
+            clients.removeFirst().connection.disconnect()
+            let next = try TestEventStreamClient(port: live.port)
+            #expect(next.status == 200, "the closed stream's place was still held")
+            #expect(try next.next().event == "hello")
+            clients.append(next)
+        }
+        #expect(live.server.openEventStreamCount == 3)
+        #expect(try live.client().request("GET", "/events").status == 503, "open streams still count")
+    }
+
     @Test func aRefusedStreamIsOverAtOnceForWhoeverHoldsIt() throws {
         let closed = Mutex(0)
         var router = Router()
@@ -65,6 +87,56 @@ import Testing
         #expect(third.status == 503)
         #expect(third.header("Retry-After") != nil)
         #expect(try open(as: "198.51.100.8").status == 200, "another shopper behind the same proxy is not locked out")
+    }
+
+    @Test("The per-address stream cap counts an IPv6 address by its /64; IPv4 addresses each on their own")
+    func perClientCapCountsIPv6ByItsSlash64() throws {
+        let registry = StreamRegistry()
+        let live = try LiveServer(registry.router()) { configuration in
+            configuration.maximumEventStreamsPerClient = 2
+            configuration.trustedProxies = ["127.0.0.1"]
+        }
+        func open(as client: String) throws -> TestEventStreamClient {
+            try TestEventStreamClient(port: live.port, headers: [("X-Forwarded-For", client)])
+        }
+        let held = try [open(as: "2001:db8:1:2::1"), open(as: "2001:db8:1:2:ffff:ffff:ffff:ffff")]
+        for client in held { #expect(client.status == 200) }
+        #expect(try live.client().request("GET", "/events", headers: [("X-Forwarded-For", "2001:db8:1:2:abcd::9")]).status == 503,
+                "a third address of the same /64 is the same client")
+        #expect(try open(as: "2001:db8:1:3::1").status == 200, "the next /64 is another client")
+        #expect(try open(as: "198.51.100.7").status == 200)
+        #expect(try open(as: "198.51.100.8").status == 200)
+    }
+
+    @Test("Addresses are counted as an IPv4 address whole and an IPv6 address by its /64", arguments: [
+        ("192.0.2.7", "192.0.2.7"), ("::ffff:192.0.2.7", "192.0.2.7"),
+        ("2001:db8:1:2::1", "2001:db8:1:2::/64"), ("2001:DB8:1:2:ffff::1", "2001:db8:1:2::/64"), ("[2001:db8:1:2::5]:443", "2001:db8:1:2::/64"),
+        ("::1", "::/64"), ("fe80::1:2:3:4", "fe80::/64"), ("not an address", "not an address"),
+    ])
+    func limitKeys(address: String, key: String) {
+        #expect(IPAddress.limitKey(of: address) == key)
+    }
+
+    @Test("Past the per-address connection limit a connection is refused unread; closing one makes room")
+    func perAddressConnectionLimit() throws {
+        var router = Router()
+        router.get("/") { _ in .text("ok") }
+        let live = try LiveServer(router) { $0.connectionsPerIPLimit = 2 }
+        var held = try (0..<2).map { _ in try live.client() }
+        for client in held { #expect(try client.get("/").status == 200, "keep-alive connections within the limit") }
+        let refused = try live.client(timeout: 2)
+        #expect(throws: TestHTTPClient.Failure.self) { try refused.get("/") }
+        held.removeFirst().disconnect()
+        // Each try is kept while it is looked at: a try dropped at once might still count.
+        var admitted: TestHTTPClient?
+        let deadline = Date().addingTimeInterval(5)
+        while admitted == nil, Date() < deadline {
+            let client = try live.client(timeout: 2)
+            if (try? client.get("/").status) == 200 { admitted = client } else { usleep(10_000) }
+        }
+        #expect(admitted != nil, "a closed connection makes room")
+        #expect(try held[0].get("/").status == 200)
+        #expect(throws: TestHTTPClient.Failure.self, "the limit holds again") { try live.client(timeout: 2).get("/") }
     }
 
     @Test func streamsEndCleanlyAfterTheirLifetime() throws {
