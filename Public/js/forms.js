@@ -9,7 +9,8 @@
 // it becomes a message on screen and in the polite live region instead.
 //
 // One post at a time: a second press of a form on its way is dropped (no double submits),
-// a press of another form waits its turn. A post that fails (no connection, a 5xx) leaves
+// except a stepper's, which is queued and counts (its post is relative: the server applies
+// the difference from the quantity its page showed); a press of another form waits its turn. A post that fails (no connection, a 5xx) leaves
 // an inline message with Retry beside the form, never the browser's error page. GET forms
 // (Search) stay ordinary navigations.
 //
@@ -40,21 +41,26 @@ export function start(live) {
     const action = new URL((submitter && submitter.getAttribute('formaction')) || form.action, location.href);
     if (action.origin !== location.origin) return;
     event.preventDefault();
-    if (form.dataset.busy) return; // already on its way: a second press changes nothing
+    // Already on its way: a second press changes nothing, but a stepper's counts.
+    if (form.dataset.busy && !form.querySelector('input[name="shown"]')) return;
 
     const body = new URLSearchParams(new FormData(form));
     if (submitter && submitter.name) body.append(submitter.name, submitter.value);
     const place = placeOf(form, submitter);
     form.dataset.busy = 'true';
     form.setAttribute('aria-busy', 'true');
+    form.postsWaiting = (form.postsWaiting || 0) + 1;
     clearError(form);
     posting += 1;
     if (live) live.ownChangeStarted();
     queue = queue
       .then(() => post(form, submitter, action, body, place))
       .finally(() => {
-        delete form.dataset.busy;
-        form.removeAttribute('aria-busy');
+        form.postsWaiting -= 1;
+        if (form.postsWaiting === 0) {
+          delete form.dataset.busy;
+          form.removeAttribute('aria-busy');
+        }
         posting -= 1;
         posted += 1;
         if (live) live.ownChangeEnded();
@@ -109,11 +115,12 @@ export function start(live) {
 
   // ---- the page refetches itself when the cart changed elsewhere -------------
 
+  // Whether the page will show the news: false where it cannot re-read itself.
   function refresh() {
-    if (!/^(home|search|cart|profile)$/.test(document.body.dataset.page || '')) return;
-    if (posting > 0) return; // the post's answer brings the page; news after it refreshes then
-    if (document.visibilityState === 'hidden') { staleWhileHidden = true; return; }
-    if (refreshing) { refreshAgain = true; return; } // bursts coalesce into one more fetch
+    if (!/^(home|search|cart|profile)$/.test(document.body.dataset.page || '')) return false;
+    if (posting > 0) return true; // the post's answer brings the page; news after it refreshes then
+    if (document.visibilityState === 'hidden') { staleWhileHidden = true; return true; }
+    if (refreshing) { refreshAgain = true; return true; } // bursts coalesce into one more fetch
     const before = posted;
     refreshing = fetch(location.href, {
       credentials: 'same-origin',
@@ -135,6 +142,7 @@ export function start(live) {
         refreshing = null;
         if (refreshAgain) { refreshAgain = false; refresh(); }
       });
+    return true;
   }
 
   // ---- reading and morphing a fetched page ----------------------------------

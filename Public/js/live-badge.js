@@ -12,7 +12,14 @@
 // way (`ownChangeStarted` … `ownChangeEnded`) counts update the badge quietly, since the
 // form's own message says what happened; `pageShows` tells it the count the page's
 // content now reflects; `onStale` is called when a count arrives that the content does
-// not reflect (another tab or device changed the cart), so the page refetches itself.
+// not reflect (another tab or device changed the cart, or `event: catalog` says an import
+// changed what the shop sells), so the page refetches itself.
+//
+// The badge and the page's own counts ("Items", rows, "N in cart") change together, in
+// one morph, so the page never shows two counts: during this page's post its answer brings
+// both, and news from elsewhere has the page re-read itself first (onStale answers true
+// when it will). Only where it cannot, or when the page has not come within NEWS_WAIT_MS,
+// does the badge change alone.
 
 import { announce, ownClasses, reduceMotion, root } from './page.js';
 
@@ -46,7 +53,10 @@ export function start() {
   let synced = false;         // has a count arrived since start? The first one only corrects
   let pageCount = shown;      // the count the page's content (rows, "N in cart") reflects
   let ownChanges = 0;         // this page's form posts on their way
-  let onStale = () => {};     // set by forms.js: refetch the page
+  let onStale = () => false;  // set by forms.js: refetch the page; true when it will
+  let newsWaiting = null;     // news from elsewhere the refetch is bringing: { elsewhere }
+  let newsTimer = 0;
+  const NEWS_WAIT_MS = 3000;
   let offlineTimer = 0;       // shows the Offline bar once the stream has been down a while
   const OFFLINE_AFTER_MS = 3000;
   const offlineBar = makeOfflineBar();
@@ -71,14 +81,29 @@ export function start() {
     // another tab or device.
     const elsewhere = synced && ownChanges === 0;
     synced = true;
-    if (count !== shown) {
-      show(texts);
-      // During this page's own post the form's message says what happened.
-      if (ownChanges > 0) return;
-      if (elsewhere && root.dataset.notifications === 'on') notify(`Cart updated in another tab: ${texts.items}`);
-      else announce(`Cart updated: ${texts.items}`);
+    // During this page's own post its answer brings the count, with the message of what happened.
+    if (ownChanges > 0) return;
+    if (count !== pageCount && onStale() === true) {
+      newsWaiting = { elsewhere: elsewhere || (newsWaiting !== null && newsWaiting.elsewhere) };
+      clearTimeout(newsTimer);
+      newsTimer = setTimeout(() => { if (newsWaiting) tell(lastTexts, newsWaiting.elsewhere); }, NEWS_WAIT_MS);
+      return;
     }
-    if (ownChanges === 0 && count !== pageCount) onStale();
+    tell(texts, elsewhere);
+  }
+
+  // Shows `texts` on the badge and says so, unless the badge says it already.
+  function tell(texts, elsewhere) {
+    newsWaiting = null;
+    clearTimeout(newsTimer);
+    if (texts.count === shown) return;
+    show(texts);
+    said(texts, elsewhere);
+  }
+
+  function said(texts, elsewhere) {
+    if (elsewhere && root.dataset.notifications === 'on') notify(`Cart updated in another tab: ${texts.items}`);
+    else announce(`Cart updated: ${texts.items}`);
   }
 
   function show(texts) {
@@ -182,6 +207,11 @@ export function start() {
       apply(texts);
       if (channel) channel.postMessage({ type: 'badge', texts });
     });
+    // An import changed what the shop sells: re-read the page, as for news from elsewhere.
+    es.addEventListener('catalog', () => {
+      onStale();
+      if (channel) channel.postMessage({ type: 'catalog' });
+    });
     es.addEventListener('open', () => { attempts = 0; streamState(true); });
     es.addEventListener('error', () => {
       if (source !== es) return;
@@ -220,6 +250,7 @@ export function start() {
     channel.onmessage = ({ data }) => {
       if (!data) return;
       if (data.type === 'badge') apply(data.texts);
+      else if (data.type === 'catalog') onStale();
       else if (data.type === 'connection') connection(data.up === true);
       else if (data.type === 'hello' && source && last !== null) {
         channel.postMessage({ type: 'badge', texts: lastTexts });
@@ -289,8 +320,16 @@ export function start() {
     /** The page's content was just replaced by a fresh copy rendered with `count`. */
     pageShows(count) {
       pageCount = count;
-      // The morph brought the server's badge and label; the count is noted, and bumped.
-      if (count !== shown) { shown = count; bump(); }
+      // The morph brought the server's badge and label; the count is noted, and bumped, and
+      // news from elsewhere that this page was re-read for is said now.
+      const news = newsWaiting;
+      newsWaiting = null;
+      clearTimeout(newsTimer);
+      if (count !== shown) {
+        shown = count;
+        bump();
+        if (news && lastTexts && lastTexts.count === count) said(lastTexts, news.elsewhere);
+      }
       if (ownChanges === 0 && last !== null && last !== count) onStale();
     },
     set onStale(callback) { onStale = callback; },
