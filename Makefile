@@ -6,7 +6,7 @@ HOST           ?= 127.0.0.1
 PORT           ?= 8080
 DB             ?= quickcart.sqlite
 VENV           := .build/browser-venv
-BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev zlib1g-dev libpq-dev libssl-dev libvips-dev libqrencode-dev
+BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev zlib1g-dev libpq-dev libssl-dev libvips-dev libqrencode-dev libgnutls28-dev
 # PostgreSQL, for the throwaway servers the Swift tests start.
 SWIFT_TEST_PACKAGES := postgresql
 # Debian's Chromium and its driver (never a downloaded browser), Java for the Nu HTML

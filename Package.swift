@@ -50,13 +50,20 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
         ),
+        // GnuTLS, which libmicrohttpd serves HTTPS with: certificates read (and reread on
+        // SIGHUP) for its handshakes. Only MicroHTTP imports it.
+        .systemLibrary(
+            name: "CGnuTLS",
+            pkgConfig: "gnutls",
+            providers: [.apt(["libgnutls28-dev"]), .brew(["gnutls"])]
+        ),
         // libvips, opened at run time by the commands that make thumbnails (see its
         // shim.h): no link flags, so the server never loads it.
         .systemLibrary(name: "CVips"),
 
         // Generic layers: they know nothing of the shop.
         // zlib precompresses static files at start.
-        .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD", "CZlib"], swiftSettings: strictSwift),
+        .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD", "CZlib", "CGnuTLS"], swiftSettings: strictSwift),
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strictSwift),
         .target(name: "Postgres", dependencies: ["CPostgres"], swiftSettings: strictSwift),
         .target(name: "Mustache", swiftSettings: strictSwift),

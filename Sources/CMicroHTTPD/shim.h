@@ -36,6 +36,9 @@ typedef struct cmhd_daemon_config {
     unsigned int per_ip_connection_limit;/* 0 = unlimited */
     unsigned int listen_backlog;
     int strict_for_client;               /* 1: refuse sloppy requests (no Host, spaces, …) */
+    void *tls_certificate_callback;      /* non-NULL: HTTPS (with MHD_USE_TLS in flags), a */
+                                         /* gnutls_certificate_retrieve_function2 */
+    const char *tls_priorities;          /* GnuTLS priority string, with the callback */
 } cmhd_daemon_config;
 
 /* libmicrohttpd hands its logger a format and a va_list, which Swift cannot take apart. */
@@ -61,8 +64,16 @@ static inline struct MHD_Daemon *cmhd_start_daemon(const cmhd_daemon_config *con
         { MHD_OPTION_PER_IP_CONNECTION_LIMIT, config->per_ip_connection_limit, NULL },
         { MHD_OPTION_LISTEN_BACKLOG_SIZE, config->listen_backlog, NULL },
         { MHD_OPTION_STRICT_FOR_CLIENT, config->strict_for_client, NULL },
+        /* Only for HTTPS (libmicrohttpd refuses HTTPS options without MHD_USE_TLS): ended here otherwise. */
+        { MHD_OPTION_END, 0, NULL },
+        { MHD_OPTION_END, 0, NULL },
         { MHD_OPTION_END, 0, NULL },
     };
+    if (config->tls_certificate_callback != NULL) {
+        const size_t tls = sizeof options / sizeof options[0] - 3;
+        options[tls] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_CERT_CALLBACK, 0, config->tls_certificate_callback };
+        options[tls + 1] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_PRIORITIES, 0, (void *)config->tls_priorities };
+    }
     const uint16_t port = config->address->sa_family == AF_INET6
         ? ntohs(((const struct sockaddr_in6 *)config->address)->sin6_port)
         : ntohs(((const struct sockaddr_in *)config->address)->sin_port);
@@ -81,6 +92,12 @@ static inline void cmhd_add_response_headers(struct MHD_Response *response, cons
         fields = value + strlen(value) + 1;
         MHD_add_response_header(response, name, value);
     }
+}
+
+/// Whether this libmicrohttpd serves HTTPS (built with GnuTLS) with a certificate callback.
+static inline int cmhd_supports_tls_with_callback(void) {
+    return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES
+        && MHD_is_feature_supported(MHD_FEATURE_HTTPS_CERT_CALLBACK) == MHD_YES;
 }
 
 /// The port the daemon is bound to (useful after binding port 0); 0 if unknown.

@@ -52,6 +52,8 @@ extension Server {
         /// is not itself a trusted proxy; for any other, the peer's address. Per-client limits
         /// use that address.
         public var trustedProxies: [String]
+        /// HTTPS with these files; `nil` serves plain HTTP.
+        public var tls: TLSConfiguration?
 
         /// Creates a configuration; every value has a production default.
         public init(
@@ -72,7 +74,8 @@ extension Server {
             maximumEventStreams: Int = 12_288,
             maximumEventStreamsPerClient: Int = 128,
             maximumEventStreamLifetime: Double = 3600,
-            trustedProxies: [String] = []
+            trustedProxies: [String] = [],
+            tls: TLSConfiguration? = nil
         ) {
             self.host = host
             self.port = port
@@ -92,6 +95,7 @@ extension Server {
             self.maximumEventStreamsPerClient = maximumEventStreamsPerClient
             self.maximumEventStreamLifetime = maximumEventStreamLifetime
             self.trustedProxies = trustedProxies
+            self.tls = tls
         }
     }
 

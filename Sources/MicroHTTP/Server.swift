@@ -99,6 +99,7 @@ public final class Server: Sendable {
         try daemon.withLock { daemon in
             precondition(daemon == nil && !hasStarted.load(ordering: .relaxed), "a Server is started once; create a new one to serve again")
             _ = try TrustedProxies(configuration.trustedProxies)
+            if let tls = configuration.tls { try claimTLSIdentity(tls) }
             // A client that leaves mid-answer must not kill the process.
             signal(SIGPIPE, SIG_IGN)
             let openFiles = Int(cmhd_raise_open_file_limit(UInt(configuration.connectionLimit + 256)))
@@ -113,9 +114,11 @@ public final class Server: Sendable {
                 | MHD_ALLOW_SUSPEND_RESUME.rawValue
             if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
             if configuration.logsLibraryMessages { flags |= MHD_USE_ERROR_LOG.rawValue }
+            if configuration.tls != nil { flags |= MHD_USE_TLS.rawValue }
+            let priorities = configuration.tls?.priorities ?? ""
 
             let context = Unmanaged.passRetained(self).toOpaque()
-            let started: OpaquePointer? = address.withSockaddr { sockaddr in
+            let started: OpaquePointer? = priorities.withCString { priorities in address.withSockaddr { sockaddr in
                 var config = cmhd_daemon_config(
                     flags: UInt32(flags),
                     address: sockaddr,
@@ -137,12 +140,15 @@ public final class Server: Sendable {
                     // Counted by the server itself (`ConnectionsPerClient`), an IPv6 address by its /64.
                     per_ip_connection_limit: 0,
                     listen_backlog: 1024,
-                    strict_for_client: 1
+                    strict_for_client: 1,
+                    tls_certificate_callback: configuration.tls == nil ? nil : TLSIdentity.certificateCallback,
+                    tls_priorities: priorities
                 )
                 return cmhd_start_daemon(&config)
-            }
+            } }
             guard let started else {
                 let reason = String(cString: strerror(errno))
+                releaseTLSIdentity()
                 Unmanaged<Server>.fromOpaque(context).release()
                 throw StartError(description: "cannot listen on \(configuration.host):\(configuration.port): \(reason)")
             }
@@ -179,7 +185,42 @@ public final class Server: Sendable {
             usleep(2_000)
         }
         MHD_stop_daemon(handle.pointer)
+        releaseTLSIdentity()
         Unmanaged<Server>.fromOpaque(handle.context).release()
+    }
+
+    // MARK: - TLS
+
+    /// Rereads the certificate and key files for the handshakes that follow; connections and
+    /// event streams already open keep going as they are. When the files cannot be used (a
+    /// half-written renewal, a key of another certificate) the identity in force stays.
+    /// - Throws: ``StartError`` saying what is wrong with the files; without TLS, nothing happens.
+    public func reloadTLSIdentity() throws {
+        guard let tls = configuration.tls, daemon.withLock({ $0 != nil }) else { return }
+        try TLSIdentity.load(tls)
+    }
+
+    private func claimTLSIdentity(_ tls: TLSConfiguration) throws(StartError) {
+        guard TLSIdentity.isSupported else { throw StartError(description: "this libmicrohttpd cannot serve HTTPS (built without GnuTLS)") }
+        try TLSIdentity.checkPriorities(tls.priorities)
+        let claimed = TLSIdentity.holder.withLock { holder in
+            guard holder == nil else { return false }
+            holder = ObjectIdentifier(self)
+            return true
+        }
+        guard claimed else { throw StartError(description: "another server of this process serves HTTPS already; one TLS listener per process") }
+        do {
+            try TLSIdentity.load(tls)
+        } catch {
+            releaseTLSIdentity()
+            throw error
+        }
+    }
+
+    private func releaseTLSIdentity() {
+        TLSIdentity.holder.withLock { holder in
+            if holder == ObjectIdentifier(self) { holder = nil }
+        }
     }
 
     // MARK: - Timers

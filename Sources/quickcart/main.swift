@@ -74,7 +74,8 @@ do {
 }
 
 let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-write("QuickCart is serving http://\(host):\(app.port)/ (database \(Storage.loggable(configuration.databasePath)))\n", to: STDOUT_FILENO)
+let scheme = configuration.servesHTTPS ? "https" : "http"
+write("QuickCart is serving \(scheme)://\(host):\(app.port)/ (database \(Storage.loggable(configuration.databasePath)))\n", to: STDOUT_FILENO)
 if let metricsAddress = configuration.metricsAddress, let port = app.metricsPort {
     // After the serving line, which tools read first; this one names no shop address.
     var address = metricsAddress
@@ -82,10 +83,21 @@ if let metricsAddress = configuration.metricsAddress, let port = app.metricsPort
     write("QuickCart metrics on http://\(address.authority)/metrics\n", to: STDOUT_FILENO)
 }
 
+if let redirectPort = app.redirectPort {
+    write("QuickCart redirects http://\(host):\(redirectPort)/ to HTTPS\n", to: STDOUT_FILENO)
+}
+// SIGHUP (systemctl reload) rereads the TLS certificate and key, keeping every open
+// connection; without TLS it only says so, never ends the process.
+signal(SIGHUP, SIG_IGN)
+let reload = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+reload.setEventHandler { @Sendable in app.reloadTLSCertificate() }
+reload.resume()
+signalSources.append(reload)
+
 // Only now, with the port accepting connections (and the metrics listener up): a service
 // manager that waits for readiness (systemd's Type=notify) starts what depends on the shop.
 ServiceNotification.send(
-    ["READY=1", "MAINPID=\(getpid())", "STATUS=Serving http://\(host):\(app.port)/"], environment: ProcessInfo.processInfo.environment
+    ["READY=1", "MAINPID=\(getpid())", "STATUS=Serving \(scheme)://\(host):\(app.port)/"], environment: ProcessInfo.processInfo.environment
 )
 
 stop.wait()

@@ -60,7 +60,14 @@ extension ShopTests {
             "--host": "::1", "--port": "0", "--db": "ignored.sqlite", "--resources": TestShop.repositoryRoot, "--media": "/tmp",
             "--threads": "2", "--session-days": "7", "--db-max-mb": "100", "--max-connections-per-ip": "0",
             "--max-streams-per-ip": "5", "--trusted-proxy": "127.0.0.1", "--metrics": "127.0.0.1:0", "--log-format": "json",
+            "--tls-cert": "/etc/ssl/shop.pem", "--tls-key": "/etc/ssl/shop.key", "--http-redirect-port": "0",
             "--shop-name": "Trailhead Outfitters", "--shop-short-name": "Trailhead", "--test-clock-file": "/tmp/no-such-clock",
+        ]
+
+        /// The options an option needs beside it.
+        static let companions: [String: [String]] = [
+            "--tls-cert": ["--tls-key", "/etc/ssl/shop.key"], "--tls-key": ["--tls-cert", "/etc/ssl/shop.pem"],
+            "--http-redirect-port": ["--tls-cert", "/etc/ssl/shop.pem", "--tls-key", "/etc/ssl/shop.key"],
         ]
 
         @Test("Every serving option, and its variable, is accepted by an operator command, its value never taken for the FILE",
@@ -70,7 +77,7 @@ extension ShopTests {
             let given: [String]
             if option.takesValue {
                 let sample = try #require(Self.samples[flag], "give \(flag) a sample value in ConfigurationTests.samples")
-                given = [flag, sample]
+                given = [flag, sample] + (Self.companions[flag] ?? [])
                 // The serving parse takes the sample: it is a value that option accepts.
                 _ = try QuickCart.Configuration.parse(arguments: given, environment: [:])
             } else {
@@ -88,7 +95,7 @@ extension ShopTests {
 
             if let variable = option.environment {
                 let value = option.takesValue ? Self.samples[flag] ?? "" : "1"
-                _ = try QuickCart.Configuration.parse(arguments: [], environment: [variable: value])
+                _ = try QuickCart.Configuration.parse(arguments: Self.companions[flag] ?? [], environment: [variable: value])
             }
         }
 

@@ -36,6 +36,16 @@ public struct Configuration: Sendable, Equatable {
     public var trustedProxies: [String] = []
     /// What the shop calls itself: pages' titles and header, and the installed app.
     public var shop = ShopIdentity.standard
+    /// The PEM certificate chain and key to serve HTTPS with (both or neither); HTTPS implies
+    /// ``secureCookies``. Reread on SIGHUP.
+    public var tlsCertificatePath: String?
+    public var tlsKeyPath: String?
+    /// A plain-HTTP port that answers every request with 308 to the HTTPS address (with TLS).
+    public var httpRedirectPort: Int?
+
+    /// Whether the shop serves HTTPS itself.
+    public var servesHTTPS: Bool { tlsCertificatePath != nil && tlsKeyPath != nil }
+
     /// How log lines are written: text, or one JSON object a line.
     public var logFormat = LogFormat.text
 
@@ -161,6 +171,12 @@ public struct Configuration: Sendable, Equatable {
                 guard inlineValue == nil else { throw UsageError(description: "\(name) takes no value") }
                 apply(&configuration, means)
             }
+        }
+        if (configuration.tlsCertificatePath == nil) != (configuration.tlsKeyPath == nil) {
+            throw UsageError(description: "--tls-cert and --tls-key go together: give both, or neither")
+        }
+        if configuration.httpRedirectPort != nil, !configuration.servesHTTPS {
+            throw UsageError(description: "--http-redirect-port redirects to HTTPS: give --tls-cert and --tls-key too")
         }
         return configuration
     }

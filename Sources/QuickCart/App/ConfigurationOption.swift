@@ -101,6 +101,13 @@ public struct ConfigurationOption: Sendable {
         value("--shop-short-name", "NAME", "QUICKCART_SHOP_SHORT_NAME", "the name under the app's icon on a home screen (default: the shop's name)") {
             $0.shop = ShopIdentity(name: $0.shop.name, shortName: try ShopIdentity.checked($1, $2, limit: ShopIdentity.shortNameLimit))
         },
+        value("--tls-cert", "FILE", "QUICKCART_TLS_CERT", "serve HTTPS with this PEM certificate chain (with --tls-key; reread on SIGHUP; implies --secure-cookies)") {
+            configuration, text, _ in configuration.tlsCertificatePath = text
+        },
+        value("--tls-key", "FILE", "QUICKCART_TLS_KEY", "the PEM private key of --tls-cert") { configuration, text, _ in configuration.tlsKeyPath = text },
+        value("--http-redirect-port", "PORT", "QUICKCART_HTTP_REDIRECT_PORT", "with HTTPS, a plain-HTTP port that redirects (308) every request to it") {
+            $0.httpRedirectPort = try number($1, $2, 0...65535)
+        },
         value("--log-format", "text|json", "QUICKCART_LOG_FORMAT", "log lines as text (default) or one JSON object each") {
             guard let format = Configuration.LogFormat(rawValue: $1) else {
                 throw Configuration.UsageError(description: "\($2) must be text or json, not “\($1)”")

@@ -22,6 +22,8 @@ public final class QuickCartApp: Sendable {
     private let server: Server
     /// The operator's `/metrics` listener, when configured.
     private let metricsServer: Server?
+    /// The plain-HTTP listener that redirects to HTTPS, when configured.
+    private let redirectServer: Server?
     private let maintenance = Mutex<[MaintenanceTimer]>([])
     /// Where the purge and the catalog check run, one at a time, so ``stop()`` can wait for
     /// the one under way before closing storage.
@@ -36,6 +38,9 @@ public final class QuickCartApp: Sendable {
     /// - Throws: When the database cannot be opened or migrated, `Views/`/`Public/` are missing,
     ///   or a template does not fit its view (naming the file, line and field).
     public init(configuration: Configuration) throws {
+        var configuration = configuration
+        // Cookies that came over HTTPS must never travel without it.
+        if configuration.servesHTTPS { configuration.secureCookies = true }
         self.configuration = configuration
         // Before anything logs: storage's first lines take the format too.
         Log.writesJSON.store(configuration.logFormat == .json, ordering: .relaxed)
@@ -125,12 +130,21 @@ public final class QuickCartApp: Sendable {
                 requestHeaderTimeout: Double(configuration.requestHeaderTimeout),
                 heartbeatInterval: configuration.heartbeatInterval,
                 maximumEventStreamsPerClient: configuration.eventStreamsPerAddress,
-                trustedProxies: configuration.trustedProxies
+                trustedProxies: configuration.trustedProxies,
+                tls: configuration.tlsCertificatePath.flatMap { certificate in
+                    configuration.tlsKeyPath.map { TLSConfiguration(certificatePath: certificate, keyPath: $0) }
+                }
             ),
             responder: router,
             serving: staticFiles, at: "/static/"
         )
         self.server = server
+        redirectServer = configuration.httpRedirectPort.map { redirectPort in
+            Server(
+                configuration: Server.Configuration(host: configuration.host, port: redirectPort, threadCount: 1, maximumEventStreams: 1),
+                responder: HTTPSRedirect(httpsPort: { [server] in server.port }, fallbackHost: configuration.host)
+            )
+        }
         metricsServer = configuration.metricsAddress.map { address in
             Self.metricsServer(at: address, metrics: metrics, requests: requestMetrics, shop: server, storage: storage)
         }
@@ -159,6 +173,28 @@ public final class QuickCartApp: Sendable {
     /// The port the server listens on (useful with port 0).
     public var port: Int { server.port }
 
+    /// The plain-HTTP port that redirects to HTTPS; `nil` without `--http-redirect-port`.
+    public var redirectPort: Int? { redirectServer?.port }
+
+    /// Rereads the TLS certificate and key for new handshakes (SIGHUP); open connections and
+    /// event streams keep going. When the files cannot be used, the certificate in force stays.
+    /// Either way it logs what happened.
+    @discardableResult
+    public func reloadTLSCertificate() -> Bool {
+        guard configuration.servesHTTPS else {
+            Log.info("SIGHUP: no TLS certificate to reload (serving plain HTTP)")
+            return false
+        }
+        do {
+            try server.reloadTLSIdentity()
+            Log.info("TLS certificate reloaded from \(configuration.tlsCertificatePath ?? "")")
+            return true
+        } catch {
+            Log.error("TLS certificate not reloaded, the one in force stays: \(error)")
+            return false
+        }
+    }
+
     /// The port `/metrics` is served on (useful with port 0); `nil` without `--metrics`.
     public var metricsPort: Int? { metricsServer?.port }
 
@@ -171,7 +207,9 @@ public final class QuickCartApp: Sendable {
         try server.start()
         do {
             try metricsServer?.start()
+            try redirectServer?.start()
         } catch {
+            metricsServer?.stop()
             server.stop()
             throw error
         }
@@ -197,6 +235,7 @@ public final class QuickCartApp: Sendable {
         if maintenanceIdle.wait(timeout: .now() + Self.maintenanceStopTimeout) == .timedOut {
             Log.error("stopping without waiting longer for a catalog check or purge still under way")
         }
+        redirectServer?.stop()
         metricsServer?.stop()
         server.stop()
         storage.close()

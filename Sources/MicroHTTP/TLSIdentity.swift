@@ -1,0 +1,87 @@
+import CGnuTLS
+import CMicroHTTPD
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// HTTPS for a ``Server``: libmicrohttpd serves TLS through GnuTLS with the certificate chain
+/// and key read from PEM files. Handshakes ask for the certificate through a callback, so
+/// ``Server/reloadTLSIdentity()`` can put renewed files in force for new handshakes without
+/// touching open connections or event streams.
+public struct TLSConfiguration: Sendable, Equatable {
+    /// The PEM file of the server's certificate, followed by its intermediates.
+    public var certificatePath: String
+    /// The PEM file of the certificate's private key.
+    public var keyPath: String
+    /// GnuTLS's priority string: which versions, ciphers and key exchanges are offered.
+    public var priorities: String
+
+    /// TLS 1.3 and 1.2 only, AEAD ciphers (AES-GCM, ChaCha20-Poly1305) with forward-secret
+    /// key exchange, the server's order first: what current browsers speak, and nothing
+    /// older (TLS 1.0 and 1.1, CBC, RSA key exchange are refused).
+    public static let modernPriorities = "SECURE:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:-CIPHER-ALL:+CHACHA20-POLY1305:+AES-256-GCM:+AES-128-GCM:-MAC-ALL:+AEAD:-KX-ALL:+ECDHE-ECDSA:+ECDHE-RSA:%SERVER_PRECEDENCE"
+
+    public init(certificatePath: String, keyPath: String, priorities: String = Self.modernPriorities) {
+        self.certificatePath = certificatePath
+        self.keyPath = keyPath
+        self.priorities = priorities
+    }
+}
+
+/// The process's TLS identity: GnuTLS's callback has no context of its own, so one TLS
+/// listener per process holds it at a time (``Server/start()`` refuses a second).
+enum TLSIdentity {
+    static let holder = Mutex<ObjectIdentifier?>(nil)
+
+    /// GnuTLS's certificate callback, for libmicrohttpd (it reads the slot ``load(_:)`` fills,
+    /// so only this file may name the shim's functions).
+    static var certificateCallback: UnsafeMutableRawPointer? { cgnutls_retrieve_callback() }
+
+    /// Whether this libmicrohttpd serves HTTPS with a certificate callback.
+    static var isSupported: Bool {
+        cmhd_supports_tls_with_callback() != 0
+    }
+
+    /// Reads and checks both files (the key must be the certificate's), then puts them in
+    /// force for the handshakes that follow; on any failure the identity in force stays.
+    static func load(_ configuration: TLSConfiguration) throws(Server.StartError) {
+        let certificate = try read(configuration.certificatePath)
+        let key = try read(configuration.keyPath)
+        var identity: UnsafeMutablePointer<cgnutls_identity>?
+        let result = certificate.withUnsafeBufferPointer { certificate in
+            key.withUnsafeBufferPointer { key in
+                cgnutls_identity_load(certificate.baseAddress, UInt32(certificate.count), key.baseAddress, UInt32(key.count), &identity)
+            }
+        }
+        guard result == 0, let identity else {
+            throw Server.StartError(description: "cannot use \(configuration.certificatePath) with \(configuration.keyPath): \(String(cString: gnutls_strerror(result)))")
+        }
+        cgnutls_install(identity)
+    }
+
+    /// Fails unless GnuTLS reads `priorities`.
+    static func checkPriorities(_ priorities: String) throws(Server.StartError) {
+        let result = cgnutls_priorities_valid(priorities)
+        guard result >= 0 else {
+            throw Server.StartError(description: "the TLS priority string is not valid: \(String(cString: gnutls_strerror(result)))")
+        }
+    }
+
+    private static func read(_ path: String) throws(Server.StartError) -> [CChar] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Server.StartError(description: "cannot read \(path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var bytes: [CChar] = []
+        var chunk = [CChar](repeating: 0, count: 16_384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw Server.StartError(description: "cannot read \(path): \(String(cString: strerror(errno)))") }
+            if count == 0 { break }
+            bytes += chunk[..<count]
+            guard bytes.count <= 1 << 20 else { throw Server.StartError(description: "\(path) is larger than 1 MiB: not a PEM certificate or key") }
+        }
+        return bytes
+    }
+}
