@@ -100,8 +100,14 @@ def test_the_units_options_are_quickcarts():
         _, text = unit_with_binary(folder)
         command = shlex.split(re.search(r"^ExecStart=(.*)$", text, re.MULTILINE).group(1))
         assert command[0] == str(BINARY)
+        # A database for the command below: serving creates it.
+        database = os.path.join(folder, "x.sqlite")
+        server = start(folder, os.path.join(folder, "no-notify"), "--db", database)
+        server.stdout.readline()
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(timeout=10) == 0
         # Every option of ExecStart read by the same table serving reads, through an operator command.
-        result = subprocess.run([str(BINARY), "catalog", "export", *command[1:], "--db", os.path.join(folder, "x.sqlite")],
+        result = subprocess.run([str(BINARY), "catalog", "export", *command[1:], "--db", database],
                                 capture_output=True, text=True, timeout=30)
         assert result.returncode == 0, result.stderr
         for setting in ("Type=notify", "Restart=on-failure", "User=quickcart", "StateDirectory=quickcart",
