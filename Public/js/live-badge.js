@@ -1,8 +1,9 @@
 // The live badge: the Cart tab's badge follows the cart over the event stream, in every
 // tab, with a notice when the cart changed in another tab (Notifications on), and an
-// "Offline" bar while the stream is down.
+// "Offline" bar while the network is gone (not while the server refuses a stream for load:
+// then it tries again when it was told to, and the badge is as fresh as the last page load).
 //
-// One EventSource per browser, not per tab: HTTP/1.1 gives a host six
+// One stream per browser, not per tab: HTTP/1.1 gives a host six
 // connections, so a seventh tab's stream would hang every page load. Tabs elect a
 // leader with the Web Locks API; the leader alone holds the stream and relays each
 // count over a BroadcastChannel. When the leader goes, the next tab queued on the
@@ -21,13 +22,14 @@
 // when it will). Only where it cannot, or when the page has not come within NEWS_WAIT_MS,
 // does the badge change alone.
 
+import { connect } from './event-stream.js';
 import { announce, ownClasses, reduceMotion, root } from './page.js';
 
 export function start() {
   const nav = document.querySelector('nav.tab-bar[data-live-url]');
   const link = nav && nav.querySelector('a[data-role="prominent"]');
   const badge = link && link.querySelector('[data-badge]');
-  if (!badge || !('EventSource' in window)) return null;
+  if (!badge || !window.fetch || !window.ReadableStream || !window.TextDecoder || !window.AbortController) return null;
 
   const NAME = 'quickcart-live';
   const BUMP = 'tab__badge--bump';
@@ -40,14 +42,16 @@ export function start() {
   // What the page shows now; announcements happen only when this changes.
   let shown = renderedCount();
 
-  let source = null;          // the EventSource, leader (or unshared) tab only
+  let source = null;          // the stream ({ open, close }), leader (or unshared) tab only
   let channel = null;         // BroadcastChannel while the page is shown
   let releaseLock = null;     // resolves the promise that holds the lock
   let lockAbort = null;       // cancels a still-queued lock request
   let generation = 0;         // bumps on each stop, so stale callbacks bail out
   let last = null;            // latest count known
   let lastTexts = null;       // its badge-text event (count, badge, items), answered to new followers
-  let attempts = 0;           // fatal stream failures in a row, for backoff
+  let attempts = 0;           // stream failures in a row, for backoff
+  let reconnectMs = 2000;     // the server's `retry:`, after a stream it had opened ended
+  let opened = false;         // has a stream been open on this page before?
   let retryTimer = 0;
   let running = false;        // start/stop are paired, whichever event calls them
   let synced = false;         // has a count arrived since start? The first one only corrects
@@ -199,36 +203,62 @@ export function start() {
 
   function openStream() {
     closeStream();
-    const es = new EventSource(url);
-    // `badge-text` follows each `badge` event with the count and its texts.
-    es.addEventListener('badge-text', (event) => {
-      let texts;
-      try { texts = JSON.parse(event.data); } catch { return; }
-      apply(texts);
-      if (channel) channel.postMessage({ type: 'badge', texts });
+    const stream = { open: false, close: null };
+    const current = () => source === stream;
+    stream.close = connect(url, {
+      onOpen() {
+        if (!current()) return;
+        stream.open = true;
+        attempts = 0;
+        streamState(true);
+        // After a stream was lost, the server may have restarted with a new release (install.js).
+        document.dispatchEvent(new CustomEvent('quickcart:stream-open', { detail: { again: opened } }));
+        opened = true;
+      },
+      onEvent(name, data) {
+        if (!current()) return;
+        // `badge-text` follows each `badge` event with the count and its texts.
+        if (name === 'badge-text') {
+          let texts;
+          try { texts = JSON.parse(data); } catch { return; }
+          apply(texts);
+          if (channel) channel.postMessage({ type: 'badge', texts });
+        } else if (name === 'catalog') {
+          // An import changed what the shop sells: re-read the page, as for news from elsewhere.
+          onStale();
+          if (channel) channel.postMessage({ type: 'catalog' });
+        }
+      },
+      onRetry(ms) { reconnectMs = ms; },
+      // The server is there: no Offline bar. It says when to come back (Retry-After);
+      // without that (a 403 for a session that went, say), back off.
+      onRefused(ms) {
+        if (!current()) return;
+        streamState(true);
+        reconnectAfter(ms !== null ? ms * (1 + Math.random() * 0.2) : backoff(1000, 30000));
+      },
+      // A stream that ended (its hour, a server stopping) is opened again; should that
+      // fail, it is the network or the shop that went.
+      onEnded() { if (current()) reconnectAfter(reconnectMs); },
+      onFailed() {
+        if (!current()) return;
+        streamState(false);
+        reconnectAfter(backoff(reconnectMs, 10000));
+      },
     });
-    // An import changed what the shop sells: re-read the page, as for news from elsewhere.
-    es.addEventListener('catalog', () => {
-      onStale();
-      if (channel) channel.postMessage({ type: 'catalog' });
-    });
-    es.addEventListener('open', () => { attempts = 0; streamState(true); });
-    es.addEventListener('error', () => {
-      if (source !== es) return;
-      streamState(false);
-      // CONNECTING means EventSource is already retrying per `retry:`; leave it.
-      // CLOSED means it gave up for good (non-200, wrong type, 204): we retry.
-      if (es.readyState === EventSource.CLOSED) scheduleReconnect();
-    });
-    source = es;
+    source = stream;
   }
 
-  function scheduleReconnect() {
-    closeStream();
-    const base = Math.min(30000, 1000 * 2 ** attempts);
+  // `base` doubling with each failure in a row, up to `cap`, ±30 % so tabs and devices spread out.
+  function backoff(base, cap) {
+    const delay = Math.min(cap, base * 2 ** attempts);
     attempts += 1;
-    const delay = base * (0.7 + Math.random() * 0.6); // ±30 % jitter so tabs/devices spread out
-    retryTimer = setTimeout(openStream, delay);
+    return delay * (0.7 + Math.random() * 0.6);
+  }
+
+  function reconnectAfter(ms) {
+    closeStream();
+    retryTimer = setTimeout(openStream, ms);
   }
 
   function closeStream() {
@@ -254,7 +284,7 @@ export function start() {
       else if (data.type === 'connection') connection(data.up === true);
       else if (data.type === 'hello' && source && last !== null) {
         channel.postMessage({ type: 'badge', texts: lastTexts });
-        channel.postMessage({ type: 'connection', up: source.readyState === EventSource.OPEN });
+        channel.postMessage({ type: 'connection', up: source.open });
       }
     };
     channel.postMessage({ type: 'hello' }); // a leader, if any, answers with the count
