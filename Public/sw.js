@@ -10,7 +10,7 @@
 //   · /events and everything but GET go straight to the network, without this worker
 //     (static routes where the browser has them; else the fetch handler leaves them alone).
 //   · A new release's worker installs beside the running one and waits: the page decides
-//     when it takes over (the page script's install module), so a page never mixes two releases' files.
+//     when it takes over (js/install.js), so a page never mixes two releases' files.
 'use strict';
 
 const RELEASE = new URL(self.location.href).searchParams.get('v') || '';

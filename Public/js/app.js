@@ -15,6 +15,8 @@
 //   · tab-order.js     Profile → Customize tab bar: drag and drop
 //   · preferences.js   the theme applies as soon as it is chosen (no Save press); theme,
 //                      layout and notifications follow across open tabs
+//   · install.js       the service worker and a new release's take-over, Profile's
+//                      "Install the app", the offline page's last-known count
 // page.js holds what they share. Each leaves quietly when its page or browser lacks what it
 // needs; the live badge and the forms work together through the small interface the live
 // badge's start returns. This entry starts them in the order they rely on.
@@ -28,6 +30,7 @@ import './morph.js';
 import './page.js';
 
 import { start as startForms } from './forms.js';
+import { start as startInstall } from './install.js';
 import { start as startLiveBadge } from './live-badge.js';
 import { start as startMinimise } from './minimise.js';
 import { start as startPreferences } from './preferences.js';
@@ -40,3 +43,4 @@ startForms(live);
 startTabPlaces();   // before startMinimise, which takes the restored position as its start
 startMinimise();
 startTabOrder();
+startInstall();

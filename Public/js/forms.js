@@ -93,8 +93,9 @@ export function start(live) {
           return;
         }
         const doc = parse(html);
-        if (!doc || doc.body.dataset.page !== document.body.dataset.page) {
-          // A different page (checkout leads to Profile): go there as a link would, to
+        if (!doc || doc.body.dataset.page !== document.body.dataset.page || otherRelease(doc)) {
+          // A different page (checkout leads to Profile), or one of a newer release, whose
+          // parts must not be mixed with this page's files: go there as a link would, to
           // the part it offers focus to (fetch drops the redirect's #fragment).
           const target = doc && doc.querySelector('main [id][tabindex="-1"]');
           location.assign(target ? `${res.url}#${target.id}` : res.url);
@@ -132,6 +133,8 @@ export function start(live) {
         const doc = html && parse(html);
         if (!doc || doc.body.dataset.page !== document.body.dataset.page) return;
         if (posting > 0 || posted !== before) { refreshAgain = true; return; } // older than a post's answer
+        // A newer release's page is not morphed into this one: install.js offers a reload.
+        if (otherRelease(doc)) { document.dispatchEvent(new CustomEvent('quickcart:release')); return; }
         takeNotice(doc);
         const restore = holdPlace(null);
         morphPage(doc);
@@ -146,6 +149,10 @@ export function start(live) {
   }
 
   // ---- reading and morphing a fetched page ----------------------------------
+
+  function otherRelease(doc) {
+    return (doc.documentElement.dataset.release || '') !== (root.dataset.release || '');
+  }
 
   function parse(html) {
     const doc = new DOMParser().parseFromString(html, 'text/html');
@@ -357,9 +364,9 @@ export function start(live) {
     box.className = 'form-error';
     box.dataset.client = '';
     const words = document.createElement('p');
-    words.textContent = text || (status === 0
-      ? 'Could not reach QuickCart, so nothing was changed.'
-      : 'That did not work, so nothing was changed.');
+    words.textContent = text || (status !== 0 ? 'That did not work, so nothing was changed.'
+      : navigator.onLine === false ? 'You’re offline, so this was not sent. What you entered is still here: Retry once you’re back online.'
+        : 'Could not reach QuickCart, so nothing was changed.');
     const button = document.createElement('button');
     button.type = 'button';
     button.className = 'button button--tinted';

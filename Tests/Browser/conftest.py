@@ -27,6 +27,16 @@ TABLET = (1024, 1366)
 os.environ["SE_OFFLINE"] = "true"
 
 
+def stop_process(process):
+    """Stops a quickcart as its supervisor would: SIGTERM, then SIGKILL after 10 s."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 class QuickCartServer:
     """The quickcart executable on a free port, with its own database file."""
 
@@ -55,12 +65,7 @@ class QuickCartServer:
         self.metrics_url = metrics.group(1) if metrics else None
 
     def stop(self):
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        stop_process(self.process)
         self.stderr.close()
         shutil.rmtree(self.folder, ignore_errors=True)
 
@@ -84,7 +89,10 @@ def server():
     instance.stop()
 
 
-def make_driver(size=PHONE, javascript=True, dark=False, scrollbars=False):
+def make_driver(size=PHONE, javascript=True, dark=False, scrollbars=False, profile=None, network_log=False, arguments=()):
+    """A Chromium. `profile` is a folder that keeps its state (service workers, caches) across
+    drivers; `network_log` keeps the DevTools Protocol's network events for `get_log("performance")`;
+    `arguments` are more command-line switches."""
     options = Options()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -93,6 +101,12 @@ def make_driver(size=PHONE, javascript=True, dark=False, scrollbars=False):
         options.add_argument(argument)
     if not scrollbars:  # as phones draw them: over the page, taking no width
         options.add_argument("--hide-scrollbars")
+    for argument in arguments:
+        options.add_argument(argument)
+    if profile:
+        options.add_argument(f"--user-data-dir={profile}")
+    if network_log:
+        options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     if dark:
         options.add_argument("--force-dark-mode")
         options.add_argument("--blink-settings=preferredColorScheme=0")

@@ -1,14 +1,20 @@
 """The shop as an installable app, as Chromium judges it through the DevTools Protocol.
 
 Chromium finds no installability errors on Home and parses the manifest with its icons; the
-committed icons are what `rsvg-convert` renders from the shop's SVG artwork (`make icons`).
+committed icons are what `rsvg-convert` renders from the shop's SVG artwork (`make icons`);
+nothing is asked at a first visit, and Profile offers "Install the app" where the browser
+allows installing.
 """
 import json
+import time
 import subprocess
 import tempfile
 from pathlib import Path
 
+from selenium.webdriver.common.by import By
+
 from conftest import ROOT
+from pages import wait_for
 
 APP_ICONS = ROOT / "Public" / "icons" / "app"
 
@@ -49,3 +55,22 @@ def test_the_committed_icons_are_what_make_icons_renders_from_the_artwork():
         for name in rendered:
             assert (Path(folder) / name).read_bytes() == (APP_ICONS / name).read_bytes(), (
                 f"Public/icons/app/{name} is not what make icons renders from the artwork: run make icons")
+
+
+def install_offers(driver):
+    return driver.execute_script(
+        "return [...document.querySelectorAll('button')].map((b) => b.textContent.trim()).filter((t) => /Install/.test(t));")
+
+
+def test_nothing_is_asked_at_a_first_visit_and_profile_offers_install_the_app(server, browser):
+    # Chromium offers installing at once with this switch, instead of after some engagement.
+    driver = browser(arguments=["--bypass-app-banner-engagement-checks"])
+    driver.get(server.url + "/")
+    wait_for(lambda: driver.execute_script("return document.readyState") == "complete", what="Home loaded")
+    time.sleep(2)
+    assert install_offers(driver) == [], "Home asks for nothing"
+    assert driver.execute_script("return Notification.permission") == "default", "no notification prompt either"
+    driver.get(server.url + "/profile")
+    wait_for(lambda: install_offers(driver) == ["Install the app"], timeout=10.0, what="Profile's “Install the app”")
+    section = driver.find_element(By.CSS_SELECTOR, "section.install-app")
+    assert section.find_element(By.CSS_SELECTOR, "h2").text == "App"
