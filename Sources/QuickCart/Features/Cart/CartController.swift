@@ -13,7 +13,8 @@ struct CartController: Sendable {
         let cart = request.cart
         return pages.render(
             CartView(cart: cart, cards: shelf.current.cards), .init(title: "Cart", tab: .cart, cartCount: cart.itemCount, returnTo: "/cart"),
-            session: request.session, places: request.places, notice: pages.notice(in: request)
+            session: request.session, places: request.places,
+            notice: pages.notice(in: request) ?? DevicesController.joinedNotice(request.http.query["joined"])
         )
     }
 

@@ -105,10 +105,10 @@ struct DevicesController: Sendable {
                 client: request.session.liveKey, shopper: shopperKey, change: change,
                 showingClient: sessionManager.liveKey(ofClient: showingClient), notice: notice
             )
-            var response = Response.redirect(to: "/cart")
-            let said = merged == 0 ? "You joined the cart." : "\(Badge.itemCountText(merged)) from this browser \(merged == 1 ? "was" : "were") added."
-            response.setCookie(pages.noticeCookie(Notice(text: said), for: request))
-            return response
+            // What was merged travels in the address, as checkout's order number does: the
+            // script follows a post that leads to another page by loading it again, which would
+            // spend a one-shot notice before the shopper saw it.
+            return .redirect(to: "/cart?joined=\(merged)")
         }
     }
 
@@ -157,6 +157,15 @@ struct DevicesController: Sendable {
     private func link(for code: String, _ request: ShopRequest) -> String {
         let host = request.http.headers["Host"] ?? "localhost"
         return (secure ? "https://" : "http://") + host + "/join?code=" + JoinCode.display(code)
+    }
+
+    /// What the cart says after a join (`/cart?joined=N`): how many of this browser's items
+    /// were added. `nil` for anything but a whole number.
+    static func joinedNotice(_ value: String?) -> Notice? {
+        guard let value, (1...3).contains(value.utf8.count), value.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let merged = Int(value) else {
+            return nil
+        }
+        return Notice(text: merged == 0 ? "You joined the cart." : "\(Badge.itemCountText(merged)) from this browser \(merged == 1 ? "was" : "were") added.")
     }
 
     /// "Join Dana's cart — 3 items".
