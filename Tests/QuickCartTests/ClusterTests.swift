@@ -42,6 +42,38 @@ extension ShopTests {
             #expect(elsewhere.row(Products.shoes)?.quantity == 7)
         }
 
+        @Test("An import reaches the open pages' streams on every instance as one `event: catalog` each")
+        func catalogAnnouncedOnEveryInstance() throws {
+            let url = try TestPostgresServer.shared().makeDatabase(prefix: "cluster_catalog")
+            let shops = try Self.instances(2, on: url)
+            let first = shops[0].browser()
+            _ = try first.get("/")
+            let cookie = try #require(first.sessionCookie)
+            let streams = try shops.map { try $0.browser(cookie: cookie).eventStream(path: "/events?texts") }
+            for stream in streams {
+                #expect(try stream.next().event == "badge" && stream.next().event == "badge-text")
+            }
+            let folder = try TemporaryDirectory()
+            let path = folder.path + "/catalog.csv"
+            try Data(LiveCatalogTests.catalog.utf8).write(to: URL(fileURLWithPath: path))
+            let run = OperatorRun(["catalog", "import", path], database: url)
+            #expect(run.status == 0, "\(run.report)")
+            for shop in shops {
+                shop.app.refreshCatalog()
+                shop.app.refreshCatalog()
+            }
+            for stream in streams {
+                let event = try stream.next()
+                #expect(event.event == "catalog" && Int64(event.data) != nil, "\(event)")
+            }
+            // The next event on each is a cart change's count: no instance announced the version twice.
+            let bottle = try shops[0].productID(named: Products.bottle)
+            #expect(try first.post("/cart/items", form: [("product", bottle)]).status == 303)
+            for stream in streams {
+                #expect(try stream.next().event == "badge")
+            }
+        }
+
         @Test("Increase pressed at once through every instance, on pages that showed the same quantity, adds exactly one each")
         func concurrentIncreasesAllCount() throws {
             let shops = try Self.instances(3, on: try TestPostgresServer.shared().makeDatabase(prefix: "cluster_increase"))
