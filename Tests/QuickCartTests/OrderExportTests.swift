@@ -19,6 +19,25 @@ struct OrderExportTests {
         return try storage.carts.checkout(for: session, at: time).orderID
     }
 
+    /// What `orders export --follow --format json` prints while `body` runs, and for a
+    /// follow interval and a half after it; it must stop when asked.
+    static func following(_ database: String, while body: () throws -> Void) throws -> String {
+        let stop = Atomic(false)
+        let transcript = Transcript()
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let run = OperatorRun(["orders", "export", "--follow", "--format", "json"], database: database, shouldContinue: { !stop.load(ordering: .relaxed) })
+            transcript.append(run.output)
+            finished.signal()
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        try body()
+        Thread.sleep(forTimeInterval: 1.5)
+        stop.store(true, ordering: .relaxed)
+        #expect(finished.wait(timeout: .now() + 5) == .success, "--follow did not stop")
+        return transcript.text
+    }
+
     static func open(_ location: StoreLocation) throws -> any ShopStorage {
         try location.open(emptyCarts: true)
     }
@@ -35,10 +54,14 @@ struct OrderExportTests {
         let csv = OperatorRun(["orders", "export"], database: location.database)
         #expect(csv.status == 0, "\(csv.report)")
         #expect(csv.output == """
-            number,placed_at,order_total,order_items,line,slug,name,unit_price,quantity,line_total
-            \(first),2026-11-30T09:01:40Z,152.50,2,1,trail-running-shoes,Trail Running Shoes,128.00,1,128.00
-            \(first),2026-11-30T09:01:40Z,152.50,2,2,insulated-water-bottle,Insulated Water Bottle,24.50,1,24.50
-            \(second),2026-11-30T09:01:41Z,34.50,1,1,camp-mug,Titanium Camp Mug,34.50,1,34.50
+            number,placed_at,order_total,order_items,line,slug,name,unit_price,quantity,line_total,\
+            state,state_at,paid_at,shipped_at,delivered_at,cancelled_at,carrier,tracking_url,cancel_reason
+            \(first),2026-11-30T09:01:40Z,152.50,2,1,trail-running-shoes,Trail Running Shoes,128.00,1,128.00,\
+            placed,2026-11-30T09:01:40Z,,,,,,,
+            \(first),2026-11-30T09:01:40Z,152.50,2,2,insulated-water-bottle,Insulated Water Bottle,24.50,1,24.50,\
+            placed,2026-11-30T09:01:40Z,,,,,,,
+            \(second),2026-11-30T09:01:41Z,34.50,1,1,camp-mug,Titanium Camp Mug,34.50,1,34.50,\
+            placed,2026-11-30T09:01:41Z,,,,,,,
 
             """)
 
@@ -47,9 +70,11 @@ struct OrderExportTests {
             [
               {"number": "\(first)", "placedAt": "2026-11-30T09:01:40Z", "total": "152.50", "itemCount": 2, "lines": [\
             {"slug": "trail-running-shoes", "name": "Trail Running Shoes", "unitPrice": "128.00", "quantity": 1, "lineTotal": "128.00"}, \
-            {"slug": "insulated-water-bottle", "name": "Insulated Water Bottle", "unitPrice": "24.50", "quantity": 1, "lineTotal": "24.50"}]},
+            {"slug": "insulated-water-bottle", "name": "Insulated Water Bottle", "unitPrice": "24.50", "quantity": 1, "lineTotal": "24.50"}], \
+            "state": "placed", "stateAt": "2026-11-30T09:01:40Z", "history": [{"state": "placed", "at": "2026-11-30T09:01:40Z"}]},
               {"number": "\(second)", "placedAt": "2026-11-30T09:01:41Z", "total": "34.50", "itemCount": 1, "lines": [\
-            {"slug": "camp-mug", "name": "Titanium Camp Mug", "unitPrice": "34.50", "quantity": 1, "lineTotal": "34.50"}]}
+            {"slug": "camp-mug", "name": "Titanium Camp Mug", "unitPrice": "34.50", "quantity": 1, "lineTotal": "34.50"}], \
+            "state": "placed", "stateAt": "2026-11-30T09:01:41Z", "history": [{"state": "placed", "at": "2026-11-30T09:01:41Z"}]}
             ]
 
             """
@@ -80,24 +105,63 @@ struct OrderExportTests {
         let storage = try Self.open(location)
         defer { storage.close() }
         let first = try Self.placeOrder(storage, ["camp-mug"], at: 1_796_029_300)
-        let stop = Atomic(false)
-        let transcript = Transcript()
-        let finished = DispatchSemaphore(value: 0)
-        let database = location.database
-        Thread.detachNewThread {
-            let run = OperatorRun(["orders", "export", "--follow", "--format", "json"], database: database, shouldContinue: { !stop.load(ordering: .relaxed) })
-            transcript.append(run.output)
-            finished.signal()
+        var second: Int64 = 0
+        let text = try Self.following(location.database) {
+            second = try Self.placeOrder(storage, ["running-cap", "wool-beanie"], at: 1_796_029_400)
         }
-        Thread.sleep(forTimeInterval: 0.3)
-        let second = try Self.placeOrder(storage, ["running-cap", "wool-beanie"], at: 1_796_029_400)
-        Thread.sleep(forTimeInterval: 1.5)
-        stop.store(true, ordering: .relaxed)
-        #expect(finished.wait(timeout: .now() + 5) == .success, "--follow did not stop")
-        let lines = transcript.text.split(separator: "\n")
-        #expect(lines.count == 2, "one JSON object per line: \(transcript.text)")
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 2, "one JSON object per line: \(text)")
         #expect(lines.first?.hasPrefix("{\"number\": \"\(first)\"") == true)
-        #expect(lines.last?.hasPrefix("{\"number\": \"\(second)\", \"placedAt\": \"2026-11-30T09:03:20Z\", \"total\": \"50.00\"") == true, "\(transcript.text)")
+        #expect(lines.last?.hasPrefix("{\"number\": \"\(second)\", \"placedAt\": \"2026-11-30T09:03:20Z\", \"total\": \"50.00\"") == true, "\(text)")
+    }
+
+    @Test("The state columns: each state's time once reached, the carrier, tracking link and reason; JSON keeps the history", arguments: StoreBackend.allCases)
+    func stateColumns(backend: StoreBackend) throws {
+        let location = try backend.makeLocation()
+        let storage = try Self.open(location)
+        let shipped = try Self.placeOrder(storage, ["camp-mug"], at: 1_796_029_300)
+        let cancelled = try Self.placeOrder(storage, ["running-cap"], at: 1_796_029_301)
+        storage.close()
+        for arguments in [
+            [String(shipped), "paid"], [String(shipped), "shipped", "--tracking", "https://track.example/1", "--carrier", "=Carrier"],
+            [String(cancelled), "cancelled", "--reason", "+1 asked to cancel"],
+        ] {
+            #expect(OperatorRun(["orders", "mark"] + arguments, database: location.database).status == 0)
+        }
+        let csv = OperatorRun(["orders", "export"], database: location.database)
+        let rows = csv.output.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let header = try #require(rows.first)
+        let ship = try #require(rows.first { $0.first == String(shipped) })
+        let cancel = try #require(rows.first { $0.first == String(cancelled) })
+        func column(_ name: String, of row: [String]) throws -> String { row[try #require(header.firstIndex(of: name))] }
+        #expect(try column("state", of: ship) == "shipped")
+        #expect(try column("paid_at", of: ship).hasPrefix("20") && column("shipped_at", of: ship) == column("state_at", of: ship))
+        #expect(try column("delivered_at", of: ship) == "" && column("cancelled_at", of: ship) == "")
+        #expect(try column("tracking_url", of: ship) == "https://track.example/1")
+        #expect(try column("carrier", of: ship) == "\"'=Carrier\"", "a spreadsheet never runs the operator's text as a formula")
+        #expect(try column("state", of: cancel) == "cancelled" && column("paid_at", of: cancel) == "")
+        #expect(try column("cancel_reason", of: cancel) == "\"'+1 asked to cancel\"")
+
+        let json = OperatorRun(["orders", "export", "--format", "json"], database: location.database)
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
+        let history = try #require(parsed.first { $0["number"] as? String == String(shipped) }?["history"] as? [[String: Any]])
+        #expect(history.map { $0["state"] as? String } == ["placed", "paid", "shipped"])
+        #expect(history.last?["trackingURL"] as? String == "https://track.example/1" && history.last?["carrier"] as? String == "=Carrier")
+    }
+
+    @Test("--follow prints an order again when it moves", arguments: StoreBackend.allCases)
+    func followMoves(backend: StoreBackend) throws {
+        let location = try backend.makeLocation()
+        let storage = try Self.open(location)
+        defer { storage.close() }
+        let id = try Self.placeOrder(storage, ["camp-mug"], at: 1_796_029_300)
+        let text = try Self.following(location.database) {
+            #expect(OperatorRun(["orders", "mark", String(id), "paid"], database: location.database).status == 0)
+        }
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 2, "the order, then the order again: \(text)")
+        #expect(lines.first?.contains("\"state\": \"placed\"") == true)
+        #expect(lines.last?.hasPrefix("{\"number\": \"\(id)\"") == true && lines.last?.contains("\"state\": \"paid\"") == true, "\(text)")
     }
 
     @Test("The order number on the shopper's confirmation and on Profile is the one the export prints")

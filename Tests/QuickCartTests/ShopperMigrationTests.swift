@@ -5,12 +5,14 @@ import SQLite
 import Testing
 
 /// The migration that turns sessions into shoppers, from a database made by the old schema:
-/// every session becomes a shopper with one client, losing nothing, and its cookie keeps working.
+/// every session becomes a shopper with one client, losing nothing, and its cookie keeps working;
+/// and the one after it, that gives each order placed before it a history: placed, at its time.
 @Suite("Shopper migration")
 struct ShopperMigrationTests {
     /// Takes a SQLite database of the newest schema back to the one before `v10-shoppers`
-    /// (and the migrations after it: `v11-product-words`, `v12-join-codes`).
+    /// (and the migrations after it: `v11-product-words`, `v12-join-codes`, `v13-order-states`).
     static let sqliteBeforeShoppers = """
+        DROP TABLE order_states;
         DROP TABLE join_codes;
         DROP TRIGGER products_words_insert;
         DROP TRIGGER products_words_delete;
@@ -57,6 +59,7 @@ struct ShopperMigrationTests {
             let connection = try PostgresConnection(connectionString: location.database)
             defer { connection.close() }
             try connection.execute(sql: """
+                DROP TABLE order_states;
                 DROP TABLE join_codes;
                 DROP TABLE clients;
                 ALTER TABLE shoppers RENAME TO sessions;
@@ -64,7 +67,7 @@ struct ShopperMigrationTests {
                 ALTER TABLE recent_searches RENAME COLUMN shopper_id TO session_id;
                 ALTER TABLE orders RENAME COLUMN shopper_id TO session_id;
                 ALTER TABLE sessions ADD COLUMN first_live_key text;
-                DELETE FROM schema_migrations WHERE name IN ('v5-shoppers', 'v6-join-codes');
+                DELETE FROM schema_migrations WHERE name IN ('v5-shoppers', 'v6-join-codes', 'v7-order-states');
                 """)
             for (sql, arguments) in Self.oldRows(id, placeholder: { [", live_key", "$1", ", 'old-key'"][$0] }) {
                 if arguments.isEmpty { try connection.execute(sql: sql) } else { try connection.execute(sql, arguments[0]) }
@@ -89,6 +92,7 @@ struct ShopperMigrationTests {
         let session = try manager.resolve(request, at: 300).session
         #expect(session.isStored && session.displayName == "Dana" && session.shopperID == stored.shopperID)
         #expect(try storage.orders.orders(for: session).map(\.id) == [41])
+        #expect(try storage.orders.orders(for: session).first?.history == [OrderStateChange(state: .placed, at: 150)], "an order placed before order states is placed at its placing time")
         #expect(try storage.searches.recentSearches(for: session) == ["tent"])
     }
 }

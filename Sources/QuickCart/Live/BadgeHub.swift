@@ -156,6 +156,21 @@ public final class BadgeHub: Sendable {
         for stream in streams { stream.send(bytes: event) }
     }
 
+    /// Tells the streams that asked for texts of the shopper whose live key is `liveKey` that
+    /// their order `orderID` moved to `state`: `event: order`, `data:` its number, state and
+    /// label as JSON (``OrderNews``), so an open Profile or order page re-reads itself and
+    /// says so. Streams of the counts alone hear nothing of it. A move is news once; one that
+    /// arrives twice (sent here and back through the database) re-reads the page twice, harmlessly.
+    public func announceOrder(_ orderID: Int64, state: OrderState, liveKey: String) {
+        let event = ServerSentEvent(event: "order", data: Self.json(OrderNews(orderID: orderID, state: state))).encoded
+        let streams = textStreams(of: liveKey)
+        for stream in streams { stream.send(bytes: event) }
+    }
+
+    private func textStreams(of liveKey: String) -> [EventStream] {
+        state.withLock { $0.listeners[liveKey]?.streams.filter(\.wantsTexts).map(\.stream) ?? [] }
+    }
+
     /// The live keys of the shoppers with at least one open stream here.
     public var liveKeysWithOpenStreams: [String] {
         state.withLock { Array($0.listeners.keys) }
@@ -223,7 +238,20 @@ public final class BadgeHub: Sendable {
         return (try? encoder.encode(JoinNotice(text: text, device: device))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
-    private static func json(_ texts: BadgeText) -> String {
+    /// What `event: order` carries: the order's number, its state's name and the label pages show.
+    struct OrderNews: Codable, Equatable {
+        let number: String
+        let state: String
+        let label: String
+
+        init(orderID: Int64, state: OrderState) {
+            number = String(orderID)
+            self.state = state.rawValue
+            label = state.label
+        }
+    }
+
+    private static func json(_ texts: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         // Three plain fields always encode.

@@ -8,6 +8,7 @@ import Glibc
 /// quickcart catalog import FILE [--dry-run]
 /// quickcart catalog export [--format csv|json]
 /// quickcart orders export [--since DATE] [--format csv|json] [--follow]
+/// quickcart orders mark ID paid|shipped|delivered|cancelled [--tracking URL] [--carrier NAME] [--reason TEXT]
 /// quickcart backup FILE
 /// quickcart restore FILE
 /// ```
@@ -36,6 +37,8 @@ public enum OperatorCommand {
         Usage: quickcart catalog import FILE [--dry-run] [options]
                quickcart catalog export [--format csv|json] [options]
                quickcart orders export [--since DATE] [--format csv|json] [--follow] [options]
+               quickcart orders mark ID paid|shipped|delivered|cancelled [--tracking URL] [--carrier NAME]
+                                [--reason TEXT] [options]
                quickcart backup FILE [options]
                quickcart restore FILE [options]
 
@@ -46,7 +49,12 @@ public enum OperatorCommand {
           catalog export  writes the catalog in the import's format (CSV by default).
           orders export   writes placed orders with their lines; --since 2026-11-30 (or an ISO 8601
                           time) leaves out older ones; --follow keeps running and prints each new
-                          order as it is placed (JSON: one object per line).
+                          order as it is placed and each order again when its state changes
+                          (JSON: one object per line).
+          orders mark     moves order ID on: placed -> paid, shipped or cancelled; paid -> shipped
+                          or cancelled; shipped -> delivered. shipped takes --tracking URL (http or
+                          https) and --carrier NAME, cancelled takes --reason TEXT, all optional.
+                          An impossible move or an unknown order is refused and changes nothing.
           backup FILE     copies the SQLite database to FILE while the shop runs (one consistent
                           snapshot, synced, renamed into place, checked) and prints its size.
           restore FILE    replaces the SQLite database with the copy in FILE; refused while the
@@ -95,6 +103,7 @@ public enum OperatorCommand {
             case ("catalog", "export"): return try exportCatalog(invocation, output: output)
             case ("backup", _): return try backUp(invocation, output: output)
             case ("restore", _): return try restore(invocation, output: output)
+            case ("orders", "mark"): return try markOrder(invocation, output: output)
             default: return try exportOrders(invocation, output: output, shouldContinue: shouldContinue)
             }
         } catch {
@@ -171,28 +180,62 @@ public enum OperatorCommand {
         if format == .csv { output.write(OrderExport.csvHeader + "\n") }
         if asArray { output.write("[") }
         var lastID: Int64 = 0
+        // Moves made from here on print their order again; earlier ones are in its first print.
+        var lastMoveID = invocation.follow ? try storage.orderFeed.lastMoveID() : 0
         var written = 0
+        func write(_ orders: [Order]) {
+            var text = ""
+            for order in orders {
+                switch format {
+                case .csv: text += OrderExport.csvRows(order).map { $0 + "\n" }.joined()
+                case .json where asArray: text += (written == 0 ? "\n  " : ",\n  ") + OrderExport.jsonObject(order)
+                case .json: text += OrderExport.jsonObject(order) + "\n"
+                }
+                written += 1
+            }
+            output.write(text)
+        }
         while true {
             let batch = try storage.orderFeed.placedOrders(afterID: lastID, placedSince: invocation.since, limit: 500)
             if !batch.isEmpty {
-                var text = ""
-                for order in batch {
-                    switch format {
-                    case .csv: text += OrderExport.csvRows(order).map { $0 + "\n" }.joined()
-                    case .json where asArray: text += (written == 0 ? "\n  " : ",\n  ") + OrderExport.jsonObject(order)
-                    case .json: text += OrderExport.jsonObject(order) + "\n"
-                    }
-                    written += 1
-                }
-                output.write(text)
+                write(batch)
                 lastID = batch[batch.count - 1].id
                 continue
+            }
+            if invocation.follow {
+                let moved = try storage.orderFeed.movedOrders(afterMoveID: lastMoveID, placedSince: invocation.since, limit: 500)
+                write(moved.orders)
+                if moved.lastMoveID != lastMoveID {
+                    lastMoveID = moved.lastMoveID
+                    continue
+                }
             }
             guard invocation.follow, shouldContinue() else { break }
             sleep(UInt32(followInterval.components.seconds))
             guard shouldContinue() else { break }
         }
         if asArray { output.write(written == 0 ? "]\n" : "\n]\n") }
+        return success
+    }
+
+    private static func markOrder(_ invocation: Invocation, output: Output) throws -> Int32 {
+        guard let mark = invocation.mark else { return usageError }
+        let storage = try openExisting(invocation.configuration)
+        defer { storage.close() }
+        let now = Int64(Date().timeIntervalSince1970.rounded(.down))
+        let change = OrderStateChange(state: mark.state, at: now, carrier: mark.carrier, trackingURL: mark.tracking, reason: mark.reason)
+        let move: OrderMove
+        do {
+            move = try storage.orderLife.move(orderID: mark.orderID, by: change)
+        } catch let error as OrderMoveError {
+            output.report("quickcart: \(error); nothing was changed")
+            return failure
+        }
+        var text = "order \(move.order.number) is now \(move.order.state.rawValue) (\(OrderExport.time(change.at)))"
+        if let carrier = change.carrier { text += "; carrier: \(carrier)" }
+        if let tracking = change.trackingURL { text += "; tracking: \(tracking)" }
+        if let reason = change.reason { text += "; reason: \(reason)" }
+        output.write(LogLine.printable(text, limit: 4096) + "\n")
         return success
     }
 
@@ -222,6 +265,16 @@ struct Invocation {
     var since: Int64?
     var wantsHelp = false
     var configuration = Configuration()
+    /// `orders mark`'s order, state and what was said about the move.
+    var mark: Mark?
+
+    struct Mark {
+        var orderID: Int64
+        var state: OrderState
+        var tracking: String?
+        var carrier: String?
+        var reason: String?
+    }
 
     init(arguments: [String], environment: [String: String]) throws {
         var remaining = arguments[...]
@@ -233,11 +286,15 @@ struct Invocation {
         // `backup FILE` and `restore FILE` are verbs alone.
         let standsAlone = noun == "backup" || noun == "restore"
         verb = standsAlone ? noun : remaining.popFirst() ?? ""
-        let known = [("catalog", "import"), ("catalog", "export"), ("orders", "export"), ("backup", "backup"), ("restore", "restore")]
+        let known = [
+            ("catalog", "import"), ("catalog", "export"), ("orders", "export"), ("orders", "mark"), ("backup", "backup"), ("restore", "restore"),
+        ]
         guard known.contains(where: { $0 == (noun, verb) }) else {
             throw Configuration.UsageError(description: "unknown command “\(([noun, verb]).joined(separator: " "))”")
         }
         var serving: [String] = []
+        var positional: [String] = []
+        var said: [String: String] = [:]
         while let argument = remaining.popFirst() {
             let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
             let name = argument.hasPrefix("--") ? parts[0] : argument
@@ -249,14 +306,16 @@ struct Invocation {
             switch name {
             case "--help", "-h": wantsHelp = true
             case "--dry-run" where verb == "import": dryRun = true
-            case "--follow" where noun == "orders": follow = true
+            case "--follow" where verb == "export" && noun == "orders": follow = true
             case "--format" where verb == "export":
                 let text = try value()
                 guard let format = CatalogFile.Format(rawValue: text) else {
                     throw Configuration.UsageError(description: "--format must be csv or json, not “\(text)”")
                 }
                 self.format = format
-            case "--since" where noun == "orders":
+            case "--tracking" where verb == "mark", "--carrier" where verb == "mark", "--reason" where verb == "mark":
+                said[name] = try value()
+            case "--since" where noun == "orders" && verb == "export":
                 let text = try value()
                 guard let since = OrderExport.parseSince(text) else {
                     throw Configuration.UsageError(description: "--since must be a date like 2026-11-30 or an ISO 8601 time, not “\(text)”")
@@ -268,6 +327,8 @@ struct Invocation {
                 serving.append(try value())
             case _ where name.hasPrefix("-"):
                 serving.append(argument)
+            case _ where verb == "mark":
+                positional.append(argument)
             default:
                 guard verb == "import" || standsAlone, file == nil else {
                     throw Configuration.UsageError(description: "unexpected argument “\(argument)”")
@@ -278,6 +339,36 @@ struct Invocation {
         if verb == "import" || standsAlone, file == nil, !wantsHelp {
             throw Configuration.UsageError(description: "\(standsAlone ? noun : "catalog import") needs a FILE")
         }
+        if verb == "mark", !wantsHelp { mark = try Self.mark(positional, said) }
         configuration = try Configuration.parse(arguments: serving, environment: environment)
+    }
+
+    /// `orders mark ID STATE` and its options, checked: operator text is limited and printable,
+    /// a tracking link is http(s), and each option belongs to its state.
+    private static func mark(_ positional: [String], _ said: [String: String]) throws -> Mark {
+        let states = OrderState.allCases.filter { $0 != .placed }.map(\.rawValue).joined(separator: ", ")
+        guard positional.count == 2 else {
+            throw Configuration.UsageError(description: "orders mark needs an order number and a state (\(states))")
+        }
+        guard positional[0].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let id = Int64(positional[0]), id > 0 else {
+            throw Configuration.UsageError(description: "the order number must be digits like 1042, not “\(positional[0])”")
+        }
+        guard let state = OrderState(rawValue: positional[1]), state != .placed else {
+            throw Configuration.UsageError(description: "the state must be one of \(states), not “\(positional[1])”")
+        }
+        let belongs: [String: OrderState] = ["--tracking": .shipped, "--carrier": .shipped, "--reason": .cancelled]
+        for (option, _) in said.sorted(by: { $0.key < $1.key }) where belongs[option] != state {
+            throw Configuration.UsageError(description: "\(option) goes with \(belongs[option]?.rawValue ?? "")")
+        }
+        if let tracking = said["--tracking"], !OrderStateChange.isTrackingURL(tracking) {
+            throw Configuration.UsageError(description: "--tracking must be an http:// or https:// link with a host, at most 2048 characters, without spaces or quotes")
+        }
+        if let carrier = said["--carrier"], !OrderStateChange.isPrintable(carrier, within: OrderStateChange.carrierLimit) {
+            throw Configuration.UsageError(description: "--carrier must be printable text of at most 80 characters")
+        }
+        if let reason = said["--reason"], !OrderStateChange.isPrintable(reason, within: OrderStateChange.reasonLimit) {
+            throw Configuration.UsageError(description: "--reason must be printable text of at most 500 characters")
+        }
+        return Mark(orderID: id, state: state, tracking: said["--tracking"], carrier: said["--carrier"], reason: said["--reason"])
     }
 }

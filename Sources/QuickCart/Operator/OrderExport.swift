@@ -1,18 +1,20 @@
 import FoundationEssentials
 
 /// Placed orders as `quickcart orders export` writes them: CSV with one row per order line
-/// (the order's columns repeated), or JSON with one object per order holding its lines.
+/// (the order's columns repeated), or JSON with one object per order holding its lines and
+/// its history. The state columns come after the first ones, so readers of those keep working.
 enum OrderExport {
-    static let csvHeader = "number,placed_at,order_total,order_items,line,slug,name,unit_price,quantity,line_total"
+    static let csvHeader = "number,placed_at,order_total,order_items,line,slug,name,unit_price,quantity,line_total,"
+        + "state,state_at,paid_at,shipped_at,delivered_at,cancelled_at,carrier,tracking_url,cancel_reason"
 
     /// `order` as CSV rows, one per line, without the header.
     static func csvRows(_ order: Order) -> [String] {
         order.lines.enumerated().map { index, line in
-            [
+            ([
                 order.number, placedAt(order), CatalogFile.priceText(order.total), String(order.itemCount), String(index + 1),
                 line.productSlug ?? "", line.name, CatalogFile.priceText(line.unitPrice), String(line.quantity),
                 CatalogFile.priceText(line.lineTotal),
-            ].map(CSV.field).joined(separator: ",")
+            ] + stateColumns(order)).map(CSV.field).joined(separator: ",")
         }
     }
 
@@ -25,12 +27,37 @@ enum OrderExport {
         }
         return "{\"number\": \(JSONText.quoted(order.number)), \"placedAt\": \"\(placedAt(order))\", "
             + "\"total\": \"\(CatalogFile.priceText(order.total))\", \"itemCount\": \(order.itemCount), "
-            + "\"lines\": [\(lines.joined(separator: ", "))]}"
+            + "\"lines\": [\(lines.joined(separator: ", "))], "
+            + "\"state\": \"\(order.state.rawValue)\", \"stateAt\": \"\(time(order.history.last?.at ?? order.placedAt))\", "
+            + "\"history\": [\(order.history.map(jsonObject).joined(separator: ", "))]}"
+    }
+
+    /// One move as JSON: state and time, and carrier, tracking link and reason when said.
+    static func jsonObject(_ change: OrderStateChange) -> String {
+        var fields = ["\"state\": \"\(change.state.rawValue)\"", "\"at\": \"\(time(change.at))\""]
+        if let carrier = change.carrier { fields.append("\"carrier\": \(JSONText.quoted(carrier))") }
+        if let tracking = change.trackingURL { fields.append("\"trackingURL\": \(JSONText.quoted(tracking))") }
+        if let reason = change.reason { fields.append("\"reason\": \(JSONText.quoted(reason))") }
+        return "{" + fields.joined(separator: ", ") + "}"
+    }
+
+    /// The state, when it was reached, when each later state was (empty when never), and the
+    /// last shipment's carrier and tracking link and the cancellation's reason.
+    static func stateColumns(_ order: Order) -> [String] {
+        let reached = { (state: OrderState) in order.history.last { $0.state == state }.map { time($0.at) } ?? "" }
+        return [order.state.rawValue, time(order.history.last?.at ?? order.placedAt)]
+            + [OrderState.paid, .shipped, .delivered, .cancelled].map(reached)
+            + [order.shipment?.carrier ?? "", order.shipment?.trackingURL ?? "", order.history.last { $0.state == .cancelled }?.reason ?? ""]
     }
 
     /// When the order was placed, in UTC, e.g. `2026-11-30T14:05:09Z`.
     static func placedAt(_ order: Order) -> String {
-        Date(timeIntervalSince1970: TimeInterval(order.placedAt)).formatted(.iso8601)
+        time(order.placedAt)
+    }
+
+    /// `seconds` since 1970 in UTC, e.g. `2026-11-30T14:05:09Z`.
+    static func time(_ seconds: Int64) -> String {
+        Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(.iso8601)
     }
 
     /// `2026-11-30` (midnight UTC) or a full ISO 8601 time such as `2026-11-30T14:00:00Z`, as

@@ -29,12 +29,30 @@ public struct Order: Hashable, Sendable, Identifiable {
     public var placedAt: Int64
     /// The lines, in the order their products were added to the cart.
     public var lines: [Line]
+    /// Every move of the order's life, oldest first; the first is its placing.
+    public var history: [OrderStateChange]
 
-    /// An order as placed.
-    public init(id: Int64, placedAt: Int64, lines: [Line]) {
+    /// An order with its lines and history (placed at `placedAt` when no history is given).
+    public init(id: Int64, placedAt: Int64, lines: [Line], history: [OrderStateChange]? = nil) {
         self.id = id
         self.placedAt = placedAt
         self.lines = lines
+        self.history = history ?? [OrderStateChange(state: .placed, at: placedAt)]
+    }
+
+    /// Where the order is now: its last move's state.
+    public var state: OrderState { history.last?.state ?? .placed }
+    /// The last shipment move's tracking link and carrier, once shipped.
+    public var shipment: OrderStateChange? { history.last { $0.state == .shipped } }
+
+    /// The same orders, each with the history `histories` holds for its id (those it holds
+    /// none for keep their placing alone).
+    public static func attaching(_ histories: [Int64: [OrderStateChange]], to orders: [Order]) -> [Order] {
+        orders.map { order in
+            var order = order
+            if let history = histories[order.id], !history.isEmpty { order.history = history }
+            return order
+        }
     }
 
     /// The sum of the line totals.

@@ -26,6 +26,8 @@ public protocol ShopStorage: Sendable {
     var orders: any OrderStore { get }
     /// Every session's orders, for the operator's export.
     var orderFeed: any OrderFeed { get }
+    /// Orders' moves from placed to delivered or cancelled, by the operator.
+    var orderLife: any OrderLifeStore { get }
     /// Each session's recent searches.
     var searches: any SearchHistoryStore { get }
     /// Codes that bring another device into a shopper's cart.

@@ -6,7 +6,8 @@ import Postgres
 /// `LIVEKEY VERSION COUNT` (the shopper's live key, a keyed hash of its id, never an id), so
 /// only committed news travels. Signing clients out sends `end LIVEKEY` for each (the client's
 /// live key), so their streams end on every instance; a join sends `move` and `tell` (see
-/// ``News``). Every instance listens on one dedicated
+/// ``News``); an order's move sends `order LIVEKEY ID STATE` (``orderPayload(liveKey:orderID:state:)``)
+/// from whichever process made it. Every instance listens on one dedicated
 /// connection and feeds its own hub; the instance that made the change also delivers it at
 /// once, and the copy that comes back through the database is dropped by its version.
 ///
@@ -39,6 +40,7 @@ final class PostgresBadgeRelay: BadgePublisher {
                     case .end(let clientKey): hub.endStreams(ofClient: clientKey)
                     case .moved(let clientKey, let shopperKey): hub.moveStreams(ofClient: clientKey, to: shopperKey)
                     case .told(let clientKey, let event, let data): hub.tell(client: clientKey, event: event, data: data)
+                    case .order(let liveKey, let orderID, let state): hub.announceOrder(orderID, state: state, liveKey: liveKey)
                     case nil: break
                     }
                 },
@@ -122,8 +124,16 @@ final class PostgresBadgeRelay: BadgePublisher {
         ("\(session.shopperLiveKey) \(version) ", "")
     }
 
+    /// The payload of order `orderID`'s move to `state`, for the streams of the shopper whose
+    /// live key is `liveKey`.
+    static func orderPayload(liveKey: String, orderID: Int64, state: OrderState) -> String {
+        "order \(liveKey) \(orderID) \(state.rawValue)"
+    }
+
     /// What a payload says.
     enum News: Equatable {
+        /// An order moved: `order LIVEKEY ID STATE`.
+        case order(liveKey: String, orderID: Int64, state: OrderState)
         /// A shopper's cart changed: `LIVEKEY VERSION COUNT`.
         case change(liveKey: String, CartChange)
         /// A client was signed out: `end LIVEKEY`.
@@ -140,6 +150,9 @@ final class PostgresBadgeRelay: BadgePublisher {
         if parts.count == 2, parts[0] == "end" { return .end(clientKey: String(parts[1])) }
         if parts.count == 3, parts[0] == "move" { return .moved(clientKey: String(parts[1]), shopperKey: String(parts[2])) }
         if parts.count == 4, parts[0] == "tell" { return .told(clientKey: String(parts[1]), event: String(parts[2]), data: String(parts[3])) }
+        if parts.count == 4, parts[0] == "order", let id = Int64(parts[2]), let state = OrderState(rawValue: String(parts[3])) {
+            return .order(liveKey: String(parts[1]), orderID: id, state: state)
+        }
         guard parts.count == 3, let version = Int64(parts[1]), let count = Int(parts[2]) else { return nil }
         return .change(liveKey: String(parts[0]), CartChange(itemCount: count, version: version))
     }

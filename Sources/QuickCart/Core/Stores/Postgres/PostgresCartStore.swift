@@ -98,6 +98,7 @@ struct PostgresCartStore: CartStore {
             orderID = try connection.fetchValue(
                 "INSERT INTO orders (shopper_id, placed_at) VALUES ($1, $2) RETURNING id", session.shopperID, now, as: Int64.self
             ) ?? 0
+            try connection.execute("INSERT INTO order_states (order_id, state, at) VALUES ($1, 'placed', $2)", orderID, now)
             try connection.execute(
                 """
                 INSERT INTO order_lines (order_id, position, product_id, name, unit_price_cents, quantity)
@@ -137,28 +138,5 @@ struct PostgresCartStore: CartStore {
             ) ?? 0
             return CartChange(itemCount: count, version: version)
         }
-    }
-}
-
-/// Orders in PostgreSQL.
-struct PostgresOrderStore: OrderStore {
-    let database: PostgresDatabase
-
-    func orders(for session: Session) throws -> [Order] {
-        guard session.isStored else { return [] }
-        let rows = try database.withConnection { connection in
-            try connection.fetchAll(
-                """
-                SELECT o.id, o.placed_at, l.name, l.unit_price_cents, l.quantity
-                FROM orders o JOIN order_lines l ON l.order_id = o.id
-                WHERE o.shopper_id = $1 ORDER BY o.id DESC, l.position
-                """,
-                session.shopperID
-            ) { row in
-                (id: try row.int64(0), placedAt: try row.int64(1),
-                 line: Order.Line(name: try row.string(2), unitPrice: try row.get(3), quantity: try row.int(4)))
-            }
-        }
-        return Order.grouping(rows)
     }
 }

@@ -90,34 +90,3 @@ struct PostgresCatalogStore: CatalogStore {
         return StoredCatalog(products: products, version: try version(in: connection), origin: origin.flatMap(CatalogOrigin.init(rawValue:)))
     }
 }
-
-/// Every session's orders, in PostgreSQL.
-struct PostgresOrderFeed: OrderFeed {
-    /// The advisory lock a checkout holds from taking its order's id until it commits, so ids
-    /// commit in order across the cluster: "QCORDERS".
-    static let orderLockKey: Int64 = 0x5143_4F52_4445_5253
-
-    let database: PostgresDatabase
-
-    func placedOrders(afterID: Int64, placedSince: Int64?, limit: Int) throws -> [Order] {
-        let rows = try database.withConnection { connection in
-            try connection.fetchAll(
-                """
-                SELECT o.id, o.placed_at, l.name, l.unit_price_cents, l.quantity, p.slug
-                FROM (SELECT id, placed_at FROM orders WHERE id > $1 AND placed_at >= $2 ORDER BY id LIMIT $3) o
-                JOIN order_lines l ON l.order_id = o.id
-                LEFT JOIN products p ON p.id = l.product_id
-                ORDER BY o.id, l.position
-                """,
-                afterID, placedSince ?? Int64.min, Int64(max(0, limit))
-            ) { row in
-                (id: try row.int64(0), placedAt: try row.int64(1),
-                 line: Order.Line(
-                    name: try row.string(2), unitPrice: try row.get(3), quantity: try row.int(4),
-                    productSlug: try row.isNull(5) ? nil : try row.string(5)
-                 ))
-            }
-        }
-        return Order.grouping(rows)
-    }
-}

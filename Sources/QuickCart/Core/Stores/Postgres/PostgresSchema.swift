@@ -171,6 +171,25 @@ enum PostgresSchema {
                 CREATE INDEX join_codes_by_expiry ON join_codes (expires_at);
                 """)
         }
+        migrator.registerMigration("v7-order-states") { connection in
+            // An order's life, one row per move (its placing first). Moves take their ids under
+            // the orders' advisory lock, so ids commit in order and `orders export --follow`
+            // follows moves as it follows orders. Orders placed before this were placed at their
+            // placing time and have not moved since.
+            try connection.execute(sql: """
+                CREATE TABLE order_states (
+                    id bigserial PRIMARY KEY,
+                    order_id bigint NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+                    state text NOT NULL CHECK (state IN ('placed', 'paid', 'shipped', 'delivered', 'cancelled')),
+                    at bigint NOT NULL,
+                    carrier text,
+                    tracking_url text,
+                    reason text
+                );
+                CREATE INDEX order_states_of_order ON order_states (order_id, id);
+                INSERT INTO order_states (order_id, state, at) SELECT id, 'placed', placed_at FROM orders ORDER BY id;
+                """)
+        }
         return migrator
     }
 }

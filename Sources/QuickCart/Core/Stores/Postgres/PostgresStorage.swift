@@ -11,6 +11,7 @@ final class PostgresStorage: ShopStorage {
     let carts: any CartStore
     let orders: any OrderStore
     let orderFeed: any OrderFeed
+    let orderLife: any OrderLifeStore
     let searches: any SearchHistoryStore
     let joinCodes: any JoinCodeStore
     let productSearch: any ProductSearchStore
@@ -56,6 +57,7 @@ final class PostgresStorage: ShopStorage {
         carts = PostgresCartStore(database: database)
         orders = PostgresOrderStore(database: database)
         orderFeed = PostgresOrderFeed(database: database)
+        orderLife = PostgresOrderLifeStore(database: database)
         searches = PostgresSearchHistoryStore(database: database)
         joinCodes = PostgresJoinCodeStore(database: database)
         productSearch = PostgresProductSearchStore(database: database)

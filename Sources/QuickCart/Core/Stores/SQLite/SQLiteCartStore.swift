@@ -82,6 +82,7 @@ struct SQLiteCartStore: CartStore {
             }
             try db.execute("INSERT INTO orders (shopper_id, placed_at) VALUES (?, ?)", [session.shopperID, now])
             orderID = db.lastInsertRowID
+            try db.execute("INSERT INTO order_states (order_id, state, at) VALUES (?, 'placed', ?)", [orderID, now])
             try db.execute(
                 """
                 INSERT INTO order_lines (order_id, position, product_id, name, unit_price_cents, quantity)
@@ -118,28 +119,5 @@ struct SQLiteCartStore: CartStore {
             }
             return change ?? CartChange(itemCount: 0, version: 0)
         }
-    }
-}
-
-/// Orders in SQLite.
-struct SQLiteOrderStore: OrderStore {
-    let database: SQLiteDatabase
-
-    func orders(for session: Session) throws -> [Order] {
-        guard session.isStored else { return [] }
-        let rows = try database.withConnection { db in
-            try db.fetchAll(
-                """
-                SELECT o.id, o.placed_at, l.name, l.unit_price_cents, l.quantity
-                FROM orders o JOIN order_lines l ON l.order_id = o.id
-                WHERE o.shopper_id = ? ORDER BY o.id DESC, l.position
-                """,
-                [session.shopperID]
-            ) { row in
-                (id: try row.int64(0), placedAt: try row.int64(1),
-                 line: Order.Line(name: try row.string(2), unitPrice: try row.get(3), quantity: try row.int(4)))
-            }
-        }
-        return Order.grouping(rows)
     }
 }

@@ -82,32 +82,3 @@ struct SQLiteCatalogStore: CatalogStore {
         return StoredCatalog(products: products, version: try version(in: db), origin: origin.flatMap(CatalogOrigin.init(rawValue:)))
     }
 }
-
-/// Every session's orders, in SQLite.
-struct SQLiteOrderFeed: OrderFeed {
-    let database: SQLiteDatabase
-
-    func placedOrders(afterID: Int64, placedSince: Int64?, limit: Int) throws -> [Order] {
-        // SQLite commits one writer at a time and ids only grow, so an id seen means every
-        // smaller id is committed too: following by id misses nothing.
-        let rows = try database.read { db in
-            try db.fetchAll(
-                """
-                SELECT o.id, o.placed_at, l.name, l.unit_price_cents, l.quantity, p.slug
-                FROM (SELECT id, placed_at FROM orders WHERE id > ? AND placed_at >= ? ORDER BY id LIMIT ?) o
-                JOIN order_lines l ON l.order_id = o.id
-                LEFT JOIN products p ON p.id = l.product_id
-                ORDER BY o.id, l.position
-                """,
-                [afterID, placedSince ?? Int64.min, max(0, limit)]
-            ) { row in
-                (id: try row.int64(0), placedAt: try row.int64(1),
-                 line: Order.Line(
-                    name: try row.string(2), unitPrice: try row.get(3), quantity: try row.int(4),
-                    productSlug: try row.isNull(5) ? nil : try row.string(5)
-                 ))
-            }
-        }
-        return Order.grouping(rows)
-    }
-}

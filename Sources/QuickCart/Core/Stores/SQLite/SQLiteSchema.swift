@@ -230,6 +230,24 @@ enum SQLiteSchema {
                 CREATE INDEX join_codes_by_expiry ON join_codes (expires_at);
                 """)
         }
+        migrator.registerMigration("v13-order-states") { db in
+            // An order's life, one row per move (its placing first), ids in commit order so
+            // `orders export --follow` follows moves as it follows orders. Orders placed before
+            // this were placed at their placing time and have not moved since.
+            try db.execute(sql: """
+                CREATE TABLE order_states (
+                    id INTEGER PRIMARY KEY,
+                    order_id INTEGER NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+                    state TEXT NOT NULL CHECK (state IN ('placed', 'paid', 'shipped', 'delivered', 'cancelled')),
+                    at INTEGER NOT NULL,
+                    carrier TEXT,
+                    tracking_url TEXT,
+                    reason TEXT
+                );
+                CREATE INDEX order_states_of_order ON order_states (order_id, id);
+                INSERT INTO order_states (order_id, state, at) SELECT id, 'placed', placed_at FROM orders ORDER BY id;
+                """)
+        }
         return migrator
     }
 }

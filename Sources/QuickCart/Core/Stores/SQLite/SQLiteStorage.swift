@@ -11,6 +11,7 @@ final class SQLiteStorage: ShopStorage {
     let carts: any CartStore
     let orders: any OrderStore
     let orderFeed: any OrderFeed
+    let orderLife: any OrderLifeStore
     let searches: any SearchHistoryStore
     let joinCodes: any JoinCodeStore
     let productSearch: any ProductSearchStore
@@ -57,6 +58,7 @@ final class SQLiteStorage: ShopStorage {
         carts = SQLiteCartStore(database: database)
         orders = SQLiteOrderStore(database: database)
         orderFeed = SQLiteOrderFeed(database: database)
+        orderLife = SQLiteOrderLifeStore(database: database)
         searches = SQLiteSearchHistoryStore(database: database)
         joinCodes = SQLiteJoinCodeStore(database: database)
         productSearch = SQLiteProductSearchStore(database: database)

@@ -1,0 +1,43 @@
+import Postgres
+
+/// Every session's orders, in PostgreSQL.
+struct PostgresOrderFeed: OrderFeed {
+    /// The advisory lock a checkout or a move holds from taking its row's id until it commits,
+    /// so ids of orders and of moves commit in order across the cluster: "QCORDERS".
+    static let orderLockKey: Int64 = 0x5143_4F52_4445_5253
+
+    let database: PostgresDatabase
+
+    func placedOrders(afterID: Int64, placedSince: Int64?, limit: Int) throws -> [Order] {
+        try database.write { connection in
+            try PostgresOrderStore.orders(
+                in: connection, where: "o.id IN (SELECT id FROM orders WHERE id > $1 AND placed_at >= $2 ORDER BY id LIMIT $3)",
+                [afterID.postgresValue, (placedSince ?? Int64.min).postgresValue, Int64(max(0, limit)).postgresValue], newestFirst: false
+            )
+        }
+    }
+
+    func lastMoveID() throws -> Int64 {
+        try database.withConnection { connection in
+            try connection.fetchValue("SELECT coalesce(max(id), 0)::bigint FROM order_states", as: Int64.self) ?? 0
+        }
+    }
+
+    func movedOrders(afterMoveID: Int64, placedSince: Int64?, limit: Int) throws -> (orders: [Order], lastMoveID: Int64) {
+        try database.write { connection in
+            let last = try connection.fetchValue(
+                """
+                SELECT max(id) FROM (SELECT id FROM order_states WHERE id > $1 AND state <> 'placed' ORDER BY id LIMIT $2) AS moves
+                """,
+                afterMoveID, Int64(max(0, limit)), as: Int64?.self
+            ) ?? nil
+            guard let last else { return ([], afterMoveID) }
+            let orders = try PostgresOrderStore.orders(
+                in: connection,
+                where: "o.id IN (SELECT order_id FROM order_states WHERE id > $1 AND id <= $2 AND state <> 'placed') AND o.placed_at >= $3",
+                [afterMoveID.postgresValue, last.postgresValue, (placedSince ?? Int64.min).postgresValue], newestFirst: false
+            )
+            return (orders, last)
+        }
+    }
+}

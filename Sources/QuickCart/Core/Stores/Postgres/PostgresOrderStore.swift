@@ -1,0 +1,58 @@
+import Postgres
+
+/// Orders in PostgreSQL: a shopper's, with their lines and histories (`order_states`).
+struct PostgresOrderStore: OrderStore {
+    let database: PostgresDatabase
+
+    func orders(for session: Session) throws -> [Order] {
+        guard session.isStored else { return [] }
+        return try database.write { connection in
+            try Self.orders(in: connection, where: "o.shopper_id = $1", [session.shopperID.postgresValue], newestFirst: true)
+        }
+    }
+
+    func order(id: Int64, for session: Session) throws -> Order? {
+        guard session.isStored else { return nil }
+        return try database.write { connection in
+            try Self.orders(
+                in: connection, where: "o.id = $1 AND o.shopper_id = $2", [id.postgresValue, session.shopperID.postgresValue], newestFirst: true
+            ).first
+        }
+    }
+
+    /// The orders `condition` (on `orders o`) picks, with lines (and the slugs of products still
+    /// in the catalog) and histories, by id. Run inside one transaction, so lines and histories
+    /// agree (a move commits whole; reads see it whole or not at all within one statement, and
+    /// the history is read after the lines, so it is never older than they are).
+    static func orders(in connection: PostgresConnection, where condition: String, _ arguments: [PostgresValue], newestFirst: Bool) throws -> [Order] {
+        let direction = newestFirst ? "DESC" : ""
+        let rows = try connection.fetchAll(
+            """
+            SELECT o.id, o.placed_at, l.name, l.unit_price_cents, l.quantity, p.slug
+            FROM orders o JOIN order_lines l ON l.order_id = o.id
+            LEFT JOIN products p ON p.id = l.product_id
+            WHERE \(condition) ORDER BY o.id \(direction), l.position
+            """,
+            arguments: arguments
+        ) { row in
+            (id: try row.int64(0), placedAt: try row.int64(1),
+             line: Order.Line(
+                name: try row.string(2), unitPrice: try row.get(3), quantity: try row.int(4),
+                productSlug: try row.isNull(5) ? nil : try row.string(5)
+             ))
+        }
+        let histories = try connection.fetchAll(
+            """
+            SELECT s.order_id, s.state, s.at, s.carrier, s.tracking_url, s.reason
+            FROM orders o JOIN order_states s ON s.order_id = o.id WHERE \(condition) ORDER BY s.id
+            """,
+            arguments: arguments
+        ) { row in
+            (orderID: try row.int64(0), change: OrderStateChange(
+                state: OrderState(rawValue: try row.string(1)) ?? .placed, at: try row.int64(2),
+                carrier: try row.get(3), trackingURL: try row.get(4), reason: try row.get(5)
+            ))
+        }
+        return Order.attaching(Dictionary(grouping: histories, by: \.orderID).mapValues { $0.map(\.change) }, to: Order.grouping(rows))
+    }
+}
