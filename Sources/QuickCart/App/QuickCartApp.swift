@@ -103,6 +103,7 @@ public final class QuickCartApp: Sendable {
             profile: ProfileController(
                 orders: storage.orders, sessions: storage.sessions, sessionManager: sessions, publisher: publisher, pages: pages
             ),
+            orders: OrdersController(orders: storage.orders, pages: pages),
             preferences: PreferencesController(sessions: storage.sessions, tabBar: pages.tabBar, notices: pages.notices),
             devices: DevicesController(
                 joinCodes: storage.joinCodes, sessions: storage.sessions, sessionManager: sessions, publisher: publisher, pages: pages,

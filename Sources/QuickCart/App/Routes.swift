@@ -7,6 +7,7 @@ struct Routes {
     let search: SearchController
     let cart: CartController
     let profile: ProfileController
+    let orders: OrdersController
     let preferences: PreferencesController
     let devices: DevicesController
     let events: EventsController
@@ -36,6 +37,7 @@ struct Routes {
         router.get("/search", handler: page(search.show))
         router.get("/cart", handler: page(cart.show))
         router.get("/profile", handler: page(profile.show))
+        router.get("/orders/:id", handler: page(orders.show))
         router.get("/events", handler: page(events.stream))
 
         router.post("/cart/items", handler: action(cart.add))

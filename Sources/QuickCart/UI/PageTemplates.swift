@@ -37,6 +37,7 @@ final class PageTemplates: Sendable {
     let search: PageTemplate<SearchView>
     let cart: PageTemplate<CartView>
     let profile: PageTemplate<ProfileView>
+    let order: PageTemplate<OrderPageView>
     let error: PageTemplate<ErrorView>
     let offline: PageTemplate<OfflineView>
     let deviceCode: PageTemplate<DeviceCodeView>
@@ -60,6 +61,7 @@ final class PageTemplates: Sendable {
             search = try PageTemplate(in: library)
             cart = try PageTemplate(in: library)
             profile = try PageTemplate(in: library)
+            order = try PageTemplate(in: library)
             error = try PageTemplate(in: library)
             offline = try PageTemplate(in: library)
             deviceCode = try PageTemplate(in: library)

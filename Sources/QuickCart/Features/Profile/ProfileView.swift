@@ -35,7 +35,7 @@ struct ProfileView: PageView {
     ]
 }
 
-/// A past order with its lines.
+/// A past order with its lines, its state and a link to its page.
 struct OrderView: MustacheView {
     let order: Order
     let placedAt: String
@@ -47,6 +47,10 @@ struct OrderView: MustacheView {
         "placedAtISO": .text(\.placedAtISO),
         "total": .money(\.order.total),
         "lines": .list { $0.order.lines.map(OrderLineView.init) },
+        "state": .text(\.order.state.rawValue),
+        "stateLabel": .text(\.order.state.label),
+        "stateAt": .text { OrderStateChangeView.time($0.order.history.last?.at ?? $0.order.placedAt) },
+        "stateAtISO": .text { ProfileController.isoDate($0.order.history.last?.at ?? $0.order.placedAt) },
     ]
 }
 

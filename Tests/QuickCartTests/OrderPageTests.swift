@@ -1,0 +1,70 @@
+import HTTPTesting
+@testable import QuickCart
+import Testing
+
+extension ShopTests {
+    /// `/orders/ID`: the owning shopper's order with its state, lines, total, history and
+    /// tracking link; Profile lists each order's state and links to it; anyone else gets 404.
+    @Suite("Order page") struct OrderPageTests {
+        /// Checks out the browser's cart and returns the order's number.
+        static func checkOut(_ browser: Browser) throws -> String {
+            let answer = try browser.click("Checkout", on: try browser.get("/cart"))
+            let location = try #require(answer.location)
+            return String(location.dropFirst("/profile?order=".count).prefix { $0.isNumber })
+        }
+
+        @Test("The shopper's order page shows state, lines, total, the history with times and the tracking link; Profile shows the state")
+        func ownersPage() throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            let number = try Self.checkOut(browser)
+            let database = shop.directory.path + "/quickcart.sqlite"
+            var page = try browser.get("/orders/\(number)")
+            try #require(page.status == 200, "\(page.summary)")
+            #expect(page.html.text(of: try #require(page.html.first("h1"))) == "Order #\(number)")
+            #expect(page.text.contains("Placed (awaiting payment)"))
+            #expect(page.text.contains("1 × Trail Running Shoes") && page.text.contains("$177.00"))
+            let profile = try browser.get("/profile")
+            let state = try #require(profile.html.first { $0["data-order"] == number })
+            #expect(profile.html.text(of: state).contains("Placed (awaiting payment)"))
+            #expect(profile.html.first("a", in: state)?["href"] == "/orders/\(number)")
+
+            for arguments in [["paid"], ["shipped", "--tracking", "https://track.example/QC?id=\(number)&x=<1>", "--carrier", "Nord & Co"]] {
+                let run = OperatorRun(["orders", "mark", number] + arguments, database: database)
+                #expect(run.status == (arguments.count > 1 ? 2 : 0), "\(run.report)")
+            }
+            #expect(OperatorRun(["orders", "mark", number, "shipped", "--tracking", "https://track.example/QC?id=\(number)&x=1", "--carrier", "Nord & <Co>"], database: database).status == 0)
+            page = try browser.get("/orders/\(number)")
+            let status = try #require(page.html.first { $0["data-order"] == number })
+            #expect(status["data-order-state"] == "shipped")
+            let link = try #require(page.html.first("a") { $0["href"]?.hasPrefix("https://track.example/") == true })
+            #expect(link["href"] == "https://track.example/QC?id=\(number)&x=1", "the link is the operator's, escaped into the attribute")
+            #expect(page.text.contains("&amp;x=1") && !page.text.contains("<Co>") && page.text.contains("Nord &amp; &lt;Co&gt;"))
+            let history = page.html.elements("li", in: page.html.first("ol") { $0["class"] == "order-history" }).map { page.html.text(of: $0) }
+            #expect(history.count == 3, "\(history)")
+            #expect(history.first?.hasPrefix("Shipped") == true && history.last?.hasPrefix("Placed (awaiting payment)") == true)
+            #expect(page.html.elements("time").allSatisfy { $0["datetime"]?.hasSuffix("Z") == true }, "each move has its time")
+            #expect(try browser.get("/profile").html.first { $0["data-order"] == number }?["data-order-state"] == "shipped")
+        }
+
+        @Test("Another shopper, a new visitor and a number never used all get the same 404; nothing tells them the order exists")
+        func othersGet404() throws {
+            let shop = try TestShop()
+            let owner = shop.browser()
+            let number = try Self.checkOut(owner)
+            let stranger = shop.browser()
+            _ = try stranger.get("/")
+            #expect(try stranger.post("/cart/items", form: [("product", "3")]).status == 303, "a stored shopper of its own")
+            let theirs = try stranger.get("/orders/\(number)")
+            let none = try stranger.get("/orders/\(Int(number)! + 1000)")
+            #expect(theirs.status == 404 && none.status == 404)
+            #expect(theirs.text == none.text, "an order in use reads exactly as one that is not")
+            #expect(!theirs.text.contains("Trail Running Shoes"))
+            #expect(try shop.browser().get("/orders/\(number)").status == 404, "a new visitor")
+            for bad in ["abc", "-1", "1e3", "99999999999999999999999"] {
+                #expect(try owner.get("/orders/\(bad)").status == 404, "/orders/\(bad)")
+            }
+            #expect(try owner.get("/orders/\(number)").status == 200)
+        }
+    }
+}
