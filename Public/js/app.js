@@ -17,6 +17,7 @@
 //                      layout and notifications follow across open tabs
 //   · install.js       the service worker and a new release's take-over, Profile's
 //                      "Install the app", the offline page's last-known count
+//   · devices.js       a code's live countdown; "A new device joined" as it happens
 // page.js holds what they share. Each leaves quietly when its page or browser lacks what it
 // needs; the live badge and the forms work together through the small interface the live
 // badge's start returns. This entry starts them in the order they rely on.
@@ -29,6 +30,7 @@
 import './morph.js';
 import './page.js';
 
+import { start as startDevices } from './devices.js';
 import { start as startForms } from './forms.js';
 import { start as startInstall } from './install.js';
 import { start as startLiveBadge } from './live-badge.js';
@@ -44,3 +46,4 @@ startTabPlaces();   // before startMinimise, which takes the restored position a
 startMinimise();
 startTabOrder();
 startInstall();
+startDevices();

@@ -227,6 +227,9 @@ export function start() {
           // An import changed what the shop sells: re-read the page, as for news from elsewhere.
           onStale();
           if (channel) channel.postMessage({ type: 'catalog' });
+        } else if (name === 'device-joined') {
+          // For this device alone: another joined with the code it showed (devices.js).
+          document.dispatchEvent(new CustomEvent('quickcart:device-joined', { detail: data }));
         }
       },
       onRetry(ms) { reconnectMs = ms; },

@@ -88,6 +88,10 @@ def test_a_typed_code_joins_and_both_carts_follow_each_other(shop, browser):
     wait_for(lambda: badge(laptop) == "4", what="the laptop's badge at 4")
     type_code(laptop, shop, code.lower())
     wait_for(lambda: "4 items from this browser were added." in laptop.page_source, what="what the join merged, said")
+    # The phone, still on its code's page, hears of the join at once, with a way to undo it.
+    wait_for(lambda: "A new device joined: Chromium on Linux — not you? Sign it out." in phone.find_element(By.TAG_NAME, "main").text,
+             timeout=2.0, what="the live notice on the device that showed the code")
+    assert phone.find_elements(By.CSS_SELECTOR, "[data-device-joined] form[action='/profile/devices/sign-out'] button")
     wait_for(lambda: badge(laptop) == "7", what="the merged cart's badge: the phone's 3 and the laptop's 4")
     phone.get(shop.url + "/cart")
     wait_for(lambda: badge(phone) == "7", what="the phone's badge after the join")
@@ -113,6 +117,8 @@ def test_a_link_joins_then_the_phone_signs_the_laptop_out(shop, browser):
     phone, laptop = browser(size=PHONE), browser(size=TABLET)
     name_shopper(phone, shop, "Dana")
     code = show_code(phone, shop)
+    # The page counts the code's ten minutes down.
+    assert phone.find_element(By.CSS_SELECTOR, "[data-expires-in]").text in ("10 minutes", "9 minutes")
     link = phone.find_element(By.CSS_SELECTOR, "figure.join-qr figcaption a").get_attribute("href")
     laptop.get(shop.url + "/")
     before_rotation = session_cookie(laptop)

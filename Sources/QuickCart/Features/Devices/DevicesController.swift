@@ -98,7 +98,7 @@ struct DevicesController: Sendable {
             throw NothingChanged(answer: .redirect(to: "/cart"))
         case .joined(let merged, let change, _, let shopperKey, let showingClient):
             let notice = BadgeHub.joinNotice(
-                text: "A new device joined: \(request.session.device.isEmpty ? "a browser" : request.session.device) — not you? Sign it out.",
+                text: "A new device joined: \(DeviceName.of(userAgent: request.http.headers["User-Agent"])) — not you? Sign it out.",
                 device: sessionManager.deviceHandle(ofClient: request.session.clientID)
             )
             publisher.joined(

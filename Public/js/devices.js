@@ -1,0 +1,89 @@
+// Continue on another device, live. Without it the code page says how long the code lasts as
+// of its loading, and Profile lists a device that joined the next time it is opened. With it:
+//   · the code page counts down ("expires in 9 minutes", then seconds), and says when the
+//     code has expired;
+//   · the device that showed a code hears at once when another device joined with it, from
+//     the live badge's stream (`event: device-joined`, handed on as `quickcart:device-joined`),
+//     with a Sign it out button that posts like every form.
+
+import { announce } from './page.js';
+
+export function start() {
+  startCountdown();
+  document.addEventListener('quickcart:device-joined', (event) => showJoined(event.detail));
+}
+
+function startCountdown() {
+  const holder = document.querySelector('[data-expires-at]');
+  const words = holder && holder.querySelector('[data-expires-in]');
+  if (!words) return;
+  const expiresAt = Number(holder.dataset.expiresAt) * 1000;
+  // The server's clock decided the expiry; the page counts from what it said was left.
+  const left = parseLeft(words.textContent);
+  const end = left === null ? expiresAt : Date.now() + left;
+  const tick = () => {
+    const ms = end - Date.now();
+    if (ms <= 0) {
+      holder.textContent = 'This code has expired. Show a new code.';
+      announce(holder.textContent);
+      return;
+    }
+    words.textContent = wording(ms);
+    setTimeout(tick, ms > 60000 ? ms % 60000 || 60000 : 1000);
+  };
+  tick();
+}
+
+// "10 minutes", "1 minute", "less than a minute" as the server wrote them, in milliseconds.
+function parseLeft(text) {
+  const minutes = /^(\d+) minutes?$/.exec(text.trim());
+  if (minutes) return Number(minutes[1]) * 60000;
+  return text.trim() === 'less than a minute' ? 59000 : null;
+}
+
+function wording(ms) {
+  if (ms >= 60000) {
+    const minutes = Math.ceil(ms / 60000);
+    return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+  }
+  const seconds = Math.ceil(ms / 1000);
+  return seconds === 1 ? '1 second' : `${seconds} seconds`;
+}
+
+function showJoined(data) {
+  let notice;
+  try { notice = JSON.parse(data); } catch { return; }
+  const main = document.querySelector('main');
+  const csrf = document.querySelector('input[name="csrf"]');
+  if (!main || typeof notice.text !== 'string') return;
+  const box = document.createElement('div');
+  box.className = 'notice notice--info';
+  box.setAttribute('role', 'status');
+  box.dataset.deviceJoined = '';
+  // Kept when the page morphs (morph.js): the join's own count change re-reads the page.
+  box.dataset.client = '';
+  const text = document.createElement('p');
+  text.className = 'notice__text';
+  text.textContent = notice.text;
+  box.append(text);
+  if (csrf && typeof notice.device === 'string') {
+    const form = document.createElement('form');
+    form.method = 'post';
+    form.action = '/profile/devices/sign-out';
+    for (const [name, value] of [['csrf', csrf.value], ['device', notice.device]]) {
+      const input = document.createElement('input');
+      input.type = 'hidden';
+      input.name = name;
+      input.value = value;
+      form.append(input);
+    }
+    const button = document.createElement('button');
+    button.type = 'submit';
+    button.className = 'button button--plain';
+    button.textContent = 'Sign it out';
+    form.append(button);
+    box.append(form);
+  }
+  main.prepend(box);
+  announce(notice.text);
+}
