@@ -16,4 +16,18 @@ public protocol OrderFeed: Sendable {
     /// or after `placedSince` when given; and the id of the last of those moves (`afterMoveID`
     /// when there were none).
     func movedOrders(afterMoveID: Int64, placedSince: Int64?, limit: Int) throws -> (orders: [Order], lastMoveID: Int64)
+
+    /// The moves (after their placing) with ids above `afterMoveID`, oldest first, at most
+    /// `limit`, each with the live key of the shopper who placed the order, for live news.
+    func moveNews(afterMoveID: Int64, limit: Int) throws -> [OrderMoveNews]
+}
+
+/// One move, as news for the shopper's open pages.
+public struct OrderMoveNews: Sendable, Equatable {
+    /// The move's id (see ``OrderFeed/lastMoveID()``).
+    public let id: Int64
+    public let orderID: Int64
+    public let state: OrderState
+    /// ``Session/shopperLiveKey`` of the shopper who placed the order.
+    public let shopperLiveKey: String
 }

@@ -40,4 +40,22 @@ struct PostgresOrderFeed: OrderFeed {
             return (orders, last)
         }
     }
+
+    func moveNews(afterMoveID: Int64, limit: Int) throws -> [OrderMoveNews] {
+        try database.withConnection { connection in
+            try connection.fetchAll(
+                """
+                SELECT m.id, m.order_id, m.state, coalesce(s.live_key, '')
+                FROM order_states m JOIN orders o ON o.id = m.order_id LEFT JOIN shoppers s ON s.id = o.shopper_id
+                WHERE m.id > $1 AND m.state <> 'placed' ORDER BY m.id LIMIT $2
+                """,
+                afterMoveID, Int64(max(0, limit))
+            ) { row in
+                OrderMoveNews(
+                    id: try row.int64(0), orderID: try row.int64(1), state: OrderState(rawValue: try row.string(2)) ?? .placed,
+                    shopperLiveKey: try row.string(3)
+                )
+            }
+        }
+    }
 }

@@ -18,6 +18,8 @@ final class SQLiteStorage: ShopStorage {
     private let database: SQLiteDatabase
     /// Held while storage is open, so `quickcart restore` knows the file is in use.
     private let useLock: Mutex<SQLiteUseLock?>
+    /// Started by ``badgePublisher(deliveringTo:)``, stopped by ``close()``.
+    private let moveWatchers = Mutex<[OrderMoveWatcher]>([])
 
     /// Opens (creating, unless `creatingFile` is false, and migrating if needed) the file at `path`.
     /// - Parameters:
@@ -74,9 +76,14 @@ final class SQLiteStorage: ShopStorage {
         return secret
     }
 
-    /// One file serves one process, so this process's hub is the whole way.
+    /// One file serves one process, so this process's hub is the whole way for the badge.
+    /// Orders' moves come from the operator's process, so they are watched for (see
+    /// ``OrderMoveWatcher``) for as long as storage stays open.
     func badgePublisher(deliveringTo hub: BadgeHub) -> any BadgePublisher {
-        hub
+        let watcher = OrderMoveWatcher(feed: orderFeed, hub: hub)
+        watcher.start()
+        moveWatchers.withLock { $0.append(watcher) }
+        return hub
     }
 
     func ping() throws {
@@ -88,6 +95,10 @@ final class SQLiteStorage: ShopStorage {
     }
 
     func close() {
+        moveWatchers.withLock { watchers in
+            for watcher in watchers { watcher.stop() }
+            watchers = []
+        }
         database.pool.close()
         useLock.withLock { $0 = nil }
     }
