@@ -15,6 +15,8 @@
 //   · tab-order.js     Profile → Customize tab bar: drag and drop
 //   · preferences.js   the theme applies as soon as it is chosen (no Save press); theme,
 //                      layout and notifications follow across open tabs
+//   · order-live.js    an order's move (event: order) re-reads Profile or the order's page
+//                      and says so politely
 //   · install.js       the service worker and a new release's take-over, Profile's
 //                      "Install the app", the offline page's last-known count
 //   · devices.js       a code's live countdown; "A new device joined" as it happens
@@ -35,6 +37,7 @@ import { start as startForms } from './forms.js';
 import { start as startInstall } from './install.js';
 import { start as startLiveBadge } from './live-badge.js';
 import { start as startMinimise } from './minimise.js';
+import { start as startOrderLive } from './order-live.js';
 import { start as startPreferences } from './preferences.js';
 import { start as startTabOrder } from './tab-order.js';
 import { start as startTabPlaces } from './tab-places.js';
@@ -42,6 +45,7 @@ import { start as startTabPlaces } from './tab-places.js';
 const live = startLiveBadge();
 startPreferences();
 startForms(live);
+startOrderLive(live);
 startTabPlaces();   // before startMinimise, which takes the restored position as its start
 startMinimise();
 startTabOrder();

@@ -58,6 +58,7 @@ export function start() {
   let pageCount = shown;      // the count the page's content (rows, "N in cart") reflects
   let ownChanges = 0;         // this page's form posts on their way
   let onStale = () => false;  // set by forms.js: refetch the page; true when it will
+  const orderMoved = (order) => document.dispatchEvent(new CustomEvent('quickcart:order', { detail: order }));
   let newsWaiting = null;     // news from elsewhere the refetch is bringing: { elsewhere }
   let newsTimer = 0;
   const NEWS_WAIT_MS = 3000;
@@ -227,6 +228,12 @@ export function start() {
           // An import changed what the shop sells: re-read the page, as for news from elsewhere.
           onStale();
           if (channel) channel.postMessage({ type: 'catalog' });
+        } else if (name === 'order') {
+          // One of the shopper's orders moved: order-live.js decides what the page does.
+          let order;
+          try { order = JSON.parse(data); } catch { return; }
+          orderMoved(order);
+          if (channel) channel.postMessage({ type: 'order', order });
         } else if (name === 'device-joined') {
           // For this device alone: another joined with the code it showed (devices.js).
           document.dispatchEvent(new CustomEvent('quickcart:device-joined', { detail: data }));
@@ -284,6 +291,7 @@ export function start() {
       if (!data) return;
       if (data.type === 'badge') apply(data.texts);
       else if (data.type === 'catalog') onStale();
+      else if (data.type === 'order') orderMoved(data.order);
       else if (data.type === 'connection') connection(data.up === true);
       else if (data.type === 'hello' && source && last !== null) {
         channel.postMessage({ type: 'badge', texts: lastTexts });
@@ -366,5 +374,7 @@ export function start() {
       if (ownChanges === 0 && last !== null && last !== count) onStale();
     },
     set onStale(callback) { onStale = callback; },
+    // Re-reads the page (forms.js), as news from elsewhere does; true when it will.
+    refresh() { return onStale() === true; },
   };
 }

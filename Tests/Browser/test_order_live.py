@@ -1,0 +1,55 @@
+"""An order's move reaches its open page live (issue 24): the operator marks it shipped from
+the shell, and the open order page shows the new state and the tracking link in place, and
+says so in the polite live region; Profile's list follows the same way."""
+import os
+import re
+import subprocess
+from pathlib import Path
+
+from selenium.webdriver.common.by import By
+
+from conftest import PHONE, ROOT
+from forms_support import page_marker, same_page, spoken
+from pages import press, wait_for
+
+BINARY = Path(os.environ.get("QUICKCART_BINARY", ROOT / ".build" / "debug" / "quickcart"))
+
+
+def mark(server, number, *arguments):
+    run = subprocess.run(
+        [str(BINARY), "orders", "mark", number, *arguments, "--db", os.path.join(server.folder, "shop.sqlite"),
+         "--resources", str(ROOT)], capture_output=True, text=True, timeout=30)
+    assert run.returncode == 0, run.stderr
+
+
+def state(driver, number):
+    return driver.execute_script(
+        "const el = [...document.querySelectorAll('[data-order]')].find((e) => e.dataset.order === arguments[0]);"
+        "return el ? el.dataset.orderState : ''", number)
+
+
+def test_a_mark_reaches_the_open_order_page_and_profile(server, browser):
+    driver = browser(size=PHONE)
+    driver.get(server.url + "/cart")
+    press(driver, "Checkout")
+    wait_for(lambda: "order=" in driver.current_url, what="the confirmation after checkout")
+    number = re.search(r"order=(\d+)", driver.current_url).group(1)
+
+    driver.get(server.url + f"/orders/{number}")
+    assert state(driver, number) == "placed"
+    page_marker(driver)
+    wait_for(lambda: server.event_stream_count() > 0, what="the page's event stream to open")
+    mark(server, number, "shipped", "--tracking", f"https://track.example/{number}", "--carrier", "Posten")
+    wait_for(lambda: state(driver, number) == "shipped", timeout=5.0, what="the order page to say shipped")
+    assert same_page(driver), "expected the page to change in place, not to reload"
+    wait_for(lambda: spoken(driver) == f"Order #{number} is now Shipped.", what="the move said politely")
+    link = driver.find_element(By.CSS_SELECTOR, ".order-tracking a")
+    assert link.get_attribute("href") == f"https://track.example/{number}"
+
+    driver.get(server.url + "/profile")
+    page_marker(driver)
+    wait_for(lambda: server.event_stream_count() > 0, what="Profile's event stream to open")
+    mark(server, number, "delivered")
+    wait_for(lambda: state(driver, number) == "delivered", timeout=5.0, what="Profile's order to say delivered")
+    assert same_page(driver)
+    wait_for(lambda: spoken(driver) == f"Order #{number} is now Delivered.", what="the move said on Profile")
