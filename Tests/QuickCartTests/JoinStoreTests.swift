@@ -1,0 +1,58 @@
+@testable import QuickCart
+import Testing
+
+/// The join and the devices in the stores themselves, on both backends.
+@Suite("Join store")
+struct JoinStoreTests {
+    private let now = TestSessions.start
+
+    @Test("A join adds the browser's lines to the shopper's, quantities added and clamped to 10; the browser's shopper goes, the code is used", arguments: StoreBackend.allCases)
+    func joinMergesAndClamps(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open(emptyCarts: true)
+        defer { storage.close() }
+        let catalog = storage.catalog.current.catalog
+        let tent = try #require(catalog.product(slug: "ultralight-tent")), shoes = try #require(catalog.product(slug: "trail-running-shoes"))
+        let dana = TestSessions.new(), laptop = TestSessions.new()
+        _ = try storage.carts.add(productID: tent.id, for: dana, at: now)
+        _ = try storage.carts.adjustQuantity(by: 6, of: tent.id, for: TestSessions.stored(dana), at: now)
+        _ = try storage.carts.add(productID: tent.id, for: laptop, at: now)
+        _ = try storage.carts.adjustQuantity(by: 4, of: tent.id, for: TestSessions.stored(laptop), at: now)
+        _ = try storage.carts.add(productID: shoes.id, for: TestSessions.stored(laptop), at: now)
+        try storage.joinCodes.createCode(hash: "hash-1", nonce: "nonce-1", for: TestSessions.stored(dana), at: now)
+        #expect(try storage.joinCodes.preview(hash: "hash-1", at: now + 1) == JoinPreview(displayName: "Guest", itemCount: 7, shopperID: dana.shopperID))
+
+        let outcome = try storage.joinCodes.join(hash: "hash-1", for: TestSessions.stored(laptop), at: now + 2)
+        guard case .joined(let merged, let change, let shopper, _, let showing) = outcome else {
+            Issue.record("\(backend): \(outcome)")
+            return
+        }
+        #expect(merged == 6 && shopper == dana.shopperID && showing == dana.clientID)
+        let cart = try #require(try storage.sessions.stored(laptop)).cart
+        #expect(cart.quantity(of: tent.id) == 10 && cart.quantity(of: shoes.id) == 1, "\(backend): \(cart)")
+        #expect(change.itemCount == 11)
+        #expect(try storage.sessions.stored(dana)?.cart == cart, "\(backend): one cart for both clients")
+        #expect(try storage.sessions.devices(ofShopper: dana.shopperID).map(\.clientID).sorted() == [dana.clientID, laptop.clientID].sorted())
+        #expect(try storage.joinCodes.join(hash: "hash-1", for: TestSessions.new(), at: now + 3) == .refused, "\(backend): a used code joined")
+        #expect(try storage.joinCodes.newestCode(ofClient: dana.clientID)?.usedAt == now + 2)
+    }
+
+    @Test("Ending a client spends it and keeps the shopper while it has another; the last one takes the shopper along, not its orders", arguments: StoreBackend.allCases)
+    func endingClients(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let dana = TestSessions.new(), laptop = TestSessions.new()
+        try storage.sessions.setDisplayName("Dana", for: dana, at: now)
+        try storage.joinCodes.createCode(hash: "hash-2", nonce: "nonce-2", for: TestSessions.stored(dana), at: now)
+        _ = try storage.joinCodes.join(hash: "hash-2", for: laptop, at: now + 1)
+        let (order, _) = try storage.carts.checkout(for: TestSessions.stored(dana), at: now + 2)
+
+        #expect(try storage.sessions.endClients([laptop.clientID], ofShopper: "someone-else", spendingUnstored: nil, at: now + 3) == [])
+        #expect(try storage.sessions.endClients([laptop.clientID], ofShopper: dana.shopperID, spendingUnstored: nil, at: now + 3) == [laptop.clientID])
+        #expect(try storage.sessions.session(clientID: laptop.clientID) == .spent)
+        #expect(try storage.sessions.stored(dana)?.displayName == "Dana", "\(backend): the shopper went with one of two clients")
+        try storage.sessions.endClients([dana.clientID], ofShopper: dana.shopperID, spendingUnstored: dana.clientID, at: now + 4)
+        #expect(try storage.sessions.session(clientID: dana.clientID) == .spent)
+        #expect(try storage.orders.orders(for: TestSessions.stored(dana)).map(\.id) == [order], "\(backend): the orders are records, kept")
+        #expect(try storage.sessions.devices(ofShopper: dana.shopperID) == [])
+    }
+}
