@@ -75,8 +75,10 @@ extension ShopTests {
             let laptopCookie = try #require(laptop.sessionCookie)
             #expect(try phone.post("/profile/devices/sign-out", form: [("device", handle)]).status == 303)
             #expect(throws: (any Error).self, "\(backend): the signed-out device's stream stayed open") { _ = try laptopStream.next() }
-            let after = try shop.browser(cookie: laptopCookie).get("/profile")
+            let signedOut = shop.browser(cookie: laptopCookie)
+            let after = try signedOut.get("/profile")
             #expect(!after.text.contains("Dana") && after.sessionCookie != nil, "\(backend): the signed-out cookie still reaches the cart")
+            #expect(try signedOut.cart().rows.isEmpty, "\(backend): the signed-out device's next page is not an empty cart")
             #expect(try phone.cart().badge == "9", "\(backend): signing the laptop out changed the phone's cart")
         }
 

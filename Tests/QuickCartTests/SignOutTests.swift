@@ -35,6 +35,11 @@ extension ShopTests {
             #expect(try browser.get("/profile").text.contains("Order #\(number)"))
             // "Sign out of this browser" with C1.
             #expect(try browser.click("Sign out of this browser", on: browser.get("/profile")).status == 303)
+            // The browser goes on as a fresh, empty shopper: not the starter cart, and still empty
+            // once its first change stores it.
+            #expect(try browser.cart().rows.isEmpty, "\(backend): the signed-out browser's new cart is not empty")
+            #expect(try browser.post("/cart/items", form: [("product", "3")]).status == 303)
+            #expect(try browser.cart().rows.map(\.id) == ["3"], "\(backend): the first change after signing out stored the starter cart")
 
             // Then, with C0 older than the five-minute grace: a page, and a post of a new name.
             try clock.set(SessionManager.spentCookieGrace + 60)
@@ -44,6 +49,7 @@ extension ShopTests {
                 #expect(profile.status == 200)
                 #expect(!profile.text.contains("Order #\(number)"), "\(backend): a spent cookie shows the signed-out order")
                 #expect(profile.sessionCookie != nil, "\(backend): a spent cookie is not answered as a new session")
+                #expect(try copy.cart().rows.isEmpty, "\(backend): a spent cookie's new session is not empty")
                 let token = try copy.token()
                 let renamed = try shop.browser(cookie: cookie).post("/profile/name", form: [("display_name", "Mallory")], csrf: .value(token))
                 if let fresh = renamed.sessionCookie?.value {
@@ -67,6 +73,11 @@ extension ShopTests {
             let c0 = try #require(browser.sessionCookie)
             #expect(try browser.post("/profile/name", form: [("display_name", "Dana")]).status == 303)
             #expect(try browser.click("Sign out of this browser", on: browser.get("/profile")).status == 303)
+            // The browser goes on as a fresh, empty shopper: not the starter cart, and still empty
+            // once its first change stores it.
+            #expect(try browser.cart().rows.isEmpty, "\(backend): the signed-out browser's new cart is not empty")
+            #expect(try browser.post("/cart/items", form: [("product", "3")]).status == 303)
+            #expect(try browser.cart().rows.map(\.id) == ["3"], "\(backend): the first change after signing out stored the starter cart")
             let copy = shop.browser(cookie: c0)
             let page = try copy.get("/profile")
             #expect(!page.text.contains("Dana") && page.sessionCookie != nil, "\(backend): C0 still reaches the signed-out shopper")

@@ -41,6 +41,9 @@ public struct Session: Sendable, Equatable {
     /// The device the client is, coarsely ("Chromium on Linux"), from the User-Agent of the
     /// request that stores it; what Profile's devices list shows.
     public var device: String = ""
+    /// Whether a client not stored yet starts with an empty cart instead of the shop's starter
+    /// cart (a browser signed out): its first change stores the shopper with nothing in it.
+    public var startsEmpty = false
     /// Whether the request came with the cookie a first change replaced, within its short
     /// grace: it may finish what was in flight, but not reach further (it is given no cookie).
     public var isGraceCookie = false

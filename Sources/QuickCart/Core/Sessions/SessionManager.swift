@@ -114,48 +114,71 @@ public final class SessionManager: Sendable {
     }
 
     /// The session of `request`, with its cart. A missing, duplicated, forged, altered,
-    /// expired or spent cookie gets a new session with a new random id, never someone else's.
+    /// expired or spent cookie gets a new session with a new random id, never someone else's;
+    /// the cookie of a client signed out gets one with an empty cart.
     public func resolve(_ request: Request, at now: Int64) throws -> Resolution {
-        if let value = SessionCookie.soleValue(named: cookieName, in: request.headers.values(named: "Cookie")), let derived = verify(value),
-           var resolution = try resolveIssued(derived, at: now) {
-            if !resolution.session.isStored { resolution.session.device = DeviceName.of(userAgent: request.headers["User-Agent"]) }
-            return resolution
+        var signedOut = false
+        if let value = SessionCookie.soleValue(named: cookieName, in: request.headers.values(named: "Cookie")), let derived = verify(value) {
+            switch try resolveIssued(derived, at: now) {
+            case .found(var resolution):
+                if !resolution.session.isStored { resolution.session.device = DeviceName.of(userAgent: request.headers["User-Agent"]) }
+                return resolution
+            case .signedOut:
+                signedOut = true
+            case .gone:
+                break
+            }
         }
-        let token = SessionToken.issue(at: now)
+        // A browser signed out (here or from another device) starts a fresh, empty shopper.
+        let token = SessionToken.issue(at: now, startsEmpty: signedOut)
         var session = unstoredSession(of: derive(token), createdAt: now)
         session.device = DeviceName.of(userAgent: request.headers["User-Agent"])
-        return Resolution(session: session, cart: catalog.current.starterCart, cartVersion: 0, cookie: cookie(for: token), isNew: true, token: token)
+        return Resolution(session: session, cart: startingCart(of: session), cartVersion: 0, cookie: cookie(for: token), isNew: true, token: token)
     }
 
-    /// The session of a cookie this server signed, or `nil` when it no longer leads anywhere.
-    private func resolveIssued(_ derived: Derived, at now: Int64) throws -> Resolution? {
+    /// Where a cookie this server signed leads.
+    private enum Issued {
+        case found(Resolution)
+        /// Its client was signed out: it, and every id it had, are spent for good.
+        case signedOut
+        /// It expired, or its grace after the first change is over.
+        case gone
+    }
+
+    /// The cart of a client not stored yet.
+    private func startingCart(of session: Session) -> Cart {
+        session.startsEmpty ? Cart() : catalog.current.starterCart
+    }
+
+    /// The session of a cookie this server signed, or why it no longer leads anywhere.
+    private func resolveIssued(_ derived: Derived, at now: Int64) throws -> Issued {
         let token = derived.token
         switch try store.session(clientID: derived.clientID) {
         case .active(let stored):
-            guard stored.lastSeen >= now - idleLifetime else { return nil }
+            guard stored.lastSeen >= now - idleLifetime else { return .gone }
             let session = storedSession(stored, clientID: derived.clientID, csrfToken: derived.csrfToken, liveKey: derived.liveKey)
             let renews = now - stored.lastSeen >= touchInterval
             if renews { try store.touch(clientID: derived.clientID, at: now) }
             // Renewing the cookie keeps an active client alive past its first Max-Age.
-            return Resolution(
+            return .found(Resolution(
                 session: session, cart: stored.cart, cartVersion: stored.cartVersion, cookie: renews ? cookie(for: token) : nil,
                 isNew: false, token: token
-            )
+            ))
         case .spent:
-            return nil
+            return .signedOut
         case nil:
             break
         }
-        guard token.issuedAt >= now - idleLifetime else { return nil }
+        guard token.issuedAt >= now - idleLifetime else { return .gone }
         switch try store.session(clientID: derived.rotatedClientID) {
         case .active(let stored):
-            return resolveReplaced(derived, stored: stored, at: now)
+            return resolveReplaced(derived, stored: stored, at: now).map(Issued.found) ?? .gone
         case .spent:
             // Signed out: the cookie from before the first change is spent with the rest.
-            return nil
+            return .signedOut
         case nil:
             let session = unstoredSession(of: derived, createdAt: token.issuedAt)
-            return Resolution(session: session, cart: catalog.current.starterCart, cartVersion: 0, cookie: nil, isNew: false, token: token)
+            return .found(Resolution(session: session, cart: startingCart(of: session), cartVersion: 0, cookie: nil, isNew: false, token: token))
         }
     }
 
@@ -187,11 +210,13 @@ public final class SessionManager: Sendable {
     /// A client not stored yet: it is known under the id its first change moves it to, with
     /// the shopper that change makes.
     private func unstoredSession(of derived: Derived, createdAt: Int64) -> Session {
-        Session(
+        var session = Session(
             clientID: derived.rotatedClientID, shopperID: derived.newShopperID, createdAt: createdAt,
             displayName: Session.defaultDisplayName, isStored: false, csrfToken: derived.rotatedCSRFToken,
             liveKey: derived.rotatedLiveKey, shopperLiveKey: derived.newShopperLiveKey
         )
+        session.startsEmpty = derived.token.startsEmpty
+        return session
     }
 
     /// How long a cookie whose client was stored under a rotated id still reaches it,
@@ -212,7 +237,7 @@ public final class SessionManager: Sendable {
     /// new session to set instead.
     public func endSession(_ session: Session, at now: Int64) throws -> Cookie {
         try store.endClients([session.clientID], ofShopper: session.shopperID, spendingUnstored: session.clientID, at: now)
-        return cookie(for: SessionToken.issue(at: now))
+        return cookie(for: SessionToken.issue(at: now, startsEmpty: true))
     }
 
     /// The live key of the client stored under `clientID`, as its streams are tagged: for

@@ -145,14 +145,14 @@ struct PostgresDatabase: Sendable {
         try Self.mapping { try pool.transaction(maximumAttempts: Self.maximumAttempts, body) }
     }
 
-    /// Stores `session`'s shopper with the starter cart, and its client, unless stored
-    /// already, in one statement. Another transaction storing the same ones meanwhile makes
+    /// Stores `session`'s shopper with the starter cart (unless it starts empty), and its
+    /// client, unless stored already, in one statement. Another transaction storing the same ones meanwhile makes
     /// this one wait for it and then insert nothing.
     private func store(_ session: Session, in connection: PostgresConnection, at now: Int64) throws {
         // A session read from the database moments ago is there: no insert to attempt.
         guard !session.isStored else { return }
         // The starter cart as two array literals.
-        let starterCart = catalog.current.starterCart
+        let starterCart = session.startsEmpty ? Cart() : catalog.current.starterCart
         let starterProductIDs = "{" + starterCart.items.map { String($0.product.id) }.joined(separator: ",") + "}"
         let starterQuantities = "{" + starterCart.items.map { String($0.quantity) }.joined(separator: ",") + "}"
         // The client's reference is checked at the end of the statement, when the shopper is in.

@@ -134,7 +134,8 @@ struct SQLiteDatabase: Sendable {
         try Self.mapping { try pool.write(body) }
     }
 
-    /// Stores `session`'s shopper with the starter cart, and its client, unless stored already.
+    /// Stores `session`'s shopper with the starter cart (unless it starts empty), and its client,
+    /// unless stored already.
     private func store(_ session: Session, in db: Database, at now: Int64) throws {
         // A session read from the database moments ago is there: no insert to attempt.
         guard !session.isStored else { return }
@@ -142,7 +143,7 @@ struct SQLiteDatabase: Sendable {
             "INSERT OR IGNORE INTO shoppers (id, created_at, last_seen, display_name, live_key) VALUES (?, ?, ?, ?, ?)",
             [session.shopperID, session.createdAt, now, session.displayName, session.shopperLiveKey]
         )
-        if db.changes == 1 {
+        if db.changes == 1, !session.startsEmpty {
             for (offset, item) in catalog.current.starterCart.items.enumerated() {
                 try db.execute(
                     "INSERT INTO cart_items (shopper_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)",
