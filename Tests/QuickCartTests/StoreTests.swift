@@ -340,10 +340,10 @@ struct StoreTests {
         let orders = try storage.orders.orders(for: TestSessions.stored(session))
         #expect(orders.map(\.id) == [secondID, firstID])
         #expect(orders.map(\.placedAt) == [now + 10, now])
-        #expect(orders[0].lines == [Order.Line(name: "Ultralight Tent", unitPrice: Money(cents: 34_900), quantity: 3)])
+        #expect(orders[0].lines == [Order.Line(name: "Ultralight Tent", unitPrice: Money(cents: 34_900), quantity: 3, productSlug: "ultralight-tent")])
         #expect(orders[1].lines == [
-            Order.Line(name: "Trail Running Shoes", unitPrice: Money(cents: 12_800), quantity: 1),
-            Order.Line(name: "Insulated Water Bottle", unitPrice: Money(cents: 2_450), quantity: 2),
+            Order.Line(name: "Trail Running Shoes", unitPrice: Money(cents: 12_800), quantity: 1, productSlug: "trail-running-shoes"),
+            Order.Line(name: "Insulated Water Bottle", unitPrice: Money(cents: 2_450), quantity: 2, productSlug: "insulated-water-bottle"),
         ])
         #expect(orders[1].total == Money(cents: 17_700))
         #expect(try storage.orders.orders(for: TestSessions.stored(TestSessions.new())) == [], "another session sees no orders")
