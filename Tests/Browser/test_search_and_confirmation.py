@@ -51,6 +51,25 @@ def test_tents_finds_the_ultralight_tent(server, browser):
     assert names and names[0] == "Ultralight Tent", f"expected “tents” to find the Ultralight Tent first, saw {names}"
 
 
+def test_part_words_find_what_the_whole_words_find(server, browser):
+    """Search while typing: the last word typed is matched as the start of words as written."""
+    driver = browser(size=PHONE)
+    driver.get(server.url + "/search")
+    search_for(driver, "running")
+    wait_for(lambda: "running" in driver.current_url, what="the search for running")
+    whole = product_names(driver)
+    assert whole, "“running” found nothing"
+    for part in ["runn", "runni"]:
+        search_for(driver, part)
+        wait_for(lambda: f"q={part}" in driver.current_url, what=f"the search for {part}")
+        found = product_names(driver)
+        assert set(whole) <= set(found), f"“{part}” found {found}, not all that “running” finds ({whole})"
+    for part in ["hikin", "insula"]:
+        search_for(driver, part)
+        wait_for(lambda: f"q={part}" in driver.current_url, what=f"the search for {part}")
+        assert product_names(driver), f"“{part}” found nothing"
+
+
 def test_a_refused_search_keeps_the_query_and_says_why(server, browser):
     driver = browser(size=PHONE)
     driver.get(server.url + "/search")
