@@ -116,19 +116,18 @@ class PostgresServer:
 
 
 class EventStream:
-    """`GET /events` of one session on one instance; `next()` returns the next badge count."""
+    """`GET /events` (or `path`, e.g. `/events?texts`) of one session on one instance; `next()`
+    returns the next badge count, `next_event()` the next (event, data) of any kind."""
 
-    def __init__(self, port: int, cookie: str, timeout: float = 5.0):
+    def __init__(self, port: int, cookie: str, timeout: float = 5.0, path: str = "/events"):
         self.connection = http.client.HTTPConnection(HOST, port, timeout=timeout)
-        self.connection.request("GET", "/events", headers={"Cookie": f"{COOKIE_NAME}={cookie}"})
+        self.connection.request("GET", path, headers={"Cookie": f"{COOKIE_NAME}={cookie}"})
         self.response = self.connection.getresponse()
         if self.response.status != 200:
-            raise AssertionError(f"GET /events on port {port}: {self.response.status}")
+            raise AssertionError(f"GET {path} on port {port}: {self.response.status}")
 
-    def next(self, timeout: float | None = None) -> int:
-        """The count of the next `event: badge`; comments and other fields are skipped."""
-        if timeout is not None:
-            self.connection.sock.settimeout(timeout)
+    def next_event(self) -> tuple[str, str | None]:
+        """The next event's name and data; comment lines are skipped."""
         event, data = None, None
         while True:
             line = self.response.readline()
@@ -139,10 +138,17 @@ class EventStream:
                 event = line[6:].strip()
             elif line.startswith("data:"):
                 data = line[5:].strip()
-            elif line == "":
-                if event == "badge" and data is not None:
-                    return int(data)
-                event, data = None, None
+            elif line == "" and event is not None:
+                return event, data
+
+    def next(self, timeout: float | None = None) -> int:
+        """The count of the next `event: badge`; other events are skipped."""
+        if timeout is not None:
+            self.connection.sock.settimeout(timeout)
+        while True:
+            event, data = self.next_event()
+            if event == "badge" and data is not None:
+                return int(data)
 
     def close(self) -> None:
         self.connection.close()

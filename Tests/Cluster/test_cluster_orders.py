@@ -3,40 +3,12 @@ run against the database reaches the order's shopper's open page streams (`/even
 every instance as `event: order`, and each instance's order page shows the new state."""
 from __future__ import annotations
 
-import http.client
 import json
 import subprocess
 import time
 
-from cluster_support import cluster, postgres  # noqa: F401 (the pytest fixtures used below)
-from resilience_support import COOKIE_NAME, HOST, RESOURCES, Shopper, binary_path
-
-
-class TextStream:
-    """`GET /events?texts` of one session on one instance; `next()` is the next (event, data)."""
-
-    def __init__(self, port: int, cookie: str, timeout: float = 10.0):
-        self.connection = http.client.HTTPConnection(HOST, port, timeout=timeout)
-        self.connection.request("GET", "/events?texts", headers={"Cookie": f"{COOKIE_NAME}={cookie}"})
-        self.response = self.connection.getresponse()
-        assert self.response.status == 200, f"GET /events?texts on port {port}: {self.response.status}"
-
-    def next(self) -> tuple[str, str]:
-        event, data = None, None
-        while True:
-            line = self.response.readline()
-            if not line:
-                raise EOFError("the stream ended")
-            line = line.decode().rstrip("\r\n")
-            if line.startswith("event:"):
-                event = line[6:].strip()
-            elif line.startswith("data:"):
-                data = line[5:].strip()
-            elif line == "" and event is not None:
-                return event, data
-
-    def close(self) -> None:
-        self.connection.close()
+from cluster_support import EventStream, cluster, postgres  # noqa: F401 (the pytest fixtures used below)
+from resilience_support import RESOURCES, Shopper, binary_path
 
 
 def test_a_mark_through_the_database_reaches_the_open_pages_on_every_instance(cluster, postgres):
@@ -46,16 +18,16 @@ def test_a_mark_through_the_database_reaches_the_open_pages_on_every_instance(cl
     answer = shopper.post(instances[0].port, "/cart/checkout", {})
     assert answer.status == 303, answer
     number = answer.location.split("order=")[1].split("#")[0]
-    streams = [TextStream(server.port, shopper.cookie) for server in instances]
+    streams = [EventStream(server.port, shopper.cookie, timeout=10.0, path="/events?texts") for server in instances]
     for stream in streams:
-        assert [stream.next()[0], stream.next()[0]] == ["badge", "badge-text"]
+        assert [stream.next_event()[0], stream.next_event()[0]] == ["badge", "badge-text"]
 
     marked = time.monotonic()
     result = subprocess.run([str(binary_path()), "orders", "mark", number, "paid", "--db", postgres.url,
                              "--resources", str(RESOURCES)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, f"the mark failed: {result.stdout}{result.stderr}"
     for index, stream in enumerate(streams, start=1):
-        event, data = stream.next()
+        event, data = stream.next_event()
         assert event == "order", f"instance {index} sent {event}: {data}"
         assert json.loads(data) == {"number": number, "state": "paid", "label": "Paid"}
         print(f"instance {index}: event: order {(time.monotonic() - marked) * 1000:.0f} ms after the command started")
