@@ -163,7 +163,9 @@ def test_the_confirmation_is_valid_html(server):
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
     cart = opener.open(server.url + "/cart", timeout=10).read().decode()
     csrf = re.search(r'name="csrf" value="([^"]+)"', cart).group(1)
-    body = urllib.parse.urlencode({"csrf": csrf}).encode()
+    # The checkout form carries the cart version and lines the page showed.
+    fields = dict(re.findall(r'<input type="hidden" name="(version|lines)" value="([^"]*)"', cart))
+    body = urllib.parse.urlencode({"csrf": csrf, **fields}).encode()
     request = urllib.request.Request(server.url + "/cart/checkout", data=body, headers={"Origin": server.url})
     page = opener.open(request, timeout=10)  # follows the 303 to Profile
     assert "order=" in page.url, f"expected Profile with the order, saw {page.url}"

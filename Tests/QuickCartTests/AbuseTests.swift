@@ -143,7 +143,7 @@ extension ShopTests {
             let stored = Self.id(of: try #require(browser.sessionCookie))
             #expect(try browser.post("/profile/name", form: [("display_name", "Ada")]).status == 303)
             _ = try browser.search("tent")
-            #expect(try browser.post("/cart/checkout").status == 303)
+            #expect(try browser.placeOrder().status == 303)
             let db = try Database(path: shop.directory.path + "/quickcart.sqlite")
             #expect(try db.fetchValue("SELECT id FROM clients", as: String.self) == SHA256.hexDigest(of: stored))
             // The order belongs to the shopper, not to an id a cookie carries.

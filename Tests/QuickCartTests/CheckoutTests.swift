@@ -51,29 +51,64 @@ extension ShopTests {
         func emptyCheckoutIsRejected() throws {
             let shop = try TestShop(emptyCarts: true)
             let browser = shop.browser()
-            let answer = try browser.post("/cart/checkout")
+            let answer = try browser.post("/cart/checkout", form: [("version", "0"), ("lines", "")])
             #expect(answer.status == 400, "\(answer.summary)")
+            #expect(answer.text.contains("Your cart is empty"), "\(answer.summary)")
             #expect(answer.tabBars.count == 1)
             #expect(Self.orders(on: try browser.get("/profile")).isEmpty)
 
             // And once more after a real checkout: still one order.
             let demo = try TestShop()
             let shopper = demo.browser()
-            #expect(try shopper.post("/cart/checkout").status == 303)
-            let again = try shopper.post("/cart/checkout")
+            #expect(try shopper.placeOrder().status == 303)
+            let again = try shopper.post("/cart/checkout", form: [("version", "1"), ("lines", "")])
             #expect(again.status == 400, "a second checkout: \(again.summary)")
             #expect(Self.orders(on: try shopper.get("/profile")).count == 1)
+        }
+
+        @Test("Two tabs (or a double click) pressing Checkout on one page place one order; both land on its confirmation")
+        func oneOrderPerIntent() throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            let page = try browser.get("/cart")
+            let first = try browser.click("Checkout", on: page)
+            let second = try browser.click("Checkout", on: page)
+            #expect(first.status == 303 && second.status == 303, "\(first.summary) / \(second.summary)")
+            let location = try #require(first.location)
+            #expect(second.location == location, "the second press should land on the first's order")
+            #expect(Self.orders(on: try browser.get("/profile")).count == 1)
+            // A new cart is a new intent: its order is another one.
+            #expect(try browser.post("/cart/items", form: [("product", try shop.productID(named: Products.tent))]).status == 303)
+            let next = try browser.placeOrder()
+            #expect(next.status == 303 && next.location != location, "\(next.summary)")
+            #expect(Self.orders(on: try browser.get("/profile")).count == 2)
+        }
+
+        @Test("Lines or prices other than those the page showed place nothing: the cart says what changed")
+        func changedSinceShown() throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            let page = try browser.get("/cart")
+            // Another tab raises the bottles after this page was shown.
+            #expect(try browser.post("/cart/items", form: [("product", try shop.productID(named: Products.bottle))]).status == 303)
+            let refused = try browser.click("Checkout", on: page)
+            #expect(refused.status == 303 && refused.location == "/cart", "\(refused.summary)")
+            let cart = try NoticeTests.next(browser, after: refused, path: "/cart")
+            #expect(NoticeTests.notice(on: cart)?.contains("You now have 3 of Insulated Water Bottle (it was 2).") == true, "\(cart.summary)")
+            #expect(Self.orders(on: try browser.get("/profile")).isEmpty, "an order was placed at lines never shown")
+            #expect(try browser.placeOrder().status == 303, "checked out again from the cart as it is now")
+            #expect(Self.orders(on: try browser.get("/profile")).first?.total.contains("$201.50") == true)
         }
 
         @Test("Orders are listed newest first, each with its own lines")
         func ordersNewestFirst() throws {
             let shop = try TestShop()
             let browser = shop.browser()
-            let first = try browser.post("/cart/checkout")
+            let first = try browser.placeOrder()
             #expect(first.status == 303)
             #expect(try browser.post("/cart/items", form: [("product", try shop.productID(named: Products.tent))]).status == 303)
             #expect(try browser.post("/cart/items", form: [("product", try shop.productID(named: Products.tent))]).status == 303)
-            let second = try browser.post("/cart/checkout")
+            let second = try browser.placeOrder()
             #expect(second.status == 303)
             let orders = Self.orders(on: try browser.get("/profile"))
             try #require(orders.count == 2)
@@ -87,7 +122,7 @@ extension ShopTests {
         func confirmationOnlyForOwnOrders() throws {
             let shop = try TestShop()
             let alice = shop.browser(), bob = shop.browser()
-            let location = try #require(try alice.post("/cart/checkout").location)
+            let location = try #require(try alice.placeOrder().location)
             let page = try bob.get(String(location.prefix { $0 != "#" }))
             #expect(page.status == 200)
             #expect(!page.text.contains("$177.00"), "B sees A's order")

@@ -139,7 +139,7 @@ extension ShopTests {
             let first = try TestShop()
             let browser = first.browser()
             let tent = try first.productID(named: Products.tent)
-            #expect(try browser.post("/cart/checkout").status == 303)
+            #expect(try browser.placeOrder().status == 303)
             #expect(try browser.post("/cart/items", form: [("product", tent)]).status == 303)
             #expect(try browser.post("/cart/items", form: [("product", try first.productID(named: Products.bottle))]).status == 303)
             #expect(try browser.post("/cart/items/\(tent)/quantity", form: [("quantity", "4")]).status == 303)

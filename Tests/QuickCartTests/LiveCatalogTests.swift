@@ -118,7 +118,7 @@ extension ShopTests {
             #expect(try browser.post("/cart/items", form: [("product", tent)]).status == 303)
             try Self.importCatalog(Self.catalog, into: shop)
             _ = try Self.eventually(browser, "/cart") { $0.text.contains("No longer available") }
-            let refused = try browser.post("/cart/checkout")
+            let refused = try browser.post("/cart/checkout", form: [("version", "0"), ("lines", "")])
             #expect(refused.status == 400, "\(refused.summary)")
             #expect(refused.text.contains("Nothing in your cart is for sale any more; remove those items to continue."), "\(refused.summary)")
             #expect(!refused.text.contains("Your cart is empty"))

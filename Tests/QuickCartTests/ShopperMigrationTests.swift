@@ -10,8 +10,11 @@ import Testing
 @Suite("Shopper migration")
 struct ShopperMigrationTests {
     /// Takes a SQLite database of the newest schema back to the one before `v10-shoppers`
-    /// (and the migrations after it: `v11-product-words`, `v12-join-codes`, `v13-order-states`).
+    /// (and the migrations after it: `v11-product-words`, `v12-join-codes`, `v13-order-states`,
+    /// `v14-order-intents`).
     static let sqliteBeforeShoppers = """
+        DROP INDEX orders_by_intent;
+        ALTER TABLE orders DROP COLUMN intent;
         DROP TABLE order_states;
         DROP TABLE join_codes;
         DROP TRIGGER products_words_insert;
@@ -59,6 +62,8 @@ struct ShopperMigrationTests {
             let connection = try PostgresConnection(connectionString: location.database)
             defer { connection.close() }
             try connection.execute(sql: """
+                DROP INDEX orders_by_intent;
+                ALTER TABLE orders DROP COLUMN intent;
                 DROP TABLE order_states;
                 DROP TABLE join_codes;
                 DROP TABLE clients;
@@ -67,7 +72,7 @@ struct ShopperMigrationTests {
                 ALTER TABLE recent_searches RENAME COLUMN shopper_id TO session_id;
                 ALTER TABLE orders RENAME COLUMN shopper_id TO session_id;
                 ALTER TABLE sessions ADD COLUMN first_live_key text;
-                DELETE FROM schema_migrations WHERE name IN ('v5-shoppers', 'v6-join-codes', 'v7-order-states');
+                DELETE FROM schema_migrations WHERE name IN ('v5-shoppers', 'v6-join-codes', 'v7-order-states', 'v8-order-intents');
                 """)
             for (sql, arguments) in Self.oldRows(id, placeholder: { [", live_key", "$1", ", 'old-key'"][$0] }) {
                 if arguments.isEmpty { try connection.execute(sql: sql) } else { try connection.execute(sql, arguments[0]) }

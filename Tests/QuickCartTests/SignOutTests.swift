@@ -29,7 +29,7 @@ extension ShopTests {
             #expect(try browser.post("/cart/items", form: [("product", "3")]).status == 303)
             let c1 = try #require(browser.sessionCookie)
             #expect(c1 != c0, "the first change rotates the cookie")
-            let placed = try browser.post("/cart/checkout")
+            let placed = try browser.placeOrder()
             let confirmation = try #require(placed.location)
             let number = try #require(confirmation.split(separator: "=").last?.prefix { $0.isNumber })
             #expect(try browser.get("/profile").text.contains("Order #\(number)"))

@@ -102,8 +102,8 @@ import Testing
         )
         check(SearchView(query: "", results: [], resultSummary: "", recent: [], categories: links), fixture.layout(.search))
         check(SearchView(query: "zz", results: [], resultSummary: "No results", recent: [], categories: links), fixture.layout(.search))
-        check(CartView(cart: cart, cards: fixture.cards), fixture.layout(.cart))
-        check(CartView(cart: Cart(), cards: fixture.cards), fixture.layout(.cart))
+        check(CartView(cart: cart, version: 3, cards: fixture.cards), fixture.layout(.cart))
+        check(CartView(cart: Cart(), version: 0, cards: fixture.cards), fixture.layout(.cart))
         let tabs = fixture.pages.tabBar.tabs
         check(
             ProfileView(

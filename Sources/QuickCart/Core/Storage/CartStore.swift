@@ -22,6 +22,9 @@ public enum CartError: Error, Equatable {
     case nothingForSale
     /// The product is in this session's cart already, so there is no line to put back.
     case alreadyInCart
+    /// The cart's lines for sale, their quantities or their prices are not those the shopper
+    /// was shown (the catalog or the cart changed since): they must review it again.
+    case changedSinceShown
 }
 
 /// Changes to a session's cart. Each is one transaction that also stores a new session (see
@@ -50,9 +53,12 @@ public protocol CartStore: Sendable {
     ///   already, or added again), changing nothing.
     func restore(productID: Int64, quantity: Int, for session: Session, at now: Int64) throws -> CartChange
 
-    /// Turns the cart into an order at today's prices and empties the cart, in one transaction.
-    /// - Returns: The order's id and the emptied cart's change.
-    /// - Throws: ``CartError/emptyCart`` when the cart has no lines, ``CartError/nothingForSale``
-    ///   when it has some but none of their products is for sale any more.
-    func checkout(for session: Session, at now: Int64) throws -> (orderID: Int64, change: CartChange)
+    /// Turns the cart into an order and empties the cart, in one transaction, once per intent:
+    /// when the shopper has an order placed for `placement.intent` already, that order is
+    /// returned and nothing is changed (whatever the cart holds now).
+    /// - Returns: The intent's order, and the emptied cart's change when this call placed it.
+    /// - Throws: ``CartError/changedSinceShown`` when the lines for sale are not the shown
+    ///   ones; ``CartError/emptyCart`` when the cart has no lines, ``CartError/nothingForSale``
+    ///   when it has some but none of their products is for sale any more. Nothing is changed.
+    func placeOrder(_ placement: OrderPlacement, for session: Session, at now: Int64) throws -> PlacedOrder
 }

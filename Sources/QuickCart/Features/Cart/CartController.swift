@@ -12,7 +12,7 @@ struct CartController: Sendable {
     func show(_ request: ShopRequest) throws -> Response {
         let cart = request.cart
         return pages.render(
-            CartView(cart: cart, cards: shelf.current.cards), .init(title: "Cart", tab: .cart, cartCount: cart.itemCount, returnTo: "/cart"),
+            CartView(cart: cart, version: request.cartVersion, cards: shelf.current.cards), .init(title: "Cart", tab: .cart, cartCount: cart.itemCount, returnTo: "/cart"),
             session: request.session, places: request.places,
             notice: pages.notice(in: request) ?? DevicesController.joinedNotice(request.http.query["joined"])
         )
@@ -113,11 +113,25 @@ struct CartController: Sendable {
         }
     }
 
-    /// `POST /cart/checkout`: the cart becomes an order; the answer leads to its confirmation.
+    /// `POST /cart/checkout` with `version` and `lines`, the cart version and lines the page
+    /// showed: the cart becomes an order at those prices, once per version shown (a second
+    /// press, another tab, a retry land on the order the first placed); the answer leads to
+    /// its confirmation. When the lines or prices changed since, nothing is placed and the
+    /// cart says what changed, to be checked out again.
     func checkout(_ request: ShopRequest) throws -> Response {
+        let version = try request.integer("version", named: "cart version")
+        let shown = try ShownLinesField.decode(request.http.form["lines"] ?? "")
+        let placement = OrderPlacement(intent: .review(cartVersion: Int64(clamping: version)), shownLines: shown)
         do {
-            let (orderID, change) = try carts.checkout(for: request.session, at: request.now)
-            return committed(change, request, returnTo: "/profile?order=\(orderID)#order-confirmation")
+            let placed = try carts.placeOrder(placement, for: request.session, at: request.now)
+            let confirmation = "/profile?order=\(placed.orderID)#order-confirmation"
+            guard let change = placed.change else { return .redirect(to: confirmation) }
+            return committed(change, request, returnTo: confirmation)
+        } catch CartError.changedSinceShown {
+            let notice = ReviewChanges(shown: shown, now: request.cart, catalog: shelf.current.catalog).notice
+            var answer = Response.redirect(to: "/cart")
+            answer.setCookie(pages.noticeCookie(Notice(text: notice), for: request))
+            throw NothingChanged(answer: answer)
         } catch CartError.emptyCart {
             throw HTTPError(.badRequest, "Your cart is empty, so there is nothing to check out.")
         } catch CartError.nothingForSale {

@@ -73,30 +73,38 @@ struct PostgresCartStore: CartStore {
         }
     }
 
-    func checkout(for session: Session, at now: Int64) throws -> (orderID: Int64, change: CartChange) {
-        var orderID: Int64 = 0
-        let change = try change(for: session, at: now) { connection in
-            // The lines are locked until the order holds them, so none changes in between. Lines
-            // whose product is no longer for sale are left out of the order (the cart page says so).
+    func placeOrder(_ placement: OrderPlacement, for session: Session, at now: Int64) throws -> PlacedOrder {
+        try database.write(storing: session, at: now) { connection in
+            // The shopper's row lock first, as every change of the cart takes it: a second
+            // placing of the same intent waits here for the first to commit, then finds its order.
+            _ = try connection.fetchValue("SELECT id FROM shoppers WHERE id = $1 FOR UPDATE", session.shopperID, as: String.self)
+            if let placed = try connection.fetchValue(
+                "SELECT id FROM orders WHERE shopper_id = $1 AND intent = $2", session.shopperID, placement.intent.key, as: Int64.self
+            ) {
+                return PlacedOrder(orderID: placed, change: nil)
+            }
+            // Lines whose product is no longer for sale are left out of the order (the cart page says so).
             let lines = try connection.fetchAll(
                 """
-                SELECT c.product_id FROM cart_items c JOIN products p ON p.id = c.product_id
-                WHERE c.shopper_id = $1 AND p.active ORDER BY c.added_at, c.product_id FOR UPDATE OF c
+                SELECT c.product_id, p.price_cents, c.quantity FROM cart_items c JOIN products p ON p.id = c.product_id
+                WHERE c.shopper_id = $1 AND p.active
                 """,
                 session.shopperID
-            ) { try $0.int64(0) }
+            ) { OrderPlacement.ShownLine(productID: try $0.int64(0), unitPrice: try $0.get(1), quantity: try $0.int(2)) }
             guard !lines.isEmpty else {
                 let hasLines = try connection.fetchValue(
                     "SELECT EXISTS (SELECT 1 FROM cart_items WHERE shopper_id = $1)", session.shopperID, as: Bool.self
                 ) ?? false
                 throw hasLines ? CartError.nothingForSale : CartError.emptyCart
             }
+            guard placement.matches(lines) else { throw CartError.changedSinceShown }
             // Orders take their ids one at a time across the cluster, each holding this lock until
             // it commits, so ids commit in order and `quickcart orders export --follow`, which
             // follows the largest id seen, misses none.
             _ = try connection.fetchValue("SELECT pg_advisory_xact_lock($1)::text", PostgresOrderFeed.orderLockKey, as: String.self)
-            orderID = try connection.fetchValue(
-                "INSERT INTO orders (shopper_id, placed_at) VALUES ($1, $2) RETURNING id", session.shopperID, now, as: Int64.self
+            let orderID = try connection.fetchValue(
+                "INSERT INTO orders (shopper_id, placed_at, intent) VALUES ($1, $2, $3) RETURNING id",
+                session.shopperID, now, placement.intent.key, as: Int64.self
             ) ?? 0
             try connection.execute("INSERT INTO order_states (order_id, state, at) VALUES ($1, 'placed', $2)", orderID, now)
             try connection.execute(
@@ -109,8 +117,9 @@ struct PostgresCartStore: CartStore {
                 orderID, session.shopperID
             )
             try connection.execute("DELETE FROM cart_items WHERE shopper_id = $1", session.shopperID)
+            let version = try Self.bumpVersion(in: connection, for: session)
+            return PlacedOrder(orderID: orderID, change: try Self.countAndNotify(in: connection, version: version, for: session))
         }
-        return (orderID, change)
     }
 
     /// Runs `body` in a transaction that first stores the shopper if needed and takes its row
@@ -119,24 +128,34 @@ struct PostgresCartStore: CartStore {
     /// write to the database.
     private func change(for session: Session, at now: Int64, _ body: (PostgresConnection) throws -> Void) throws -> CartChange {
         try database.write(storing: session, at: now) { connection in
-            let version = try connection.fetchValue(
-                "UPDATE shoppers SET cart_version = cart_version + 1 WHERE id = $1 RETURNING cart_version", session.shopperID, as: Int64.self
-            ) ?? 0
+            let version = try Self.bumpVersion(in: connection, for: session)
             try body(connection)
-            // The count and the news in one round trip: the payload is built around the count.
-            // The badge counts what checkout would buy: lines no longer for sale are left out.
-            let news = PostgresBadgeRelay.payloadParts(version: version, for: session)
-            let count = try connection.fetchValue(
-                """
-                SELECT items.count, pg_notify($2::text, $3::text || items.count || $4::text)
-                FROM (
-                    SELECT coalesce(sum(c.quantity), 0)::bigint AS count FROM cart_items c JOIN products p ON p.id = c.product_id
-                    WHERE c.shopper_id = $1 AND p.active
-                ) AS items
-                """,
-                session.shopperID, PostgresBadgeRelay.channel, news.beforeCount, news.afterCount, as: Int.self
-            ) ?? 0
-            return CartChange(itemCount: count, version: version)
+            return try Self.countAndNotify(in: connection, version: version, for: session)
         }
+    }
+
+    /// Bumps the shopper's cart version, which takes (or holds) its row lock.
+    private static func bumpVersion(in connection: PostgresConnection, for session: Session) throws -> Int64 {
+        try connection.fetchValue(
+            "UPDATE shoppers SET cart_version = cart_version + 1 WHERE id = $1 RETURNING cart_version", session.shopperID, as: Int64.self
+        ) ?? 0
+    }
+
+    /// Reads the cart's new count and sends it to every instance, at commit.
+    private static func countAndNotify(in connection: PostgresConnection, version: Int64, for session: Session) throws -> CartChange {
+        // The count and the news in one round trip: the payload is built around the count.
+        // The badge counts what checkout would buy: lines no longer for sale are left out.
+        let news = PostgresBadgeRelay.payloadParts(version: version, for: session)
+        let count = try connection.fetchValue(
+            """
+            SELECT items.count, pg_notify($2::text, $3::text || items.count || $4::text)
+            FROM (
+                SELECT coalesce(sum(c.quantity), 0)::bigint AS count FROM cart_items c JOIN products p ON p.id = c.product_id
+                WHERE c.shopper_id = $1 AND p.active
+            ) AS items
+            """,
+            session.shopperID, PostgresBadgeRelay.channel, news.beforeCount, news.afterCount, as: Int.self
+        ) ?? 0
+        return CartChange(itemCount: count, version: version)
     }
 }

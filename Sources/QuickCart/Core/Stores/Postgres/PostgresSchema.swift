@@ -190,6 +190,15 @@ enum PostgresSchema {
                 INSERT INTO order_states (order_id, state, at) SELECT id, 'placed', placed_at FROM orders ORDER BY id;
                 """)
         }
+        migrator.registerMigration("v8-order-intents") { connection in
+            // One order per intent (a Review page's cart version, a client's Idempotency-Key):
+            // the index makes a second order for the same intent of a shopper impossible.
+            // Orders placed before this have none.
+            try connection.execute(sql: """
+                ALTER TABLE orders ADD COLUMN intent text;
+                CREATE UNIQUE INDEX orders_by_intent ON orders (shopper_id, intent) WHERE intent IS NOT NULL;
+                """)
+        }
         return migrator
     }
 }

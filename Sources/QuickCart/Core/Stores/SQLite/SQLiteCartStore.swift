@@ -66,22 +66,33 @@ struct SQLiteCartStore: CartStore {
         }
     }
 
-    func checkout(for session: Session, at now: Int64) throws -> (orderID: Int64, change: CartChange) {
-        var orderID: Int64 = 0
-        let change = try change(for: session, at: now) { db in
+    func placeOrder(_ placement: OrderPlacement, for session: Session, at now: Int64) throws -> PlacedOrder {
+        // Writes take turns, so an intent found missing here stays missing until this commits.
+        try database.write(storing: session, at: now) { db in
+            if let placed = try db.fetchValue(
+                "SELECT id FROM orders WHERE shopper_id = ? AND intent = ?", [session.shopperID, placement.intent.key], as: Int64.self
+            ) {
+                return PlacedOrder(orderID: placed, change: nil)
+            }
             // Lines whose product is no longer for sale are left out of the order (the cart page says so).
-            let lines = try db.fetchValue(
-                "SELECT count(*) FROM cart_items c JOIN products p ON p.id = c.product_id WHERE c.shopper_id = ? AND p.active",
-                [session.shopperID], as: Int.self
-            ) ?? 0
-            guard lines > 0 else {
+            let lines = try db.fetchAll(
+                """
+                SELECT c.product_id, p.price_cents, c.quantity FROM cart_items c JOIN products p ON p.id = c.product_id
+                WHERE c.shopper_id = ? AND p.active
+                """,
+                [session.shopperID]
+            ) { OrderPlacement.ShownLine(productID: try $0.int64(0), unitPrice: try $0.get(1), quantity: try $0.int(2)) }
+            guard !lines.isEmpty else {
                 let hasLines = try db.fetchValue(
                     "SELECT EXISTS (SELECT 1 FROM cart_items WHERE shopper_id = ?)", [session.shopperID], as: Bool.self
                 ) ?? false
                 throw hasLines ? CartError.nothingForSale : CartError.emptyCart
             }
-            try db.execute("INSERT INTO orders (shopper_id, placed_at) VALUES (?, ?)", [session.shopperID, now])
-            orderID = db.lastInsertRowID
+            guard placement.matches(lines) else { throw CartError.changedSinceShown }
+            try db.execute(
+                "INSERT INTO orders (shopper_id, placed_at, intent) VALUES (?, ?, ?)", [session.shopperID, now, placement.intent.key]
+            )
+            let orderID = db.lastInsertRowID
             try db.execute("INSERT INTO order_states (order_id, state, at) VALUES (?, 'placed', ?)", [orderID, now])
             try db.execute(
                 """
@@ -93,8 +104,8 @@ struct SQLiteCartStore: CartStore {
                 [orderID, session.shopperID]
             )
             try db.execute("DELETE FROM cart_items WHERE shopper_id = ?", [session.shopperID])
+            return PlacedOrder(orderID: orderID, change: try Self.bumpVersion(in: db, for: session))
         }
-        return (orderID, change)
     }
 
     /// Runs `body` in a write transaction that first stores the session if needed, and then
@@ -102,22 +113,27 @@ struct SQLiteCartStore: CartStore {
     private func change(for session: Session, at now: Int64, _ body: (Database) throws -> Void) throws -> CartChange {
         try database.write(storing: session, at: now) { db in
             try body(db)
-            // The version is the shopper's: changes through any of its clients count on from
-            // one another. No RETURNING: SQLite buffers its rows
-            // in a temporary table, which costs more than reading the version with the count.
-            try db.execute("UPDATE shoppers SET cart_version = cart_version + 1 WHERE id = ?", [session.shopperID])
-            // The badge counts what checkout would buy: lines no longer for sale are left out.
-            let change = try db.withFirstRow(
-                """
-                SELECT (SELECT cart_version FROM shoppers WHERE id = ?1), coalesce(sum(c.quantity), 0)
-                FROM cart_items c JOIN products p ON p.id = c.product_id
-                WHERE c.shopper_id = ?1 AND p.active
-                """,
-                [session.shopperID]
-            ) { row in
-                CartChange(itemCount: try row.int(1), version: try row.isNull(0) ? 0 : try row.int64(0))
-            }
-            return change ?? CartChange(itemCount: 0, version: 0)
+            return try Self.bumpVersion(in: db, for: session)
         }
+    }
+
+    /// Bumps the shopper's cart version and reads it with the new count, inside a change's transaction.
+    private static func bumpVersion(in db: Database, for session: Session) throws -> CartChange {
+        // The version is the shopper's: changes through any of its clients count on from
+        // one another. No RETURNING: SQLite buffers its rows
+        // in a temporary table, which costs more than reading the version with the count.
+        try db.execute("UPDATE shoppers SET cart_version = cart_version + 1 WHERE id = ?", [session.shopperID])
+        // The badge counts what checkout would buy: lines no longer for sale are left out.
+        let change = try db.withFirstRow(
+            """
+            SELECT (SELECT cart_version FROM shoppers WHERE id = ?1), coalesce(sum(c.quantity), 0)
+            FROM cart_items c JOIN products p ON p.id = c.product_id
+            WHERE c.shopper_id = ?1 AND p.active
+            """,
+            [session.shopperID]
+        ) { row in
+            CartChange(itemCount: try row.int(1), version: try row.isNull(0) ? 0 : try row.int64(0))
+        }
+        return change ?? CartChange(itemCount: 0, version: 0)
     }
 }
