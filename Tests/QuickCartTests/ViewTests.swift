@@ -46,10 +46,10 @@ import Testing
         }
 
         /// The page as the app renders it, and as the dynamic renderer renders the same views.
-        func render<Content: PageView>(_ content: Content, in layout: LayoutView) -> (typed: String, dynamic: String) {
+        func render<Content: PageView>(_ content: Content, in layout: LayoutView) throws -> (typed: String, dynamic: String) {
             var output = MustacheOutput()
             pages.templates.layoutStart.render(layout, into: &output)
-            Content.template(in: pages.templates).content.render(content, in: layout, into: &output)
+            try pages.templates.compile(Content.self).content.render(content, in: layout, into: &output)
             pages.templates.layoutEnd.render(layout, into: &output)
             // The content's names shadow the layout's, as the compiled template's scopes do.
             guard case .object(var merged) = layout.mustacheValue, case .object(let own) = content.mustacheValue else { return ("", "not objects") }
@@ -85,27 +85,27 @@ import Testing
         let links = SearchController.categoryLinks(in: Self.catalog)
         let order = Order(id: 7, placedAt: 1_700_000_000, lines: [Order.Line(name: "Cap <x>", unitPrice: Money(cents: 1_999), quantity: 3)])
         var checked: [String] = []
-        func check<Content: PageView>(_ content: Content, _ layout: LayoutView, sourceLocation: SourceLocation = #_sourceLocation) {
-            let (typed, dynamic) = fixture.render(content, in: layout)
+        func check<Content: PageView>(_ content: Content, _ layout: LayoutView, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let (typed, dynamic) = try fixture.render(content, in: layout)
             #expect(typed == dynamic, "\(Content.templateName): typed and dynamic renderings differ", sourceLocation: sourceLocation)
             #expect(typed.contains("</html>"), sourceLocation: sourceLocation)
             checked.append(typed)
         }
 
-        check(HomeView(featured: fixture.cards.views(Self.catalog.featured, cart: cart, under: HomeView.titleLevel), categories: links), fixture.layout(.home))
-        check(
+        try check(HomeView(featured: fixture.cards.views(Self.catalog.featured, cart: cart, under: HomeView.titleLevel), categories: links), fixture.layout(.home))
+        try check(
             SearchView(
                 query: "t <", results: fixture.cards.views(Self.catalog.products, cart: cart, under: SearchView.resultsLevel),
                 resultSummary: "3 results for “t <”", recent: [RecentSearchView(text: "a&b", href: "/search?q=a%26b")], categories: links
             ),
             fixture.layout(.search, sidebar: true)
         )
-        check(SearchView(query: "", results: [], resultSummary: "", recent: [], categories: links), fixture.layout(.search))
-        check(SearchView(query: "zz", results: [], resultSummary: "No results", recent: [], categories: links), fixture.layout(.search))
-        check(CartView(cart: cart, version: 3, cards: fixture.cards), fixture.layout(.cart))
-        check(CartView(cart: Cart(), version: 0, cards: fixture.cards), fixture.layout(.cart))
+        try check(SearchView(query: "", results: [], resultSummary: "", recent: [], categories: links), fixture.layout(.search))
+        try check(SearchView(query: "zz", results: [], resultSummary: "No results", recent: [], categories: links), fixture.layout(.search))
+        try check(CartView(cart: cart, version: 3, cards: fixture.cards), fixture.layout(.cart))
+        try check(CartView(cart: Cart(), version: 0, cards: fixture.cards), fixture.layout(.cart))
         let tabs = fixture.pages.tabBar.tabs
-        check(
+        try check(
             ProfileView(
                 displayName: "Ann <b>", memberSince: "1 Dec 2026", memberSinceISO: "2026-12-01T00:00:00Z",
                 orders: [OrderView(order: order, placedAt: "14 Nov 2023", placedAtISO: "2023-11-14T22:13:20Z")],
@@ -119,14 +119,14 @@ import Testing
             ),
             fixture.layout(.profile)
         )
-        check(
+        try check(
             ProfileView(
                 displayName: "Guest", memberSince: "", memberSinceISO: "", orders: [], themes: [], tabOrder: [],
                 isCustomOrder: false, notificationsOn: true, confirmation: nil, devices: []
             ),
             fixture.layout(.profile)
         )
-        check(ErrorView(title: "Page not found", message: "No <such> page", backHref: "/", backLabel: "Go to Home"), fixture.layout(nil, session: false))
+        try check(ErrorView(title: "Page not found", message: "No <such> page", backHref: "/", backLabel: "Go to Home"), fixture.layout(nil, session: false))
 
         // The data reached the page: escaped text, prices, counts, the layout's token in forms.
         #expect(checked[0].contains(#"<h2 class="product__name">Tent &lt;2p&gt; &amp; “fly”</h2>"#))
@@ -139,8 +139,8 @@ import Testing
     @Test("Home's product names are one level below its title; Search's one below the results' heading")
     func headingsNeverSkipALevel() throws {
         let fixture = try Fixture()
-        let home = fixture.render(HomeView(featured: fixture.cards.views(Self.catalog.featured, cart: Cart(), under: HomeView.titleLevel), categories: []), in: fixture.layout(.home)).typed
-        let search = fixture.render(
+        let home = try fixture.render(HomeView(featured: fixture.cards.views(Self.catalog.featured, cart: Cart(), under: HomeView.titleLevel), categories: []), in: fixture.layout(.home)).typed
+        let search = try fixture.render(
             SearchView(query: "a", results: fixture.cards.views(Self.catalog.products, cart: Cart(), under: SearchView.resultsLevel),
                        resultSummary: "3 results", recent: [], categories: []),
             in: fixture.layout(.search)
@@ -172,6 +172,17 @@ import Testing
         }
     }
 
+    /// Starts the shop (nothing listens) on `resources`, with a database of its own: where every
+    /// page's template is compiled, as the features that show them register.
+    private static func start(with resources: TemporaryDirectory) throws {
+        let database = try TemporaryDirectory()
+        var configuration = QuickCart.Configuration()
+        configuration.port = 0
+        configuration.resourcesPath = resources.path
+        configuration.databasePath = database.path + "/quickcart.sqlite"
+        _ = try QuickCartApp(configuration: configuration)
+    }
+
     /// A copy of `Views/` with one change, and `Public/` beside it, as `--resources` expects.
     private func brokenResources(_ file: String, _ change: (String) -> String?) throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory()
@@ -190,12 +201,7 @@ import Testing
     @Test("QuickCart refuses to start when a template names a field its view lacks, naming file, line and field")
     func appRefusesBrokenViews() throws {
         let resources = try brokenResources("partials/product.mustache") { $0.replacingOccurrences(of: "{{description}}", with: "{{descripton}}") }
-        let database = try TemporaryDirectory()
-        var configuration = QuickCart.Configuration()
-        configuration.port = 0
-        configuration.resourcesPath = resources.path
-        configuration.databasePath = database.path + "/quickcart.sqlite"
-        let error = try #require(throws: (any Error).self) { try QuickCartApp(configuration: configuration) }
+        let error = try #require(throws: (any Error).self) { try Self.start(with: resources) }
         let file = URL(fileURLWithPath: resources.path + "/Views/partials/product.mustache").path
         #expect("\(error)" == "\(file):5:33: no field 'descripton' in ProductCardView or HomeView or LayoutView")
     }
@@ -211,14 +217,14 @@ import Testing
             // An empty `old` puts `new` on a line of its own at the top.
             old.isEmpty ? new + "\n" + text : text.replacingOccurrences(of: old, with: new)
         }
-        let error = try #require(throws: TemplateError.self) { try PageTemplates(directory: resources.path + "/Views") }
+        let error = try #require(throws: TemplateError.self) { try Self.start(with: resources) }
         #expect(error.description.hasSuffix("/Views/" + expected), "\(error)")
     }
 
     @Test("A view whose template is missing stops the start")
     func missingTemplate() throws {
         let resources = try brokenResources("error.mustache") { _ in nil }
-        let error = try #require(throws: TemplateError.self) { try PageTemplates(directory: resources.path + "/Views") }
+        let error = try #require(throws: TemplateError.self) { try Self.start(with: resources) }
         #expect(error.description.hasSuffix("/Views/error.mustache: no template named 'error' for ErrorView"), "\(error)")
     }
 }

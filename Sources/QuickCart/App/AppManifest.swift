@@ -51,11 +51,11 @@ struct AppManifest: Encodable {
         }
         shortcuts = [
             Shortcut(
-                name: "Cart", short_name: "Cart", description: "Your cart", url: "/cart",
+                name: "Cart", short_name: "Cart", description: "Your cart", url: TabBar.TabID.cart.path,
                 icons: [Icon(src: url("icons/app/cart-96.png"), sizes: "96x96", purpose: "any")]
             ),
             Shortcut(
-                name: "Search", short_name: "Search", description: "Search the shop", url: "/search",
+                name: "Search", short_name: "Search", description: "Search the shop", url: TabBar.TabID.search.path,
                 icons: [Icon(src: url("icons/app/search-96.png"), sizes: "96x96", purpose: "any")]
             ),
         ]

@@ -4,7 +4,7 @@ import Mustache
 /// Error pages in the shop's own layout, tab bar included, with a sentence a person can act on.
 struct ErrorPages: Sendable {
     let sessions: SessionManager
-    let pages: PageRenderer
+    let page: ShopPage<ErrorView>
     let clock: Clock
 
     func render(_ error: HTTPError, for request: Request) -> Response {
@@ -19,7 +19,7 @@ struct ErrorPages: Sendable {
             backHref: back.href,
             backLabel: back.label
         )
-        var response = pages.render(
+        var response = page.render(
             content, .init(title: content.title, tab: nil, cartCount: count, returnTo: "/", status: error.status),
             session: session
         )
@@ -39,9 +39,9 @@ struct ErrorPages: Sendable {
            request.method != .get || referer.prefix(while: { $0 != "?" }) != request.path {
             return (referer, label(for: referer))
         }
-        if status == .notFound { return ("/", "Go to Home") }
-        let tab = tabPath(of: request.path)
-        return (tab, label(for: tab))
+        if status == .notFound { return (TabBar.TabID.home.path, "Go to Home") }
+        let tab = TabBar.TabID(of: request.path)
+        return (tab.path, tab.wayBackLabel)
     }
 
     /// The path and query of `referer` when it names this site (scheme http or https, the
@@ -58,24 +58,9 @@ struct ErrorPages: Sendable {
         return nil
     }
 
-    /// The tab an address belongs to, as a path: `/search…` is Search, `/cart…` Cart,
-    /// `/profile…` and `/preferences…` Profile, anything else Home.
-    static func tabPath(of path: String) -> String {
-        for (prefix, tab) in [("/search", "/search"), ("/cart", "/cart"), ("/profile", "/profile"), ("/preferences", "/profile")]
-        where path == prefix || path.hasPrefix(prefix + "/") || path.hasPrefix(prefix + "?") {
-            return tab
-        }
-        return "/"
-    }
-
     /// The button's words for going back to `path`, named after its tab.
     static func label(for path: String) -> String {
-        switch tabPath(of: String(path.prefix { $0 != "?" && $0 != "#" })) {
-        case "/search": "Back to Search"
-        case "/cart": "Back to your cart"
-        case "/profile": "Back to Profile"
-        default: "Back to Home"
-        }
+        TabBar.TabID(of: String(path.prefix { $0 != "?" && $0 != "#" })).wayBackLabel
     }
 
     /// MicroHTTP's messages for requests it could not read, in words a shopper understands;
@@ -112,7 +97,6 @@ struct ErrorView: PageView {
     let backLabel: String
 
     static let templateName = "error"
-    static func template(in templates: PageTemplates) -> PageTemplate<ErrorView> { templates.error }
     static let mustacheFields: MustacheFields<ErrorView> = [
         "title": .text(\.title),
         "message": .text(\.message),

@@ -1,6 +1,28 @@
 import FoundationEssentials
 import MicroHTTP
 
+extension InstallableApp: ShopFeature {
+    static func register(with shop: ShopContext, in routes: inout ShopRouter) throws {
+        let files = shop.staticFiles
+        let app = try InstallableApp(
+            release: shop.release,
+            manifest: AppManifest(shop: shop.configuration.shop) { files.versionedURL($0) },
+            // Every style sheet and script module (pages and modules name them by these versioned
+            // addresses), and the tab's icon; the app's icons come with the manifest.
+            precache: files.paths.filter { ($0.hasPrefix("css/") && $0.hasSuffix(".css")) || ($0.hasPrefix("js/") && $0.hasSuffix(".js")) }
+                .map { files.versionedURL($0) } + [shop.assets.favicon.string],
+            offlinePage: try shop.pages.page(OfflineView.self, tab: nil), staticFiles: files
+        )
+        routes.serve("/manifest.webmanifest") { app.manifest($0) }
+        routes.serve("/sw.js") { try app.worker($0) }
+        routes.serve("/sw-assets.json") { app.assetList($0) }
+        routes.serve(offlinePath) { app.offlinePage($0) }
+    }
+
+    /// Where the offline page is, as the worker's asset list names it.
+    private static let offlinePath = "/offline"
+}
+
 /// What makes the shop an installable app that is honest on a bad network, answered from bytes
 /// made once at start:
 ///
@@ -25,16 +47,16 @@ struct InstallableApp: Sendable {
 
     /// - Parameters:
     ///   - precache: The versioned addresses of the style sheet, scripts and icons pages use.
-    init(release: String, manifest: AppManifest, precache: [String], pages: PageRenderer, staticFiles: StaticFiles) throws {
+    init(release: String, manifest: AppManifest, precache: [String], offlinePage: ShopPage<OfflineView>, staticFiles: StaticFiles) throws {
         self.release = release
         self.staticFiles = staticFiles
         self.manifest = FixedAnswer(try manifest.json(), contentType: "application/manifest+json")
-        let list = AssetList(release: release, offline: "/offline", precache: precache + manifest.iconURLs)
+        let list = AssetList(release: release, offline: Self.offlinePath, precache: precache + manifest.iconURLs)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         self.assets = FixedAnswer(try encoder.encode(list), contentType: "application/json", release: release)
-        let page = pages.render(
-            OfflineView(), .init(title: "Offline", tab: nil, cartCount: 0, returnTo: "/", isOffline: true), session: nil
+        let page = offlinePage.render(
+            OfflineView(), .init(title: "Offline", tab: nil, cartCount: 0, returnTo: TabBar.TabID.home.path, isOffline: true), session: nil
         )
         let body: [UInt8] = if case .bytes(let bytes) = page.body { bytes } else { [] }
         self.offline = FixedAnswer(body, contentType: "text/html; charset=utf-8", release: release)

@@ -9,7 +9,15 @@ import Synchronization
 /// cached for a year as immutable. Only such names are looked up; anything else is 404, so no
 /// request path ever reaches the file system as given. The server never decodes an image: it
 /// sends the bytes the import wrote.
-final class MediaFiles: Sendable {
+final class MediaFiles: Sendable, ShopFeature {
+    static func register(with shop: ShopContext, in routes: inout ShopRouter) throws {
+        let media = MediaFiles(directory: CatalogImages.generatedDirectory(in: shop.configuration.mediaDirectory))
+        routes.serve("/media/:name") { request in
+            try media.response(for: request, name: request.routeParameters["name"] ?? "")
+        }
+    }
+
+
     static let cacheControl = "public, max-age=31536000, immutable"
 
     /// The folder of thumbnails (`generated/` in the media folder).

@@ -65,9 +65,8 @@ public final class QuickCartApp: Sendable {
             publicFiles: staticFiles.paths.map { ($0, staticFiles.version(of: $0) ?? "") }, viewsDirectory: resources.views, shop: shop
         )
         let assets = AssetsView(
-            css: Self.versionedURL("css/app.css", in: staticFiles), js: Self.versionedURL("js/app.js", in: staticFiles),
-            favicon: Self.versionedURL("icons/favicon.svg", in: staticFiles),
-            touchIcon: Self.versionedURL("icons/app/maskable-192.png", in: staticFiles)
+            css: staticFiles.versionedURL("css/app.css"), js: staticFiles.versionedURL("js/app.js"),
+            favicon: staticFiles.versionedURL("icons/favicon.svg"), touchIcon: staticFiles.versionedURL("icons/app/maskable-192.png")
         )
         let pages = PageRenderer(
             templates: try PageTemplates(directory: resources.views),
@@ -76,51 +75,25 @@ public final class QuickCartApp: Sendable {
             shop: ShopView(shop, release: release),
             notices: NoticeCookies(secret: secret, secure: configuration.secureCookies)
         )
-        let installable = try InstallableApp(
-            release: release,
-            manifest: AppManifest(shop: shop) { Self.versionedURL($0, in: staticFiles) },
-            // Every style sheet and script module (pages and modules name them by these versioned
-            // addresses), and the tab's icon; the app's icons come with the manifest.
-            precache: staticFiles.paths.filter { ($0.hasPrefix("css/") && $0.hasSuffix(".css")) || ($0.hasPrefix("js/") && $0.hasSuffix(".js")) }
-                .map { Self.versionedURL($0, in: staticFiles) } + [assets.favicon.string],
-            pages: pages, staticFiles: staticFiles
-        )
-        let shelf = LiveCatalog(source: storage.catalog, icons: icons)
-        let publisher = storage.badgePublisher(deliveringTo: hub)
         let clock = Clock(offsetFile: configuration.testClockFile)
         // The operator's lines' log: one writer keeps the two kinds of line whole and in order.
         let accessLogOutput = configuration.accessLog ? Log.output : nil
         self.accessLogOutput = accessLogOutput
         let storage = storage
         let metrics = ShopMetrics()
-        let routes = Routes(
-            sessions: sessions,
-            home: HomeController(shelf: shelf, pages: pages),
-            search: SearchController(
-                shelf: shelf, searches: storage.searches, pending: PendingSearches(), productSearch: storage.productSearch, pages: pages
-            ),
-            cart: CartController(shelf: shelf, carts: storage.carts, publisher: publisher, pages: pages),
-            profile: ProfileController(
-                orders: storage.orders, sessions: storage.sessions, sessionManager: sessions, publisher: publisher, pages: pages
-            ),
-            orders: OrdersController(orders: storage.orders, pages: pages),
-            preferences: PreferencesController(sessions: storage.sessions, tabBar: pages.tabBar, notices: pages.notices),
-            devices: DevicesController(
-                joinCodes: storage.joinCodes, sessions: storage.sessions, sessionManager: sessions, publisher: publisher, pages: pages,
-                attempts: JoinAttempts(), secure: configuration.secureCookies
-            ),
-            events: EventsController(hub: hub),
-            staticFiles: staticFiles,
-            installable: installable,
-            media: MediaFiles(directory: CatalogImages.generatedDirectory(in: configuration.mediaDirectory)),
-            errorPages: ErrorPages(sessions: sessions, pages: pages, clock: clock),
-            health: { try storage.ping() },
-            metrics: metrics,
-            securityHeaders: securityHeaders,
-            accessLog: accessLogOutput.map { output in AccessLog(write: output.write, json: configuration.logFormat == .json) },
-            clock: clock
+        let context = ShopContext(
+            configuration: configuration, storage: storage, sessions: sessions, pages: pages,
+            shelf: LiveCatalog(source: storage.catalog, icons: icons), publisher: storage.badgePublisher(deliveringTo: hub), hub: hub,
+            pendingSearches: PendingSearches(), staticFiles: staticFiles, assets: assets, release: release, clock: clock
         )
-        var router = routes.makeRouter()
+        var routes = try ShopRouter(
+            shop: context, metrics: metrics, securityHeaders: securityHeaders,
+            accessLog: accessLogOutput.map { output in AccessLog(write: output.write, json: configuration.logFormat == .json) }
+        )
+        for feature in ShopFeatures.all {
+            try feature.register(with: context, in: &routes)
+        }
+        var router = routes.router
         // Innermost, laid out from the finished route table: a slot per route.
         let requestMetrics = RequestMetrics(routePatterns: router.routePatterns)
         router.add(middleware: requestMetrics)
@@ -287,11 +260,6 @@ public final class QuickCartApp: Sendable {
         } catch {
             Log.error("purging expired sessions failed: \(error)")
         }
-    }
-
-    private static func versionedURL(_ path: String, in files: StaticFiles) -> String {
-        let version = files.etag(of: path).map { String($0.filter(\.isHexDigit).prefix(12)) } ?? "0"
-        return "/static/\(path)?v=\(version)"
     }
 }
 

@@ -1,5 +1,11 @@
 import MicroHTTP
 
+extension EventsController: ShopFeature {
+    static func register(with shop: ShopContext, in routes: inout ShopRouter) throws {
+        routes.get("/events", use: EventsController(hub: shop.hub).stream)
+    }
+}
+
 /// `GET /events`: the session's live badge as server-sent events; `GET /events?texts` adds the
 /// badge's texts after each count, for the page's script.
 struct EventsController: Sendable {

@@ -40,11 +40,18 @@ struct PageRenderer: Sendable {
         layoutToggles = LayoutToggleView.pair(icon: icons["sidebar"])
     }
 
-    /// Renders `content` for `session` in the layout: its theme, layout and tab order apply;
-    /// `places` are the addresses where tabs were last left. A `notice` shows at the top of the
-    /// content, and the answer clears its cookie, so it shows once (see ``Notice``).
+    /// The page that shows `view` under `tab`, its template compiled against the view now.
+    /// - Throws: ``TemplateError`` when the template does not fit the view (file, line, field).
+    func page<Content: PageView>(_ view: Content.Type, tab: TabBar.TabID?) throws(TemplateError) -> ShopPage<Content> {
+        ShopPage(renderer: self, template: try templates.compile(view), tab: tab)
+    }
+
+    /// Renders `content` with its `template` for `session` in the layout: its theme, layout and
+    /// tab order apply; `places` are the addresses where tabs were last left. A `notice` shows
+    /// at the top of the content, and the answer clears its cookie, so it shows once (see ``Notice``).
     func render<Content: PageView>(
-        _ content: Content, _ page: Page, session: Session?, places: [TabBar.TabID: String] = [:], notice: Notice? = nil
+        _ content: Content, with template: PageTemplate<Content>, _ page: Page, session: Session?,
+        places: [TabBar.TabID: String] = [:], notice: Notice? = nil
     ) -> Response {
         let preferences = session?.preferences ?? .standard
         let layout = LayoutView(
@@ -61,7 +68,6 @@ struct PageRenderer: Sendable {
             notice: notice,
             isOffline: page.isOffline
         )
-        let template = Content.template(in: templates)
         // Written straight into the body's array: no copy of the page at the end.
         let body = MustacheOutput.bytes(capacity: template.lastSize.estimate) { output in
             templates.layoutStart.render(layout, into: &output)
@@ -79,10 +85,5 @@ struct PageRenderer: Sendable {
     /// The notice the form post that led to `request` left, if any (see ``Notice``).
     func notice(in request: ShopRequest) -> Notice? {
         notices.notice(in: request.http, at: request.now)
-    }
-
-    /// The `Set-Cookie` that carries `notice` to the page a post leads to.
-    func noticeCookie(_ notice: Notice, for request: ShopRequest) -> Cookie {
-        notices.cookie(notice, at: request.now)
     }
 }

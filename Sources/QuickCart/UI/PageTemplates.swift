@@ -3,13 +3,10 @@ import FoundationEssentials
 import Mustache
 
 /// A page's content view: a typed view with the template in `Views/` that shows it inside the
-/// layout, and where ``PageTemplates`` keeps that template compiled.
+/// layout. The feature that shows the page compiles it at start (``PageRenderer/page(_:tab:)``).
 protocol PageView: MustacheView {
     /// The template's name in `Views/`, e.g. `cart` for `Views/cart.mustache`.
     static var templateName: String { get }
-    /// This view's compiled template among `templates`. A function rather than a key path:
-    /// applying a key path costs every page a lookup in the runtime.
-    static func template(in templates: PageTemplates) -> PageTemplate<Self>
 }
 
 /// A page's template compiled against its view inside the ``LayoutView``: names the page's
@@ -25,28 +22,23 @@ struct PageTemplate<Content: PageView>: Sendable {
     }
 }
 
-/// Every template of `Views/`, compiled at start against the view it shows. A template that
-/// names a field its view lacks, a section over something that is not a list, flag, optional
-/// or view, a missing partial, or a view whose template is missing stops the start with the
-/// file, line and field. A class: every page reads it, and copying a struct of them retains each.
+/// The templates of `Views/`, parsed at start, with the layout compiled; each page's template
+/// is compiled against its view by the feature that shows it, while the shop starts
+/// (``compile(_:)``). A template that names a field its view lacks, a section over something
+/// that is not a list, flag, optional or view, a missing partial, or a view whose template is
+/// missing stops the start with the file, line and field. A class: every page reads it, and
+/// copying a struct of them retains each.
 final class PageTemplates: Sendable {
     /// What every page starts and ends with: head, header, tab bar, live region.
     let layoutStart: MustacheViewTemplate<LayoutView>
     let layoutEnd: MustacheViewTemplate<LayoutView>
-    let home: PageTemplate<HomeView>
-    let search: PageTemplate<SearchView>
-    let cart: PageTemplate<CartView>
-    let profile: PageTemplate<ProfileView>
-    let order: PageTemplate<OrderPageView>
-    let error: PageTemplate<ErrorView>
-    let offline: PageTemplate<OfflineView>
-    let deviceCode: PageTemplate<DeviceCodeView>
-    let join: PageTemplate<JoinView>
+    private let library: MustacheLibrary
+    private let directory: String
 
-    /// Loads and compiles `Views/`.
+    /// Loads `Views/` and compiles the layout.
     /// - Throws: ``TemplateError`` naming the file, line and column of the first problem.
     init(directory: String) throws(TemplateError) {
-        let library: MustacheLibrary
+        self.directory = directory
         do {
             library = try MustacheLibrary(directory: directory)
         } catch let error as MustacheParseError {
@@ -57,15 +49,16 @@ final class PageTemplates: Sendable {
         do {
             layoutStart = try MustacheViewTemplate(named: "layout-start", in: library)
             layoutEnd = try MustacheViewTemplate(named: "layout-end", in: library)
-            home = try PageTemplate(in: library)
-            search = try PageTemplate(in: library)
-            cart = try PageTemplate(in: library)
-            profile = try PageTemplate(in: library)
-            order = try PageTemplate(in: library)
-            error = try PageTemplate(in: library)
-            offline = try PageTemplate(in: library)
-            deviceCode = try PageTemplate(in: library)
-            join = try PageTemplate(in: library)
+        } catch {
+            throw TemplateError(directory: directory, template: error.templateName, line: error.line, column: error.column, message: error.message)
+        }
+    }
+
+    /// `Content`'s template compiled against it inside the layout.
+    /// - Throws: ``TemplateError`` naming the file, line and column of the first problem.
+    func compile<Content: PageView>(_: Content.Type) throws(TemplateError) -> PageTemplate<Content> {
+        do {
+            return try PageTemplate(in: library)
         } catch {
             throw TemplateError(directory: directory, template: error.templateName, line: error.line, column: error.column, message: error.message)
         }

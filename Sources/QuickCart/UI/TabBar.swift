@@ -3,9 +3,50 @@ import Mustache
 /// The tabs of QuickCart, the web twin of a SwiftUI `TabView`: Home, Search, the prominent
 /// Cart with its badge, and Profile.
 public struct TabBar: Sendable {
-    /// Which tab a page belongs to.
+    /// Which tab a page belongs to. Its root path is the one place a tab's address is written:
+    /// routes, redirects and error pages take it from here.
     public enum TabID: String, Sendable, CaseIterable {
         case home, search, cart, profile
+
+        /// The tab's root, where its link leads when it was not left elsewhere.
+        public var path: String {
+            switch self {
+            case .home: "/"
+            case .search: "/search"
+            case .cart: "/cart"
+            case .profile: "/profile"
+            }
+        }
+
+        /// `path` followed by `rest` (`"/items"`, `"#devices-title"`, `"?order=3"`), an address under the tab.
+        public func path(_ rest: String) -> String {
+            self == .home ? rest : path + rest
+        }
+
+        /// What an error page's button says to lead back to the tab.
+        var wayBackLabel: String {
+            switch self {
+            case .home: "Back to Home"
+            case .search: "Back to Search"
+            case .cart: "Back to your cart"
+            case .profile: "Back to Profile"
+            }
+        }
+
+        /// Addresses outside every tab's root that still belong to a tab (the layout
+        /// toggle's form posts under `/preferences`, a Profile setting).
+        private static let otherRoots: [(root: String, tab: TabID)] = [("/preferences", .profile)]
+
+        /// The tab an address belongs to: `/search…` is Search, `/cart…` Cart, `/profile…`
+        /// and `/preferences…` Profile, anything else Home.
+        public init(of address: String) {
+            for (root, tab) in Self.allCases.filter({ $0 != .home }).map({ ($0.path, $0) }) + Self.otherRoots
+            where address == root || address.hasPrefix(root + "/") || address.hasPrefix(root + "?") {
+                self = tab
+                return
+            }
+            self = .home
+        }
     }
 
     /// A tab's role, as in SwiftUI's `Tab(role:)`.
@@ -27,7 +68,7 @@ public struct TabBar: Sendable {
         /// The icon's file name in `Public/icons/`, without `.svg`.
         public let icon: String
         /// Where the tab leads when it was not left elsewhere.
-        public let path: String
+        public var path: String { id.path }
         /// Its role in the bar: ordinary, search, or the prominent one carrying the badge.
         public let role: Role
         /// The icon's SVG markup, once ``withIcons(from:)`` has looked it up.
@@ -62,9 +103,11 @@ public struct TabBar: Sendable {
     /// A bar of `tabs`, in that order.
     public init(tabs: [Tab]) {
         self.tabs = tabs
-        rootBars = [nil, .home, .search, .cart, .profile].map { current in Self.views(of: tabs, current: current, places: [:]) }
+        rootBars = ([nil] + TabID.allCases).map { current in Self.views(of: tabs, current: current, places: [:]) }
     }
 
+    /// Where the bar for `current` is among ``rootBars``: `nil` first, then the tabs in their
+    /// declared order (a switch: `allCases` would make an array on every page).
     private static func rootBarIndex(_ current: TabID?) -> Int {
         switch current {
         case nil: 0
@@ -77,10 +120,10 @@ public struct TabBar: Sendable {
 
     /// QuickCart's tabs in their standard order.
     public static let standard = TabBar(tabs: [
-        Tab(id: .home, title: "Home", icon: "home", path: "/", role: .standard),
-        Tab(id: .search, title: "Search", icon: "search", path: "/search", role: .search),
-        Tab(id: .cart, title: "Cart", icon: "cart", path: "/cart", role: .prominent),
-        Tab(id: .profile, title: "Profile", icon: "profile", path: "/profile", role: .standard),
+        Tab(id: .home, title: "Home", icon: "home", role: .standard),
+        Tab(id: .search, title: "Search", icon: "search", role: .search),
+        Tab(id: .cart, title: "Cart", icon: "cart", role: .prominent),
+        Tab(id: .profile, title: "Profile", icon: "profile", role: .standard),
     ])
 
     /// This bar with each tab's icon markup looked up once, rather than on every page.

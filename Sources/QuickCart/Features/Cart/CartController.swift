@@ -1,5 +1,22 @@
 import MicroHTTP
 
+extension CartController: ShopFeature {
+    static func register(with shop: ShopContext, in routes: inout ShopRouter) throws {
+        let cart = CartController(
+            shelf: shop.shelf, carts: shop.storage.carts, publisher: shop.publisher,
+            page: try shop.pages.page(CartView.self, tab: tab), notices: shop.pages.notices
+        )
+        routes.get(tab.path, use: cart.show)
+        routes.post(tab.path("/items"), use: cart.add)
+        routes.post(tab.path("/items/:id/quantity"), use: cart.setQuantity)
+        routes.post(tab.path("/items/:id/remove"), use: cart.remove)
+        routes.post(tab.path("/items/:id/restore"), use: cart.undoRemove)
+        routes.post(tab.path("/checkout"), use: cart.checkout)
+    }
+
+    private static let tab = TabBar.TabID.cart
+}
+
 /// The Cart tab and every form that changes a cart: add, the quantity steppers, remove (and
 /// its undo) and checkout. Each change commits, tells the session's open tabs the new count, then answers
 /// 303 back to the row the form came from, with a one-shot notice of what happened.
@@ -7,14 +24,14 @@ struct CartController: Sendable {
     let shelf: LiveCatalog
     let carts: any CartStore
     let publisher: any BadgePublisher
-    let pages: PageRenderer
+    let page: ShopPage<CartView>
+    /// Signs the notices its answers leave.
+    let notices: NoticeCookies
 
     func show(_ request: ShopRequest) throws -> Response {
-        let cart = request.cart
-        return pages.render(
-            CartView(cart: cart, version: request.cartVersion, cards: shelf.current.cards), .init(title: "Cart", tab: .cart, cartCount: cart.itemCount, returnTo: "/cart"),
-            session: request.session, places: request.places,
-            notice: pages.notice(in: request) ?? DevicesController.joinedNotice(request.http.query["joined"])
+        page.render(
+            CartView(cart: request.cart, version: request.cartVersion, cards: shelf.current.cards), title: "Cart", returnTo: Self.tab.path, for: request,
+            notice: DevicesController.joinedNotice(request.http.query["joined"])
         )
     }
 
@@ -29,7 +46,7 @@ struct CartController: Sendable {
         }
         let change = try carts.add(productID: product.id, for: request.session, at: request.now)
         let notice = Self.quantityNotice(for: product.name, id: product.id, before: request.cart, after: change, verb: "Added ")
-        return committed(change, request, returnTo: Self.anchored(request.returnPath(default: "/cart"), at: product.id), notice: Notice(text: notice))
+        return committed(change, request, returnTo: Self.anchored(request.returnPath(default: Self.tab.path), at: product.id), notice: Notice(text: notice))
     }
 
     /// `POST /cart/items/:id/quantity` with `quantity`, clamped into 1...10. With `shown`, the
@@ -57,7 +74,7 @@ struct CartController: Sendable {
             }
             let name = product?.name ?? "The item"
             let notice = Self.quantityNotice(for: name, id: productID, before: request.cart, after: change, verb: "")
-            return committed(change, request, returnTo: Self.anchored(request.returnPath(default: "/cart"), at: productID), notice: Notice(text: notice))
+            return committed(change, request, returnTo: Self.anchored(request.returnPath(default: Self.tab.path), at: productID), notice: Notice(text: notice))
         } catch CartError.notInCart {
             throw HTTPError(.notFound, "That item is not in your cart.")
         }
@@ -68,7 +85,7 @@ struct CartController: Sendable {
     func remove(_ request: ShopRequest) throws -> Response {
         let productID = try request.productID()
         guard request.cart.quantity(of: productID) > 0 else {
-            throw NothingChanged(answer: .redirect(to: Self.withoutFragment(request.returnPath(default: "/cart"))))
+            throw NothingChanged(answer: .redirect(to: Self.withoutFragment(request.returnPath(default: Self.tab.path))))
         }
         let change = try carts.remove(productID: productID, for: request.session, at: request.now)
         // The row is gone: the place to come back to is the row after it, or else the one before.
@@ -76,7 +93,7 @@ struct CartController: Sendable {
         let index = before.firstIndex { $0.product.id == productID }
         let rest = before.filter { $0.product.id != productID }
         let neighbour = index.flatMap { rest.indices.contains($0) ? rest[$0] : rest.last }
-        let returnTo = request.returnPath(default: "/cart")
+        let returnTo = request.returnPath(default: Self.tab.path)
         let name = shelf.current.catalog.product(id: productID)?.name ?? "the item"
         let undo = Notice.Undo(productID: productID, quantity: request.cart.quantity(of: productID), cartVersion: change.version)
         return committed(
@@ -97,10 +114,10 @@ struct CartController: Sendable {
         guard let product = shelf.current.catalog.product(id: productID) else {
             throw HTTPError(.notFound, "That product is not in our catalog.")
         }
-        let returnTo = request.returnPath(default: "/cart")
+        let returnTo = request.returnPath(default: Self.tab.path)
         let tooLate = NothingChanged(answer: {
             var answer = Response.redirect(to: Self.withoutFragment(returnTo))
-            answer.setCookie(pages.noticeCookie(Notice(text: "That can no longer be undone."), for: request))
+            answer.setCookie(notices.cookie(Notice(text: "That can no longer be undone."), at: request.now))
             return answer
         }())
         guard Int64(clamping: version) == request.cartVersion, request.cart.quantity(of: productID) == 0 else { throw tooLate }
@@ -124,13 +141,13 @@ struct CartController: Sendable {
         let placement = OrderPlacement(intent: .review(cartVersion: Int64(clamping: version)), shownLines: shown)
         do {
             let placed = try carts.placeOrder(placement, for: request.session, at: request.now)
-            let confirmation = "/profile?order=\(placed.orderID)#order-confirmation"
+            let confirmation = TabBar.TabID.profile.path("?order=\(placed.orderID)#order-confirmation")
             guard let change = placed.change else { return .redirect(to: confirmation) }
             return committed(change, request, returnTo: confirmation)
         } catch CartError.changedSinceShown {
             let notice = ReviewChanges(shown: shown, now: request.cart, catalog: shelf.current.catalog).notice
-            var answer = Response.redirect(to: "/cart")
-            answer.setCookie(pages.noticeCookie(Notice(text: notice), for: request))
+            var answer = Response.redirect(to: Self.tab.path)
+            answer.setCookie(notices.cookie(Notice(text: notice), at: request.now))
             throw NothingChanged(answer: answer)
         } catch CartError.emptyCart {
             throw HTTPError(.badRequest, "Your cart is empty, so there is nothing to check out.")
@@ -142,7 +159,7 @@ struct CartController: Sendable {
     private func committed(_ change: CartChange, _ request: ShopRequest, returnTo path: String, notice: Notice? = nil) -> Response {
         publisher.publish(change, for: request.session)
         var response = Response.redirect(to: path)
-        if let notice { response.setCookie(pages.noticeCookie(notice, for: request)) }
+        if let notice { response.setCookie(notices.cookie(notice, at: request.now)) }
         return response
     }
 
@@ -170,7 +187,7 @@ struct CartController: Sendable {
     /// (`#item-3`) on the cart page, a product card (`#product-3`) on Home and Search.
     static func anchored(_ path: String, at productID: Int64) -> String {
         var page = withoutFragment(path)
-        let isCart = page == "/cart" || page.hasPrefix("/cart?")
+        let isCart = page == tab.path || page.hasPrefix(tab.path("?"))
         page.append(isCart ? "#item-" : "#product-")
         page.append(String(productID))
         return page

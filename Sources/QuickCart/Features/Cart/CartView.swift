@@ -32,7 +32,6 @@ struct CartView: PageView {
     }
 
     static let templateName = "cart"
-    static func template(in templates: PageTemplates) -> PageTemplate<CartView> { templates.cart }
     static let mustacheFields: MustacheFields<CartView> = [
         "items": .list(\.items),
         "hasItems": .bool { !$0.items.isEmpty },

@@ -16,7 +16,6 @@ struct DeviceCodeView: PageView {
     let endedText: String?
 
     static let templateName = "device-code"
-    static func template(in templates: PageTemplates) -> PageTemplate<DeviceCodeView> { templates.deviceCode }
     static let mustacheFields: MustacheFields<DeviceCodeView> = [
         "hasCode": .bool { $0.code != nil },
         "code": .text { $0.code ?? "" },
@@ -39,7 +38,6 @@ struct JoinView: PageView {
     let problem: String?
 
     static let templateName = "join"
-    static func template(in templates: PageTemplates) -> PageTemplate<JoinView> { templates.join }
     static let mustacheFields: MustacheFields<JoinView> = [
         "code": .text(\.code),
         "hasPreview": .bool { $0.preview != nil },

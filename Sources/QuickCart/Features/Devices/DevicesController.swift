@@ -1,5 +1,28 @@
 import MicroHTTP
 
+extension DevicesController: ShopFeature {
+    static func register(with shop: ShopContext, in routes: inout ShopRouter) throws {
+        let devices = DevicesController(
+            joinCodes: shop.storage.joinCodes, sessions: shop.storage.sessions, sessionManager: shop.sessions, publisher: shop.publisher,
+            codePage: try shop.pages.page(DeviceCodeView.self, tab: .profile), joinPage: try shop.pages.page(JoinView.self, tab: .profile),
+            notices: shop.pages.notices, attempts: JoinAttempts(), secure: shop.configuration.secureCookies
+        )
+        routes.get(codePath, use: devices.showCode)
+        routes.post(codePath, use: devices.createCode)
+        routes.get(joinPath, use: devices.showJoin)
+        routes.post(joinPath, use: devices.join)
+        routes.post(TabBar.TabID.profile.path("/devices/sign-out"), storesSession: false, use: devices.signOutDevice)
+        routes.post(TabBar.TabID.profile.path("/devices/sign-out-others"), storesSession: false, use: devices.signOutOthers)
+    }
+
+    /// This device's code, under Profile.
+    private static let codePath = TabBar.TabID.profile.path("/code")
+    /// Where a code is entered, and where its link leads.
+    private static let joinPath = "/join"
+    /// Profile's list of devices, where signing one out returns.
+    private static let devicesList = TabBar.TabID.profile.path("#devices-title")
+}
+
 /// "Continue on another device": a code (and the QR code of its link) that brings another
 /// browser into this shopper's cart, the join itself, and signing devices out. Every change is
 /// a CSRF-checked form post; opening a join link changes nothing.
@@ -8,7 +31,10 @@ struct DevicesController: Sendable {
     let sessions: any SessionStore
     let sessionManager: SessionManager
     let publisher: any BadgePublisher
-    let pages: PageRenderer
+    let codePage: ShopPage<DeviceCodeView>
+    let joinPage: ShopPage<JoinView>
+    /// Signs the notices its answers leave.
+    let notices: NoticeCookies
     let attempts: JoinAttempts
     /// Links are `https://` behind HTTPS (`--secure-cookies`).
     let secure: Bool
@@ -34,10 +60,7 @@ struct DevicesController: Sendable {
                 )
             }
         }
-        return pages.render(
-            content, .init(title: "Continue on another device", tab: .profile, cartCount: request.cart.itemCount, returnTo: "/profile/code"),
-            session: session, places: request.places, notice: pages.notice(in: request)
-        )
+        return codePage.render(content, title: "Continue on another device", returnTo: Self.codePath, for: request)
     }
 
     /// `POST /profile/code`: a new code for this device (its earlier one is void), back to its page.
@@ -50,7 +73,7 @@ struct DevicesController: Sendable {
         let nonce = Hex.encode(SecureRandom.bytes(count: 16))
         let code = sessionManager.joinCode(nonce: nonce)
         try joinCodes.createCode(hash: sessionManager.joinCodeHash(code), nonce: nonce, for: request.session, at: request.now)
-        return .redirect(to: "/profile/code")
+        return .redirect(to: Self.codePath)
     }
 
     /// `GET /join`, or `GET /join?code=…` (the link): whose cart the code joins, with a button
@@ -71,11 +94,9 @@ struct DevicesController: Sendable {
                 problem = Self.notValid
             }
         }
-        return pages.render(
+        return joinPage.render(
             JoinView(code: JoinCode.normalized(given).map(JoinCode.display) ?? String(given.prefix(12)), preview: preview, problem: problem),
-            .init(title: "Join a cart", tab: .profile, cartCount: request.cart.itemCount, returnTo: "/join",
-                  status: problem == nil ? .ok : .badRequest),
-            session: request.session, places: request.places, notice: pages.notice(in: request)
+            title: "Join a cart", returnTo: Self.joinPath, for: request, status: problem == nil ? .ok : .badRequest
         )
     }
 
@@ -95,7 +116,7 @@ struct DevicesController: Sendable {
             attempts.recordWrong(address, at: request.now)
             throw HTTPError(.badRequest, Self.notValid)
         case .alreadyJoined:
-            throw NothingChanged(answer: .redirect(to: "/cart"))
+            throw NothingChanged(answer: .redirect(to: TabBar.TabID.cart.path))
         case .joined(let merged, let change, _, let shopperKey, let showingClient):
             let notice = BadgeHub.joinNotice(
                 text: "A new device joined: \(DeviceName.of(userAgent: request.http.headers["User-Agent"])) — not you? Sign it out.",
@@ -108,7 +129,7 @@ struct DevicesController: Sendable {
             // What was merged travels in the address, as checkout's order number does: the
             // script follows a post that leads to another page by loading it again, which would
             // spend a one-shot notice before the shopper saw it.
-            return .redirect(to: "/cart?joined=\(merged)")
+            return .redirect(to: TabBar.TabID.cart.path("?joined=\(merged)"))
         }
     }
 
@@ -131,7 +152,7 @@ struct DevicesController: Sendable {
     /// `POST /profile/devices/sign-out-others`: every device of the shopper but this one.
     func signOutOthers(_ request: ShopRequest) throws -> Response {
         let session = request.session
-        guard session.isStored else { throw NothingChanged(answer: .redirect(to: "/profile#devices-title")) }
+        guard session.isStored else { throw NothingChanged(answer: .redirect(to: Self.devicesList)) }
         let others = try sessions.devices(ofShopper: session.shopperID).filter { $0.clientID != session.clientID }
         return try end(others, request, notice: others.isEmpty ? "No other device was signed in" : "Signed out everywhere else")
     }
@@ -141,13 +162,13 @@ struct DevicesController: Sendable {
             devices.map(\.clientID), ofShopper: request.session.shopperID, spendingUnstored: nil, at: request.now
         )
         publisher.endStreams(ofClients: ended.map(sessionManager.liveKey(ofClient:)))
-        var response = Response.redirect(to: "/profile#devices-title")
-        response.setCookie(pages.noticeCookie(Notice(text: notice), for: request))
+        var response = Response.redirect(to: Self.devicesList)
+        response.setCookie(notices.cookie(Notice(text: notice), at: request.now))
         return response
     }
 
     private func signOutHere(_ request: ShopRequest) throws -> Response {
-        var response = Response.redirect(to: "/profile")
+        var response = Response.redirect(to: TabBar.TabID.profile.path)
         response.setCookie(try sessionManager.endSession(request.session, at: request.now))
         publisher.endStreams(ofClients: [request.session.liveKey])
         return response
@@ -156,7 +177,7 @@ struct DevicesController: Sendable {
     /// The link a code's QR code carries: this host's join page with the code.
     private func link(for code: String, _ request: ShopRequest) -> String {
         let host = request.http.headers["Host"] ?? "localhost"
-        return (secure ? "https://" : "http://") + host + "/join?code=" + JoinCode.display(code)
+        return (secure ? "https://" : "http://") + host + Self.joinPath + "?code=" + JoinCode.display(code)
     }
 
     /// What the cart says after a join (`/cart?joined=N`): how many of this browser's items

@@ -1,19 +1,22 @@
 import MicroHTTP
 
+extension HomeController: ShopFeature {
+    static func register(with shop: ShopContext, in routes: inout ShopRouter) throws {
+        let home = HomeController(shelf: shop.shelf, page: try shop.pages.page(HomeView.self, tab: .home))
+        routes.get(TabBar.TabID.home.path, use: home.show)
+    }
+}
+
 /// The Home tab: featured products to add, and the categories to browse.
 struct HomeController: Sendable {
     let shelf: LiveCatalog
-    let pages: PageRenderer
+    let page: ShopPage<HomeView>
 
     func show(_ request: ShopRequest) throws -> Response {
-        let cart = request.cart
         let shelf = shelf.current
         let content = HomeView(
-            featured: shelf.cards.views(shelf.catalog.featured, cart: cart, under: HomeView.titleLevel), categories: shelf.categoryLinks
+            featured: shelf.cards.views(shelf.catalog.featured, cart: request.cart, under: HomeView.titleLevel), categories: shelf.categoryLinks
         )
-        return pages.render(
-            content, .init(title: "Home", tab: .home, cartCount: cart.itemCount, returnTo: "/"),
-            session: request.session, places: request.places, notice: pages.notice(in: request)
-        )
+        return page.render(content, title: "Home", returnTo: TabBar.TabID.home.path, for: request)
     }
 }

@@ -9,7 +9,6 @@ struct HomeView: PageView {
     let categories: [CategoryLinkView]
 
     static let templateName = "home"
-    static func template(in templates: PageTemplates) -> PageTemplate<HomeView> { templates.home }
     static let mustacheFields: MustacheFields<HomeView> = [
         "featured": .list(\.featured),
         "categories": .list(\.categories),

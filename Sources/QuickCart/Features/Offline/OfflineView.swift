@@ -5,6 +5,5 @@ import Mustache
 /// cart: the worker keeps one copy for every moment, so nothing on it may belong to one.
 struct OfflineView: PageView {
     static let templateName = "offline"
-    static func template(in templates: PageTemplates) -> PageTemplate<OfflineView> { templates.offline }
     static let mustacheFields: MustacheFields<OfflineView> = [:]
 }

@@ -6,7 +6,6 @@ struct OrderPageView: PageView {
     let order: Order
 
     static let templateName = "order"
-    static func template(in templates: PageTemplates) -> PageTemplate<OrderPageView> { templates.order }
     static let mustacheFields: MustacheFields<OrderPageView> = [
         "number": .text { $0.order.number },
         "placedAt": .text { ProfileController.date($0.order.placedAt) },

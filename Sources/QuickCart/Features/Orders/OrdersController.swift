@@ -1,10 +1,17 @@
 import MicroHTTP
 
+extension OrdersController: ShopFeature {
+    static func register(with shop: ShopContext, in routes: inout ShopRouter) throws {
+        let orders = OrdersController(orders: shop.storage.orders, page: try shop.pages.page(OrderPageView.self, tab: .profile))
+        routes.get("/orders/:id", use: orders.show)
+    }
+}
+
 /// `GET /orders/ID`: one of the shopper's orders. Anyone else's, or one that does not exist,
 /// is the same 404: the page never tells a stranger that an order number is in use.
 struct OrdersController: Sendable {
     let orders: any OrderStore
-    let pages: PageRenderer
+    let page: ShopPage<OrderPageView>
 
     func show(_ request: ShopRequest) throws -> Response {
         let text = request.http.routeParameters["id"] ?? ""
@@ -12,9 +19,6 @@ struct OrdersController: Sendable {
               let order = try orders.order(id: id, for: request.session) else {
             throw HTTPError(.notFound, "There is no such order among yours. Your orders are listed on Profile.")
         }
-        return pages.render(
-            OrderPageView(order: order), .init(title: "Order #\(order.number)", tab: .profile, cartCount: request.cart.itemCount, returnTo: "/orders/\(order.number)"),
-            session: request.session, places: request.places, notice: pages.notice(in: request)
-        )
+        return page.render(OrderPageView(order: order), title: "Order #\(order.number)", returnTo: "/orders/\(order.number)", for: request)
     }
 }

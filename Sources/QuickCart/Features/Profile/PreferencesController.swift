@@ -1,6 +1,20 @@
 import MicroHTTP
 import Mustache
 
+extension PreferencesController: ShopFeature {
+    static func register(with shop: ShopContext, in routes: inout ShopRouter) throws {
+        let preferences = PreferencesController(sessions: shop.storage.sessions, tabBar: shop.pages.tabBar, notices: shop.pages.notices)
+        routes.post(tab.path("/theme"), use: preferences.setTheme)
+        routes.post(tab.path("/tabs"), use: preferences.arrangeTabs)
+        routes.post(tab.path("/tabs/reset"), use: preferences.resetTabs)
+        routes.post(tab.path("/notifications"), use: preferences.setNotifications)
+        routes.post("/preferences/layout", use: preferences.setLayout)
+    }
+
+    /// Where the settings are shown (their forms return to their section there).
+    private static let tab = TabBar.TabID.profile
+}
+
 /// The settings a session keeps: theme, tab order (Cart pinned), the wide-screen sidebar and
 /// notifications. Every change is a plain form post answered with 303.
 struct PreferencesController: Sendable {
@@ -14,7 +28,7 @@ struct PreferencesController: Sendable {
         guard let theme = request.http.form["theme"].flatMap(Preferences.Theme.init(rawValue:)) else {
             throw HTTPError(.badRequest, "Choose a theme: System, Light or Dark.")
         }
-        return try save(request, returnTo: "/profile#appearance-title") { $0.theme = theme }
+        return try save(request, returnTo: Self.tab.path("#appearance-title")) { $0.theme = theme }
     }
 
     /// `POST /profile/tabs` with `tab` and `move` = `up`/`down`, or with `order`, the movable
@@ -27,11 +41,11 @@ struct PreferencesController: Sendable {
         if let list = request.http.form["order"] {
             order = list.split(separator: ",").map { $0.trimmingWhitespace(newlines: false) }
             guard order.sorted() == tabBar.movableTabIDs.sorted() else {
-                throw HTTPError(.badRequest, "The tab order must list Home, Search and Profile once each.")
+                throw HTTPError(.badRequest, "The tab order must list \(movableTitles(joinedBy: "and")) once each.")
             }
         } else {
             guard let tab = request.http.form["tab"], let index = order.firstIndex(of: tab) else {
-                throw HTTPError(.badRequest, "Choose Home, Search or Profile to move; Cart keeps its place.")
+                throw HTTPError(.badRequest, "Choose \(movableTitles(joinedBy: "or")) to move; \(pinnedTitles) keeps its place.")
             }
             let title = tabBar.arranged(by: order).first { $0.id.rawValue == tab }?.title ?? tab
             switch request.http.form["move"] {
@@ -43,14 +57,29 @@ struct PreferencesController: Sendable {
             }
         }
         let saved = order == tabBar.movableTabIDs ? [] : order
-        return try save(request, returnTo: "/profile#tabs-title", notice: tabOrderNotice(moved ?? "Saved the tab order.", saved)) {
+        return try save(request, returnTo: Self.tabsSection, notice: tabOrderNotice(moved ?? "Saved the tab order.", saved)) {
             $0.tabOrder = saved
         }
     }
 
     /// `POST /profile/tabs/reset`: the standard order.
     func resetTabs(_ request: ShopRequest) throws -> Response {
-        try save(request, returnTo: "/profile#tabs-title", notice: tabOrderNotice("Tab order reset.", [])) { $0.tabOrder = [] }
+        try save(request, returnTo: Self.tabsSection, notice: tabOrderNotice("Tab order reset.", [])) { $0.tabOrder = [] }
+    }
+
+    /// Profile's Customize tab bar section.
+    private static let tabsSection = tab.path("#tabs-title")
+
+    /// The movable tabs' titles as a sentence lists them: "Home, Search and Profile".
+    private func movableTitles(joinedBy conjunction: String) -> String {
+        let titles = tabBar.tabs.filter { $0.role != .prominent }.map(\.title)
+        guard let last = titles.last, titles.count > 1 else { return titles.last ?? "" }
+        return titles.dropLast().joined(separator: ", ") + " \(conjunction) " + last
+    }
+
+    /// The pinned tab's title ("Cart").
+    private var pinnedTitles: String {
+        tabBar.tabs.filter { $0.role == .prominent }.map(\.title).joined(separator: ", ")
     }
 
     /// What a change of the tab order did, then the whole bar in its new order, Cart included
@@ -65,7 +94,7 @@ struct PreferencesController: Sendable {
         guard let value = request.http.form["notifications"], ["on", "off"].contains(value) else {
             throw HTTPError(.badRequest, "Notifications are on or off.")
         }
-        return try save(request, returnTo: "/profile#settings-title") { $0.notifications = value == "on" }
+        return try save(request, returnTo: Self.tab.path("#settings-title")) { $0.notifications = value == "on" }
     }
 
     /// `POST /preferences/layout` with `layout` = `sidebar`/`bar`, from the button beside the
@@ -74,7 +103,7 @@ struct PreferencesController: Sendable {
         guard let value = request.http.form["layout"], ["sidebar", "bar"].contains(value) else {
             throw HTTPError(.badRequest, "The layout is a sidebar or a tab bar.")
         }
-        return try save(request, returnTo: request.returnPath(default: "/")) { $0.usesSidebar = value == "sidebar" }
+        return try save(request, returnTo: request.returnPath(default: TabBar.TabID.home.path)) { $0.usesSidebar = value == "sidebar" }
     }
 
     private func save(_ request: ShopRequest, returnTo: String, notice: String? = nil, _ change: (inout Preferences) -> Void) throws -> Response {

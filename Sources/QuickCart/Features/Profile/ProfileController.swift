@@ -1,6 +1,20 @@
 import FoundationEssentials
 import MicroHTTP
 
+extension ProfileController: ShopFeature {
+    static func register(with shop: ShopContext, in routes: inout ShopRouter) throws {
+        let profile = ProfileController(
+            orders: shop.storage.orders, sessions: shop.storage.sessions, sessionManager: shop.sessions, publisher: shop.publisher,
+            page: try shop.pages.page(ProfileView.self, tab: tab), notices: shop.pages.notices
+        )
+        routes.get(tab.path, use: profile.show)
+        routes.post(tab.path("/name"), use: profile.rename)
+        routes.post(tab.path("/sign-out"), storesSession: false, use: profile.signOut)
+    }
+
+    private static let tab = TabBar.TabID.profile
+}
+
 /// The Profile tab: account details, a display name to change, and past orders.
 struct ProfileController: Sendable {
     /// Display names are at most 40 characters and 160 UTF-8 bytes (``TextLimit``).
@@ -12,12 +26,13 @@ struct ProfileController: Sendable {
     let sessionManager: SessionManager
     /// Ends a signed-out client's open streams, on every instance.
     let publisher: any BadgePublisher
-    let pages: PageRenderer
+    let page: ShopPage<ProfileView>
+    /// Signs the notices its answers leave.
+    let notices: NoticeCookies
 
     func show(_ request: ShopRequest) throws -> Response {
         let session = request.session
         let orders = try orders.orders(for: session)
-        let count = request.cart.itemCount
         let confirmed = request.http.query["order"].flatMap(Int64.init).flatMap { id in orders.first { $0.id == id } }
         let content = ProfileView(
             displayName: session.displayName,
@@ -31,10 +46,7 @@ struct ProfileController: Sendable {
             confirmation: confirmed.map(OrderConfirmationView.init),
             devices: try devices(of: session)
         )
-        return pages.render(
-            content, .init(title: "Profile", tab: .profile, cartCount: count, returnTo: "/profile"),
-            session: session, places: request.places, notice: pages.notice(in: request)
-        )
+        return page.render(content, title: "Profile", returnTo: Self.tab.path, for: request)
     }
 
     /// `POST /profile/name` with `display_name`; the notice says it was saved.
@@ -52,8 +64,8 @@ struct ProfileController: Sendable {
         try sessions.setDisplayName(name, for: request.session, at: request.now)
         // Said once on the page it leads to (spoken, with JavaScript), where the greeting
         // shows the new name too.
-        var response = Response.redirect(to: "/profile")
-        response.setCookie(pages.noticeCookie(Notice(text: "Display name saved: \(name)"), for: request))
+        var response = Response.redirect(to: Self.tab.path)
+        response.setCookie(notices.cookie(Notice(text: "Display name saved: \(name)"), at: request.now))
         return response
     }
 
@@ -61,7 +73,7 @@ struct ProfileController: Sendable {
     /// client's ids are spent for good (before and after rotation), its open streams end, and
     /// a shopper left without clients is deleted with its cart and searches.
     func signOut(_ request: ShopRequest) throws -> Response {
-        var response = Response.redirect(to: "/profile")
+        var response = Response.redirect(to: Self.tab.path)
         response.setCookie(try sessionManager.endSession(request.session, at: request.now))
         publisher.endStreams(ofClients: [request.session.liveKey])
         return response
@@ -82,7 +94,7 @@ struct ProfileController: Sendable {
 
     /// The tabs in the session's order, each movable one with its place among the movable ones.
     private func tabOrder(_ order: [String]) -> [TabOrderItemView] {
-        let tabs = pages.tabBar.arranged(by: order)
+        let tabs = page.renderer.tabBar.arranged(by: order)
         let movable = tabs.filter { $0.role != .prominent }
         return tabs.map { tab in
             TabOrderItemView(tab: tab, position: movable.firstIndex { $0.id == tab.id }, movableCount: movable.count)

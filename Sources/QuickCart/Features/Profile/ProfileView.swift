@@ -16,7 +16,6 @@ struct ProfileView: PageView {
     let devices: [DeviceView]
 
     static let templateName = "profile"
-    static func template(in templates: PageTemplates) -> PageTemplate<ProfileView> { templates.profile }
     static let mustacheFields: MustacheFields<ProfileView> = [
         "displayName": .text(\.displayName),
         "memberSince": .text(\.memberSince),

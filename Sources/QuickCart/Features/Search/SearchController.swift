@@ -1,5 +1,18 @@
 import MicroHTTP
 
+extension SearchController: ShopFeature {
+    static func register(with shop: ShopContext, in routes: inout ShopRouter) throws {
+        let search = SearchController(
+            shelf: shop.shelf, searches: shop.storage.searches, pending: shop.pendingSearches,
+            productSearch: shop.storage.productSearch, page: try shop.pages.page(SearchView.self, tab: .search)
+        )
+        routes.get(tab.path, use: search.show)
+        routes.post(tab.path("/recent/clear"), storesSession: false, use: search.clearRecent)
+    }
+
+    private static let tab = TabBar.TabID.search
+}
+
 /// The Search tab: a search form, matching products with add buttons, and the session's
 /// recent searches.
 struct SearchController: Sendable {
@@ -14,7 +27,7 @@ struct SearchController: Sendable {
     /// Searches of sessions not stored yet.
     let pending: PendingSearches
     let productSearch: any ProductSearchStore
-    let pages: PageRenderer
+    let page: ShopPage<SearchView>
 
     /// `GET /search?q=…`. The page reads the session with its cart (one read), then runs the
     /// search as a second statement, and reads the recent searches.
@@ -23,29 +36,23 @@ struct SearchController: Sendable {
         if let problem = Self.problem(with: query) {
             return try refuse(query, because: problem, request)
         }
-        let session = request.session
         let recent = try recentSearches(adding: query, request)
-        let cart = request.cart
         let shelf = shelf.current
         // Products for sale only: the store leaves inactive ones out, and the catalog this
         // request reads (an import may have landed between the two) has the last word.
         let results = try productSearch.searchProducts(matching: query, limit: Self.resultLimit)
             .compactMap { shelf.catalog.product(id: $0) }.filter(\.isActive)
-        var returnTo = "/search"
-        if !query.isEmpty { returnTo = Self.href(for: query) }
+        let returnTo = query.isEmpty ? Self.tab.path : Self.href(for: query)
         let content = SearchView(
             query: query,
             problem: nil,
-            results: shelf.cards.views(results, cart: cart, under: SearchView.resultsLevel),
+            results: shelf.cards.views(results, cart: request.cart, under: SearchView.resultsLevel),
             resultSummary: Self.summary(count: results.count, query: query),
             recent: recent.map { RecentSearchView(text: $0, href: Self.href(for: $0)) },
             categories: shelf.categoryLinks
         )
         let title = query.isEmpty ? "Search" : "“\(SearchView.quoted(query))” – Search"
-        return pages.render(
-            content, .init(title: title, tab: .search, cartCount: cart.itemCount, returnTo: returnTo),
-            session: session, places: request.places, notice: pages.notice(in: request)
-        )
+        return page.render(content, title: title, returnTo: returnTo, for: request)
     }
 
     /// `POST /search/recent/clear`: forgets the session's recent searches (stored, or waiting
@@ -53,7 +60,7 @@ struct SearchController: Sendable {
     func clearRecent(_ request: ShopRequest) throws -> Response {
         _ = pending.take(for: request.session.clientID)
         try searches.clearSearches(for: request.session)
-        return .redirect(to: request.returnPath(default: "/search"))
+        return .redirect(to: request.returnPath(default: Self.tab.path))
     }
 
     /// Why `query` cannot be searched, in words for the shopper, or `nil` when it can.
@@ -80,11 +87,7 @@ struct SearchController: Sendable {
             recent: try recentSearches(adding: "", request).map { RecentSearchView(text: $0, href: Self.href(for: $0)) },
             categories: shelf.current.categoryLinks
         )
-        return pages.render(
-            content,
-            .init(title: "Search", tab: .search, cartCount: request.cart.itemCount, returnTo: "/search", status: .badRequest),
-            session: request.session, places: request.places, notice: pages.notice(in: request)
-        )
+        return page.render(content, title: "Search", returnTo: Self.tab.path, for: request, status: .badRequest)
     }
 
     /// The session's recent searches, newest first, with `query` (when not empty, and asked
@@ -120,7 +123,7 @@ struct SearchController: Sendable {
 
     /// The address of a search for `query`.
     static func href(for query: String) -> String {
-        "/search?q=" + PercentEncoding.encodingAllButUnreserved(query)
+        tab.path("?q=") + PercentEncoding.encodingAllButUnreserved(query)
     }
 
     private static func summary(count: Int, query fullQuery: String) -> String {

@@ -16,7 +16,6 @@ struct SearchView: PageView {
     let categories: [CategoryLinkView]
 
     static let templateName = "search"
-    static func template(in templates: PageTemplates) -> PageTemplate<SearchView> { templates.search }
     static let mustacheFields: MustacheFields<SearchView> = [
         "query": .text(\.query),
         "maximumQueryLength": .int { _ in SearchController.queryLimit.characters },

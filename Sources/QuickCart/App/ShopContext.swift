@@ -1,0 +1,24 @@
+import MicroHTTP
+
+/// What the shop's features are built from (``ShopFeature``): storage, sessions, the page
+/// renderer and the live parts, each made once at start and shared.
+struct ShopContext: Sendable {
+    let configuration: Configuration
+    let storage: any ShopStorage
+    let sessions: SessionManager
+    let pages: PageRenderer
+    /// The catalog as pages show it, kept current as imports land.
+    let shelf: LiveCatalog
+    /// Where changes are published (and sign-outs end streams), on every instance.
+    let publisher: any BadgePublisher
+    let hub: BadgeHub
+    /// Searches of sessions not stored yet: the Search tab records them, every page's session reads them.
+    let pendingSearches: PendingSearches
+    let staticFiles: StaticFiles
+    /// The versioned addresses of the style sheet, the script and the icons pages link.
+    let assets: AssetsView
+    /// ``AppRelease``'s digest.
+    let release: String
+    /// The time handlers see.
+    let clock: Clock
+}

@@ -1,0 +1,120 @@
+import MicroHTTP
+
+/// The shop's router as features add to it (``ShopFeature``): a page or form handler gets the
+/// request with its session and cart (``ShopRequest``), a form's after the CSRF check; the
+/// error pages, the access log and the security headers wrap every answer.
+struct ShopRouter {
+    /// A page's or form's handler.
+    typealias Handler = @Sendable (ShopRequest) throws -> Response
+
+    /// The routes added so far.
+    private(set) var router: Router
+    private let sessions: SessionManager
+    private let metrics: ShopMetrics
+    private let pending: PendingSearches
+    private let clock: Clock
+
+    /// A router with no routes yet, its error pages in the shop's layout.
+    /// - Throws: ``TemplateError`` when the error page's template does not fit its view.
+    init(shop: ShopContext, metrics: ShopMetrics, securityHeaders: SecurityHeaders, accessLog: AccessLog?) throws {
+        let errorPages = ErrorPages(sessions: shop.sessions, page: try shop.pages.page(ErrorView.self, tab: nil), clock: shop.clock)
+        router = Router(renderError: errorPages.render, logError: { error, request in
+            Log.error("\(request.method) \(request.path) failed: \(error)")
+        })
+        if let accessLog { router.add(middleware: accessLog) }
+        router.add(middleware: securityHeaders)
+        sessions = shop.sessions
+        self.metrics = metrics
+        pending = shop.pendingSearches
+        clock = shop.clock
+    }
+
+    /// `GET pattern` answered by a page (or stream) of the request's session.
+    mutating func get(_ pattern: String, use body: @escaping Handler) {
+        router.get(pattern, handler: page(body))
+    }
+
+    /// `POST pattern`, a form: the CSRF token and origin are checked before `body` runs. Every
+    /// post that succeeds stores its session (the first change of a cart, name or
+    /// preferences), unless `storesSession` is `false`.
+    mutating func post(_ pattern: String, storesSession: Bool = true, use body: @escaping Handler) {
+        router.post(pattern, handler: action(body, storesSession: storesSession))
+    }
+
+    /// `GET pattern` answered without a session: files, the app's fixed answers, the health check.
+    mutating func serve(_ pattern: String, handler: @escaping Router.Handler) {
+        router.get(pattern, handler: handler)
+    }
+
+    /// A handler for a page: runs with the request's session and cart, setting its cookie when
+    /// new or renewed. With `storesSession`, an answer means the body stored the session if it
+    /// was not stored yet, so the answer carries the cookie of the id it is stored under.
+    private func page(storesSession: Bool = false, _ body: @escaping @Sendable (ShopRequest) throws -> Response) -> Router.Handler {
+        let sessions = sessions, clock = clock
+        let metrics = metrics
+        let pending = pending
+        return { request in
+            do {
+                let now = clock.nowMilliseconds()
+                let resolution = try sessions.resolve(request, at: now / 1000)
+                var session = resolution.session
+                // A session not stored yet keeps its searches in this instance's memory: its
+                // Search tab returns to the newest of them, as a stored session's does.
+                if !session.isStored, !resolution.isNew { session.newestSearch = pending.recent(for: session.clientID).first }
+                var response: Response
+                var stored: Cookie?
+                do {
+                    response = try body(ShopRequest(
+                        http: request, session: session, cart: resolution.cart, cartVersion: resolution.cartVersion,
+                        isNewSession: resolution.isNew, nowMilliseconds: now
+                    ))
+                    stored = storesSession ? sessions.cookieOnceStored(for: resolution, at: now / 1000) : nil
+                } catch let unchanged as NothingChanged {
+                    // Nothing was stored, so there is no new id whose cookie to set.
+                    response = unchanged.answer
+                }
+                // Browsers apply the last cookie of a name: one the handler set (sign-out's new
+                // session) must not be overridden by the renewal of the session it replaced.
+                if let cookie = stored ?? resolution.cookie, !Self.setsCookie(named: cookie.name, in: response) {
+                    response.setCookie(cookie)
+                }
+                return response
+            } catch StorageError.unavailable(let reason) {
+                // A full disk, a read-only file, a long lock or a database out of reach: the
+                // transaction rolled back, so nothing changed, and the same request will work
+                // once the cause goes.
+                metrics.countStorageUnavailable()
+                Log.error("\(request.method) \(request.path): storage unavailable: \(reason)")
+                throw HTTPError(
+                    .serviceUnavailable,
+                    "The shop cannot save or read data right now, so nothing was changed. Please try again in a moment.",
+                    headers: ["Retry-After": Self.retryAfter]
+                )
+            }
+        }
+    }
+
+    private static func setsCookie(named name: String, in response: Response) -> Bool {
+        response.headers.values(named: "Set-Cookie").contains { $0.hasPrefix(name + "=") }
+    }
+
+    /// Seconds a client should wait after storage was unavailable.
+    static let retryAfter = "5"
+
+    /// A handler for a form post: as ``page(storesSession:_:)``, after checking the CSRF token
+    /// and origin. Every post that succeeds stores its session (the first change of a cart,
+    /// name or preferences), except where `storesSession` says otherwise.
+    private func action(_ body: @escaping @Sendable (ShopRequest) throws -> Response, storesSession: Bool = true) -> Router.Handler {
+        let sessions = sessions
+        return page(storesSession: storesSession) { request in
+            try sessions.verify(request.http, for: request.session)
+            return try body(request)
+        }
+    }
+}
+
+/// Thrown by a form post's handler that found nothing to change and wrote nothing: `answer` is
+/// sent as it is, without the cookie of the id a first change stores the session under.
+struct NothingChanged: Error {
+    let answer: Response
+}
