@@ -38,11 +38,21 @@ struct ShopRequest {
     /// The badge's number with the cart's version, for the live badge.
     var badge: CartChange { CartChange(itemCount: cart.itemCount, version: cartVersion) }
 
-    /// Where to go after a form post: the form's `return_to` when it is a path on this site,
-    /// otherwise `fallback`. Never an absolute or protocol-relative URL (no open redirects).
-    func returnPath(default fallback: String) -> String {
-        guard let target = http.form["return_to"], Self.isLocalPath(target) else { return fallback }
-        return target
+    /// Where a form post's `303` leads back to: the one rule for every form that changes
+    /// something on the page it is on. Each such form carries the page's own address as
+    /// `return_to` (the layout's ``LayoutView/returnTo``); the answer leads there when it is a
+    /// path on this site, else to `fallback` (a client that sent none), never to an absolute
+    /// or protocol-relative URL (no open redirects). With `place` (a row's or a section's id)
+    /// the address's fragment becomes `#place`, so the browser scrolls back to it (an empty
+    /// `place`: the page's top, no fragment). Forms that
+    /// lead on to another page (checkout, a join, signing out) name where they lead instead.
+    func returnPath(default fallback: String, at place: String? = nil) -> String {
+        var target = fallback
+        if let given = http.form["return_to"], Self.isLocalPath(given) { target = given }
+        guard let place else { return target }
+        // `#` is ASCII, so its byte starts a character wherever it is found.
+        if let fragment = target.utf8.firstIndex(of: UInt8(ascii: "#")) { target = String(target[..<fragment]) }
+        return place.isEmpty ? target : target + "#" + place
     }
 
     static func isLocalPath(_ target: String) -> Bool {

@@ -46,7 +46,7 @@ struct CartController: Sendable {
         }
         let change = try carts.add(productID: product.id, for: request.session, at: request.now)
         let notice = Self.quantityNotice(for: product.name, id: product.id, before: request.cart, after: change, verb: "Added ")
-        return committed(change, request, returnTo: Self.anchored(request.returnPath(default: Self.tab.path), at: product.id), notice: Notice(text: notice))
+        return committed(change, request, returnTo: Self.returnPath(request, at: product.id), notice: Notice(text: notice))
     }
 
     /// `POST /cart/items/:id/quantity` with `quantity`, clamped into 1...10. With `shown`, the
@@ -74,7 +74,7 @@ struct CartController: Sendable {
             }
             let name = product?.name ?? "The item"
             let notice = Self.quantityNotice(for: name, id: productID, before: request.cart, after: change, verb: "")
-            return committed(change, request, returnTo: Self.anchored(request.returnPath(default: Self.tab.path), at: productID), notice: Notice(text: notice))
+            return committed(change, request, returnTo: Self.returnPath(request, at: productID), notice: Notice(text: notice))
         } catch CartError.notInCart {
             throw HTTPError(.notFound, "That item is not in your cart.")
         }
@@ -85,7 +85,7 @@ struct CartController: Sendable {
     func remove(_ request: ShopRequest) throws -> Response {
         let productID = try request.productID()
         guard request.cart.quantity(of: productID) > 0 else {
-            throw NothingChanged(answer: .redirect(to: Self.withoutFragment(request.returnPath(default: Self.tab.path))))
+            throw NothingChanged(answer: .redirect(to: Self.returnPath(request, at: nil)))
         }
         let change = try carts.remove(productID: productID, for: request.session, at: request.now)
         // The row is gone: the place to come back to is the row after it, or else the one before.
@@ -93,12 +93,11 @@ struct CartController: Sendable {
         let index = before.firstIndex { $0.product.id == productID }
         let rest = before.filter { $0.product.id != productID }
         let neighbour = index.flatMap { rest.indices.contains($0) ? rest[$0] : rest.last }
-        let returnTo = request.returnPath(default: Self.tab.path)
         let name = shelf.current.catalog.product(id: productID)?.name ?? "the item"
         let undo = Notice.Undo(productID: productID, quantity: request.cart.quantity(of: productID), cartVersion: change.version)
         return committed(
             change, request,
-            returnTo: neighbour.map { Self.anchored(returnTo, at: $0.product.id) } ?? Self.withoutFragment(returnTo),
+            returnTo: Self.returnPath(request, at: neighbour?.product.id),
             notice: Notice(text: "Removed \(name)", undo: undo)
         )
     }
@@ -114,9 +113,8 @@ struct CartController: Sendable {
         guard let product = shelf.current.catalog.product(id: productID) else {
             throw HTTPError(.notFound, "That product is not in our catalog.")
         }
-        let returnTo = request.returnPath(default: Self.tab.path)
         let tooLate = NothingChanged(answer: {
-            var answer = Response.redirect(to: Self.withoutFragment(returnTo))
+            var answer = Response.redirect(to: Self.returnPath(request, at: nil))
             answer.setCookie(notices.cookie(Notice(text: "That can no longer be undone."), at: request.now))
             return answer
         }())
@@ -124,7 +122,7 @@ struct CartController: Sendable {
         do {
             let change = try carts.restore(productID: productID, quantity: quantity, for: request.session, at: request.now)
             let text = "Put back \(product.name) — \(Cart.clamp(quantity)) in cart"
-            return committed(change, request, returnTo: Self.anchored(returnTo, at: productID), notice: Notice(text: text))
+            return committed(change, request, returnTo: Self.returnPath(request, at: productID), notice: Notice(text: text))
         } catch CartError.alreadyInCart {
             throw tooLate
         }
@@ -183,18 +181,13 @@ struct CartController: Sendable {
         return change.itemCount != before.itemCount ? "\(limit) — \(Cart.quantityRange.upperBound) in cart" : limit
     }
 
-    /// `path` leading to the row of `productID`, so the browser scrolls back to it: a cart row
-    /// (`#item-3`) on the cart page, a product card (`#product-3`) on Home and Search.
-    static func anchored(_ path: String, at productID: Int64) -> String {
-        var page = withoutFragment(path)
+    /// Back to the page the form was on (``ShopRequest/returnPath(default:at:)``) at the row of
+    /// `productID`, so the browser scrolls back to it: a cart row (`#item-3`) on the cart page,
+    /// a product card (`#product-3`) on Home and Search; at the page's top for `nil`.
+    private static func returnPath(_ request: ShopRequest, at productID: Int64?) -> String {
+        let page = request.returnPath(default: tab.path, at: "")
+        guard let productID else { return page }
         let isCart = page == tab.path || page.hasPrefix(tab.path("?"))
-        page.append(isCart ? "#item-" : "#product-")
-        page.append(String(productID))
-        return page
-    }
-
-    private static func withoutFragment(_ path: String) -> String {
-        // `#` is ASCII, so its byte starts a character wherever it is found.
-        path.utf8.firstIndex(of: UInt8(ascii: "#")).map { String(path[..<$0]) } ?? path
+        return page + (isCart ? "#item-" : "#product-") + String(productID)
     }
 }

@@ -19,8 +19,10 @@ extension DevicesController: ShopFeature {
     private static let codePath = TabBar.TabID.profile.path("/code")
     /// Where a code is entered, and where its link leads.
     private static let joinPath = "/join"
-    /// Profile's list of devices, where signing one out returns.
-    private static let devicesList = TabBar.TabID.profile.path("#devices-title")
+    /// Back to Profile's list of devices, where signing one out returns.
+    private static func devicesList(_ request: ShopRequest) -> String {
+        request.returnPath(default: TabBar.TabID.profile.path, at: "devices-title")
+    }
 }
 
 /// "Continue on another device": a code (and the QR code of its link) that brings another
@@ -152,7 +154,7 @@ struct DevicesController: Sendable {
     /// `POST /profile/devices/sign-out-others`: every device of the shopper but this one.
     func signOutOthers(_ request: ShopRequest) throws -> Response {
         let session = request.session
-        guard session.isStored else { throw NothingChanged(answer: .redirect(to: Self.devicesList)) }
+        guard session.isStored else { throw NothingChanged(answer: .redirect(to: Self.devicesList(request))) }
         let others = try sessions.devices(ofShopper: session.shopperID).filter { $0.clientID != session.clientID }
         return try end(others, request, notice: others.isEmpty ? "No other device was signed in" : "Signed out everywhere else")
     }
@@ -162,7 +164,7 @@ struct DevicesController: Sendable {
             devices.map(\.clientID), ofShopper: request.session.shopperID, spendingUnstored: nil, at: request.now
         )
         publisher.endStreams(ofClients: ended.map(sessionManager.liveKey(ofClient:)))
-        var response = Response.redirect(to: Self.devicesList)
+        var response = Response.redirect(to: Self.devicesList(request))
         response.setCookie(notices.cookie(Notice(text: notice), at: request.now))
         return response
     }

@@ -28,7 +28,7 @@ struct PreferencesController: Sendable {
         guard let theme = request.http.form["theme"].flatMap(Preferences.Theme.init(rawValue:)) else {
             throw HTTPError(.badRequest, "Choose a theme: System, Light or Dark.")
         }
-        return try save(request, returnTo: Self.tab.path("#appearance-title")) { $0.theme = theme }
+        return try save(request, returnTo: request.returnPath(default: Self.tab.path, at: "appearance-title")) { $0.theme = theme }
     }
 
     /// `POST /profile/tabs` with `tab` and `move` = `up`/`down`, or with `order`, the movable
@@ -57,18 +57,18 @@ struct PreferencesController: Sendable {
             }
         }
         let saved = order == tabBar.movableTabIDs ? [] : order
-        return try save(request, returnTo: Self.tabsSection, notice: tabOrderNotice(moved ?? "Saved the tab order.", saved)) {
+        return try save(request, returnTo: request.returnPath(default: Self.tab.path, at: Self.tabsSection), notice: tabOrderNotice(moved ?? "Saved the tab order.", saved)) {
             $0.tabOrder = saved
         }
     }
 
     /// `POST /profile/tabs/reset`: the standard order.
     func resetTabs(_ request: ShopRequest) throws -> Response {
-        try save(request, returnTo: Self.tabsSection, notice: tabOrderNotice("Tab order reset.", [])) { $0.tabOrder = [] }
+        try save(request, returnTo: request.returnPath(default: Self.tab.path, at: Self.tabsSection), notice: tabOrderNotice("Tab order reset.", [])) { $0.tabOrder = [] }
     }
 
     /// Profile's Customize tab bar section.
-    private static let tabsSection = tab.path("#tabs-title")
+    private static let tabsSection = "tabs-title"
 
     /// The movable tabs' titles as a sentence lists them: "Home, Search and Profile".
     private func movableTitles(joinedBy conjunction: String) -> String {
@@ -94,7 +94,7 @@ struct PreferencesController: Sendable {
         guard let value = request.http.form["notifications"], ["on", "off"].contains(value) else {
             throw HTTPError(.badRequest, "Notifications are on or off.")
         }
-        return try save(request, returnTo: Self.tab.path("#settings-title")) { $0.notifications = value == "on" }
+        return try save(request, returnTo: request.returnPath(default: Self.tab.path, at: "settings-title")) { $0.notifications = value == "on" }
     }
 
     /// `POST /preferences/layout` with `layout` = `sidebar`/`bar`, from the button beside the

@@ -64,7 +64,7 @@ struct ProfileController: Sendable {
         try sessions.setDisplayName(name, for: request.session, at: request.now)
         // Said once on the page it leads to (spoken, with JavaScript), where the greeting
         // shows the new name too.
-        var response = Response.redirect(to: Self.tab.path)
+        var response = Response.redirect(to: request.returnPath(default: Self.tab.path))
         response.setCookie(notices.cookie(Notice(text: "Display name saved: \(name)"), at: request.now))
         return response
     }
