@@ -1,3 +1,4 @@
+import CMicroHTTPD
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -36,13 +37,38 @@ struct IPAddress: Hashable, Sendable {
         low = bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
     }
 
-    /// What the per-address limits count `text` (an address as written) as: an IPv4 address
-    /// whole, an IPv6 address by its /64 (`2001:db8:1:2::/64`), since one home or one phone
-    /// gets a /64 and picks any address in it at will; anything else as it is.
+    /// The address in a `sockaddr` libmicrohttpd gave (the accept policy's), without making
+    /// text of it; `nil` when it is neither IPv4 nor IPv6.
+    init?(socketAddress address: UnsafePointer<sockaddr>?) {
+        self.init(reading: { cmhd_address_bytes(address, $0) })
+    }
+
+    /// The peer's address of `connection`; `nil` when it cannot be read.
+    init?(clientOf connection: OpaquePointer) {
+        self.init(reading: { cmhd_client_address_bytes(connection, $0) })
+    }
+
+    /// An address `read` writes as 16 bytes, returning 0 when it could.
+    private init?(reading read: (UnsafeMutablePointer<UInt8>) -> Int32) {
+        var bytes: (UInt64, UInt64) = (0, 0)
+        let status = withUnsafeMutableBytes(of: &bytes) { read($0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
+        guard status == 0 else { return nil }
+        // The bytes are in network order: the first eight are the high half.
+        self.init(high: UInt64(bigEndian: bytes.0), low: UInt64(bigEndian: bytes.1))
+    }
+
+    private var isIPv4: Bool { high == 0 && low >> 32 == 0xFFFF }
+
+    /// What the per-address limits count this address as: an IPv4 address whole, an IPv6
+    /// address by its /64, since one home or one phone gets a /64 and picks any address in it
+    /// at will. (The /64 of an IPv6 address has its low half zero, which no IPv4 address has.)
+    var limitKey: IPAddress { isIPv4 ? self : IPAddress(high: high, low: 0) }
+
+    /// ``limitKey`` of `text` (an address as written), as text: `192.0.2.7`,
+    /// `2001:db8:1:2::/64`; anything that is not an address as it is.
     static func limitKey(of text: String) -> String {
         guard let address = IPAddress(text) else { return text }
-        let isIPv4 = address.high == 0 && address.low >> 32 == 0xFFFF
-        return isIPv4 ? address.text : IPAddress(high: address.high, low: 0).text + "/64"
+        return address.isIPv4 ? address.text : address.limitKey.text + "/64"
     }
 
     private init(high: UInt64, low: UInt64) {
@@ -57,7 +83,6 @@ struct IPAddress: Hashable, Sendable {
             bytes[index] = UInt8(truncatingIfNeeded: high >> (56 - 8 * index))
             bytes[8 + index] = UInt8(truncatingIfNeeded: low >> (56 - 8 * index))
         }
-        let isIPv4 = high == 0 && low >> 32 == 0xFFFF
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
             let written = bytes.withUnsafeBytes { raw in
                 inet_ntop(isIPv4 ? AF_INET : AF_INET6, raw.baseAddress! + (isIPv4 ? 12 : 0), buffer.baseAddress!, socklen_t(buffer.count))

@@ -26,10 +26,9 @@ let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socket
 let acceptPolicy: MHD_AcceptPolicyCallback = { cls, address, _ in
     guard let cls else { return MHD_Result.YES }
     let server = Unmanaged<Server>.fromOpaque(cls).takeUnretainedValue()
-    let text = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
-        cmhd_format_address(address, buffer.baseAddress!, socklen_t(buffer.count)) == 0 ? String(cString: buffer.baseAddress!) : ""
-    }
-    return server.connectionsPerClient.withLock { $0.admits(text) } ? MHD_Result.YES : MHD_Result.NO
+    guard server.configuration.connectionsPerIPLimit > 0 else { return MHD_Result.YES }
+    let client = IPAddress(socketAddress: address)
+    return server.connectionsPerClient.withLock { $0.admits(client) } ? MHD_Result.YES : MHD_Result.NO
 }
 
 /// Sees the raw request target before libmicrohttpd decodes it; its answer, a ``RawTarget``

@@ -203,12 +203,16 @@ extension Server {
     func connection(
         _ connection: OpaquePointer, changed event: MHD_ConnectionNotificationCode, socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) {
+        // Without a per-address limit there is nothing to count (the default behind a proxy).
+        let counts = configuration.connectionsPerIPLimit > 0
         if event == MHD_ConnectionNotificationCode.CONNECTION_NOTIFY_STARTED {
             watchdog.connectionStarted(connection, socketContext: socketContext)
-            let address = Self.clientAddress(of: connection)
-            connectionsPerClient.withLock { $0.started(connection, address: address) }
+            if counts {
+                let address = IPAddress(clientOf: connection)
+                connectionsPerClient.withLock { $0.started(connection, address: address) }
+            }
         } else {
-            connectionsPerClient.withLock { $0.closed(connection) }
+            if counts { connectionsPerClient.withLock { $0.closed(connection) } }
             watchdog.connectionClosed(connection, socketContext: socketContext)
         }
     }

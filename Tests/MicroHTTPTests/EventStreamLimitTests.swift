@@ -117,6 +117,34 @@ import Testing
         #expect(IPAddress.limitKey(of: address) == key)
     }
 
+    @Test("The accept policy's address, read as bytes from its sockaddr, counts as its text would", arguments: [
+        ("192.0.2.7", "192.0.2.7"), ("2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:ffff"), ("::ffff:192.0.2.7", "192.0.2.7"),
+        ("::1", "::2"), ("fe80::1:2:3:4", "fe80::9"),
+    ])
+    func socketAddressKeys(address: String, sameClient: String) {
+        func key(_ text: String) -> IPAddress? {
+            var storage = sockaddr_storage()
+            return withUnsafeMutableBytes(of: &storage) { raw in
+                let socket = raw.baseAddress!.assumingMemoryBound(to: sockaddr.self)
+                if text.contains(":") {
+                    let v6 = raw.baseAddress!.assumingMemoryBound(to: sockaddr_in6.self)
+                    v6.pointee.sin6_family = sa_family_t(AF_INET6)
+                    guard inet_pton(AF_INET6, text, &v6.pointee.sin6_addr) == 1 else { return nil }
+                } else {
+                    let v4 = raw.baseAddress!.assumingMemoryBound(to: sockaddr_in.self)
+                    v4.pointee.sin_family = sa_family_t(AF_INET)
+                    guard inet_pton(AF_INET, text, &v4.pointee.sin_addr) == 1 else { return nil }
+                }
+                return IPAddress(socketAddress: UnsafePointer(socket))?.limitKey
+            }
+        }
+        #expect(key(address) != nil)
+        #expect(key(address) == IPAddress(address)?.limitKey)
+        #expect(key(address) == key(sameClient))
+        #expect(key(address) != key("198.51.100.1"))
+        #expect(key(address) != key("2001:db8:9::1"))
+    }
+
     @Test("Past the per-address connection limit a connection is refused unread; closing one makes room")
     func perAddressConnectionLimit() throws {
         var router = Router()
