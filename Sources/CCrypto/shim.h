@@ -4,19 +4,49 @@
 #include <stddef.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 
-/// HMAC-SHA-256 of `message` under `key` into `out` (32 bytes); 1 on success, 0 on failure.
-/// Keeps `EVP_MD` (a C type) and the int-sized key length on this side of the boundary.
-static inline int ccrypto_hmac_sha256(const unsigned char *key, size_t key_length,
-                                      const unsigned char *message, size_t message_length,
-                                      unsigned char *out) {
-    unsigned int out_length = 0;
-    if (key_length > 0x7fffffff) return 0;
-    return HMAC(EVP_sha256(), key, (int)key_length, message, message_length, out, &out_length) != NULL
-        && out_length == 32;
+/// An HMAC-SHA-256 context holding `key`, made once per key: OpenSSL's one-shot `HMAC()` fetches
+/// the algorithm and sets the key up again on every call, which costs about 20,000 instructions;
+/// a copy of a keyed context costs a tenth of that. NULL when libcrypto cannot make one.
+static inline EVP_MAC_CTX *ccrypto_hmac_sha256_new(const unsigned char *key, size_t key_length) {
+    static const unsigned char no_key = 0;
+    EVP_MAC *mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+    if (mac == NULL) return NULL;
+    EVP_MAC_CTX *context = EVP_MAC_CTX_new(mac);
+    EVP_MAC_free(mac); /* the context keeps its own reference */
+    if (context == NULL) return NULL;
+    OSSL_PARAM parameters[] = {
+        OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)"SHA256", 0),
+        OSSL_PARAM_construct_end(),
+    };
+    /* A NULL key means "keep the key set before"; an empty key is a key too. */
+    if (EVP_MAC_init(context, key_length == 0 ? &no_key : key, key_length, parameters) != 1) {
+        EVP_MAC_CTX_free(context);
+        return NULL;
+    }
+    return context;
+}
+
+/// HMAC-SHA-256 of `message` under the key `keyed` holds, into `out` (32 bytes); 1 on success.
+/// `keyed` itself is only read (its copy does the work), so threads may share it.
+static inline int ccrypto_hmac_sha256(const EVP_MAC_CTX *keyed, const unsigned char *message,
+                                      size_t message_length, unsigned char *out) {
+    EVP_MAC_CTX *context = EVP_MAC_CTX_dup(keyed);
+    if (context == NULL) return 0;
+    size_t out_length = 0;
+    const int succeeded = EVP_MAC_update(context, message, message_length) == 1
+        && EVP_MAC_final(context, out, &out_length, 32) == 1 && out_length == 32;
+    EVP_MAC_CTX_free(context);
+    return succeeded;
+}
+
+/// Frees a context of `ccrypto_hmac_sha256_new`.
+static inline void ccrypto_hmac_sha256_free(EVP_MAC_CTX *keyed) {
+    EVP_MAC_CTX_free(keyed);
 }
 
 /// SHA-256 of `message` into `out` (32 bytes); 1 on success, 0 on failure.

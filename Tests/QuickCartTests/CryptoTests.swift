@@ -1,4 +1,6 @@
+import Dispatch
 @testable import QuickCart
+import Synchronization
 import Testing
 
 /// The face over libcrypto, against the standard vectors (FIPS 180-4 examples, RFC 4231).
@@ -34,6 +36,29 @@ struct CryptoTests {
         let message = "This is a test using a larger than block-size key and a larger than block-size data. The key needs to be hashed before being used by the HMAC algorithm."
         #expect(hex(HMACKey([UInt8](repeating: 0xaa, count: 131)).authenticate(message.utf8))
                 == "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2")
+    }
+
+    @Test("HMAC-SHA-256: an empty key is a key, and one key reused gives the same codes")
+    func hmacKeyReused() {
+        let empty = HMACKey([])
+        #expect(hex(empty.authenticate([UInt8]())) == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad")
+        #expect(hex(empty.authenticate([UInt8]())) == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad")
+        let key = HMACKey(Array("key".utf8))
+        let fox = "f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8"
+        #expect(hex(key.authenticate("The quick brown fox jumps over the lazy dog".utf8)) == fox)
+        #expect(hex(key.authenticate("another message".utf8)) != fox)
+        #expect(hex(key.authenticate("The quick brown fox jumps over the lazy dog".utf8)) == fox, "a code leaves the key as it was")
+    }
+
+    @Test("HMAC-SHA-256: one key shared by many threads at once")
+    func hmacKeyShared() {
+        let key = HMACKey(Array("key".utf8))
+        let codes = Mutex<Set<String>>([])
+        DispatchQueue.concurrentPerform(iterations: 64) { _ in
+            let code = hex(key.authenticate("The quick brown fox jumps over the lazy dog".utf8))
+            codes.withLock { _ = $0.insert(code) }
+        }
+        #expect(codes.withLock { $0 } == ["f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8"])
     }
 
     @Test("Random bytes: the length asked for, different every time")

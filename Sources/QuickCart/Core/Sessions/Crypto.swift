@@ -27,25 +27,41 @@ enum SHA256 {
 
 /// An HMAC-SHA-256 key (RFC 2104).
 struct HMACKey: Sendable {
-    private let key: [UInt8]
+    private let keyed: KeyedContext
 
     init(_ key: [UInt8]) {
-        self.key = key
+        keyed = KeyedContext(key)
     }
 
     /// The 32-byte authentication code of `message`.
     func authenticate(_ message: some Sequence<UInt8>) -> [UInt8] {
         let bytes = Array(message)
         var code = [UInt8](repeating: 0, count: 32)
-        let succeeded = key.withUnsafeBufferPointer { key in
-            bytes.withUnsafeBufferPointer { input in
-                code.withUnsafeMutableBufferPointer { output in
-                    ccrypto_hmac_sha256(key.baseAddress, key.count, input.baseAddress, input.count, output.baseAddress)
-                }
+        let succeeded = bytes.withUnsafeBufferPointer { input in
+            code.withUnsafeMutableBufferPointer { output in
+                ccrypto_hmac_sha256(keyed.context, input.baseAddress, input.count, output.baseAddress)
             }
         }
         precondition(succeeded == 1, "libcrypto failed to compute HMAC-SHA-256")
         return code
+    }
+
+    /// libcrypto's context holding the key, set up once; each code is computed on a copy.
+    /// `@unchecked Sendable`: after `init` the context is only read (copied), which libcrypto
+    /// allows from any number of threads at once.
+    private final class KeyedContext: @unchecked Sendable {
+        let context: OpaquePointer
+
+        init(_ key: [UInt8]) {
+            let made = key.withUnsafeBufferPointer { ccrypto_hmac_sha256_new($0.baseAddress, $0.count) }
+            // Only a libcrypto without HMAC or SHA-256 (or out of memory) cannot make one.
+            guard let made else { preconditionFailure("libcrypto could not set up HMAC-SHA-256") }
+            context = made
+        }
+
+        deinit {
+            ccrypto_hmac_sha256_free(context)
+        }
     }
 }
 
