@@ -32,7 +32,9 @@ final class RequestState {
     let maximumFormFields: Int
 
     /// The answer to a form body that cannot be decoded.
-    static let malformedForm = HTTPError(.badRequest, "The form data could not be read: it is malformed or has a malformed percent-escape.")
+    static let malformedForm = HTTPError(
+        .badRequest, "The form data could not be read: it is malformed or has a malformed percent-escape.", reason: .malformedForm
+    )
 
     init(request: Request, maximumFormFields: Int) {
         self.request = request
@@ -47,7 +49,7 @@ final class RequestState {
             return true
         }
         guard formFields.count < maximumFormFields else {
-            rejection = HTTPError(.contentTooLarge, "The form has more than \(maximumFormFields) fields.")
+            rejection = HTTPError(.contentTooLarge, "The form has more than \(maximumFormFields) fields.", reason: .tooManyFormFields)
             return false
         }
         formFields.append((name: name, value: Array(piece)))
@@ -76,7 +78,7 @@ final class RequestState {
         for field in formFields {
             guard let name = field.name.withUnsafeBufferPointer(String.init(utf8Bytes:)),
                   let value = field.value.withUnsafeBufferPointer(String.init(utf8Bytes:)) else {
-                rejection = HTTPError(.badRequest, "The form contains text that is not valid UTF-8.")
+                rejection = HTTPError(.badRequest, "The form contains text that is not valid UTF-8.", reason: .formNotUTF8)
                 return
             }
             pairs.append((name: name, value: value))

@@ -112,7 +112,7 @@ public struct Router: HTTPResponder {
             return renderError(error, request)
         }
         logError(error, request)
-        return renderError(HTTPError(.internalServerError, "Something went wrong on our side. Please try again."), request)
+        return renderError(HTTPError(.internalServerError, "Something went wrong on our side. Please try again.", reason: .internalError), request)
     }
 
     /// Runs the chain from middleware `index` inward, ending with `handler`. Errors become
@@ -133,7 +133,7 @@ public struct Router: HTTPResponder {
 
     private func dispatch(_ request: Request) throws -> Response {
         guard let (slot, parameters) = match(request.path) else {
-            throw HTTPError(.notFound, "There is no page at this address.")
+            throw HTTPError(.notFound, "There is no page at this address.", reason: .notFound)
         }
         let route = routes[slot]
         var response: Response
@@ -150,6 +150,7 @@ public struct Router: HTTPResponder {
             response = renderError(HTTPError(
                 .methodNotAllowed,
                 "This address does not accept \(request.method.rawValue) requests.",
+                reason: .methodNotAllowed,
                 headers: ["Allow": Self.allowHeader(for: route)]
             ), request)
         }

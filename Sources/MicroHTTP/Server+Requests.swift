@@ -84,13 +84,17 @@ extension Server {
         let body = BodyFields(request.headers)
         if isStopping.load(ordering: .sequentiallyConsistent) {
             // Stopping means no new work, even on connections kept alive from before.
-            state.rejection = HTTPError(.serviceUnavailable, "The server is shutting down. Please try again in a moment.", headers: ["Retry-After": "5"])
+            state.rejection = HTTPError(
+                .serviceUnavailable, "The server is shutting down. Please try again in a moment.", reason: .shuttingDown, headers: ["Retry-After": "5"]
+            )
         } else if !uriIsWellFormed || path == nil || !queryIsUTF8 {
-            state.rejection = HTTPError(.badRequest, "The address contains a malformed percent-escape or text that is not valid UTF-8.")
+            state.rejection = HTTPError(
+                .badRequest, "The address contains a malformed percent-escape or text that is not valid UTF-8.", reason: .malformedAddress
+            )
         } else if body.hasAmbiguousLength {
             // Two lengths, or a length beside chunked encoding, is how requests get smuggled
             // past a proxy that reads the body differently.
-            state.rejection = HTTPError(.badRequest, "The request states its length more than once.")
+            state.rejection = HTTPError(.badRequest, "The request states its length more than once.", reason: .repeatedLength)
         } else if let length = body.length.flatMap(Int.init), length > configuration.maximumBodySize {
             state.rejection = Self.bodyTooLarge(limit: configuration.maximumBodySize)
         }
@@ -155,7 +159,7 @@ extension Server {
     }
 
     private static func bodyTooLarge(limit: Int) -> HTTPError {
-        HTTPError(.contentTooLarge, "The request body is larger than the \(limit / 1024) KiB this server accepts.")
+        HTTPError(.contentTooLarge, "The request body is larger than the \(limit / 1024) KiB this server accepts.", reason: .bodyTooLarge)
     }
 
     /// What the header fields say about the body, read in one pass over them: this runs for

@@ -72,7 +72,10 @@ extension Server {
         case .tooManyFromClient: "Too many live updates are open from this address. Close a few tabs, or wait a moment."
         default: "Too many live updates are open on this server right now. Please wait a moment."
         }
-        return HTTPError(.serviceUnavailable, message, headers: ["Retry-After": admission == .stopping ? "5" : "10"])
+        return HTTPError(
+            .serviceUnavailable, message, reason: admission == .stopping ? .shuttingDown : .tooManyStreams,
+            headers: ["Retry-After": admission == .stopping ? "5" : "10"]
+        )
     }
 
     /// One heartbeat tick: the streams of the group whose turn it is get a keep-alive comment,

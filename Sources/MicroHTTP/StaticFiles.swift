@@ -201,7 +201,7 @@ public struct StaticFiles: Sendable {
     /// - Throws: ``HTTPError`` 404 when no such file is served.
     public func response(for request: Request, path: String) throws -> Response {
         guard let file = files[path] else {
-            throw HTTPError(.notFound, "There is no file at this address.")
+            throw HTTPError(.notFound, "There is no file at this address.", reason: .notFound)
         }
         return file.answer(
             ifNoneMatch: request.headers["If-None-Match"],

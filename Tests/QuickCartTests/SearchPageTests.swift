@@ -164,6 +164,22 @@ extension ShopTests {
             #expect(!page.text.contains("percent-escape") && !page.text.contains("UTF-8"), "\(page.summary)")
         }
 
+        @Test("A form MicroHTTP cannot read is explained in a shopper's words, by the error's reason", arguments: [
+            ("product=1%zz", "This form could not be read. Go back and try again."),
+            ("product=%ff", "This form contains characters that could not be read. Go back and try again."),
+        ])
+        func unreadableFormWording(body: String, wording: String) throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            _ = try browser.get("/")
+            let page = try browser.request(
+                "POST", "/cart/items", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array(body.utf8)
+            )
+            #expect(page.status == 400)
+            #expect(page.text.contains(wording), "\(page.summary)")
+            #expect(!page.text.contains("percent-escape") && !page.text.contains("UTF-8"), "\(page.summary)")
+        }
+
         /// The error page's button: its address and words.
         private static func back(_ page: Page) throws -> (href: String, label: String) {
             let html = page.html

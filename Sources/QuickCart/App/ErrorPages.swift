@@ -15,7 +15,7 @@ struct ErrorPages: Sendable {
         let back = Self.wayBack(for: error.status, request)
         let content = ErrorView(
             title: Self.title(for: error.status),
-            message: Self.shopperWording[error.message] ?? error.message,
+            message: error.reason.flatMap(Self.shopperWording(for:)) ?? error.message,
             backHref: back.href,
             backLabel: back.label
         )
@@ -63,18 +63,18 @@ struct ErrorPages: Sendable {
         TabBar.TabID(of: String(path.prefix { $0 != "?" && $0 != "#" })).wayBackLabel
     }
 
-    /// MicroHTTP's messages for requests it could not read, in words a shopper understands;
-    /// the server stays generic and the shop says it its own way.
-    static let shopperWording: [String: String] = [
-        "The address contains a malformed percent-escape or text that is not valid UTF-8.":
-            "This address has a mistake in it. Check it, or go back and try the link or button again.",
-        "The form data could not be read: it is malformed or has a malformed percent-escape.":
-            "This form could not be read. Go back and try again.",
-        "The form contains text that is not valid UTF-8.":
-            "This form contains characters that could not be read. Go back and try again.",
-        "The request states its length more than once.":
-            "This request could not be read. Go back and try again.",
-    ]
+    /// What the shop says for a request MicroHTTP could not read, in words a shopper
+    /// understands, by the error's reason; the server stays generic and the shop says it its
+    /// own way. `nil`: MicroHTTP's own sentence is fine for a shopper.
+    static func shopperWording(for reason: HTTPError.Reason) -> String? {
+        switch reason {
+        case .malformedAddress: "This address has a mistake in it. Check it, or go back and try the link or button again."
+        case .malformedForm: "This form could not be read. Go back and try again."
+        case .formNotUTF8: "This form contains characters that could not be read. Go back and try again."
+        case .repeatedLength: "This request could not be read. Go back and try again."
+        case .tooManyFormFields, .bodyTooLarge, .shuttingDown, .tooManyStreams, .notFound, .methodNotAllowed, .internalError: nil
+        }
+    }
 
     private static func title(for status: HTTPStatus) -> String {
         switch status.code {
