@@ -230,7 +230,7 @@ public final class PostgresConnection {
         if message.isEmpty { message = "no result from the server" }
         // Data exceptions quote the offending value ("invalid input syntax for type
         // integer: \"…\""), which may be a bound parameter, a token or personal data.
-        if sqlState?.hasPrefix("22") == true {
+        if let sqlState, PostgresError.Code.dataException ~= PostgresError.Code(rawValue: sqlState) {
             message = PostgresError.blankingQuotedParts(of: message)
         }
         let kind: PostgresError.Kind = isBroken ? .connectionLost : .server

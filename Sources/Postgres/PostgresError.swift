@@ -9,7 +9,7 @@
 /// ```swift
 /// do {
 ///     try connection.execute("INSERT INTO users (email) VALUES ($1)", email)
-/// } catch let error as PostgresError where error.isUniqueViolation {
+/// } catch PostgresError.uniqueViolation {
 ///     // The e-mail address is taken.
 /// } catch let error as PostgresError where error.isUnavailable {
 ///     // The database is down or unreachable: answer 503 and try again later.
@@ -100,27 +100,30 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
         case .connectionFailed, .connectionLost, .poolTimeout:
             return true
         default:
-            guard let sqlState else { return false }
-            return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03", "53300"].contains(sqlState)
+            guard let code else { return false }
+            return switch code {
+            case .connectionException, .adminShutdown, .crashShutdown, .cannotConnectNow, .tooManyConnections: true
+            default: false
+            }
         }
     }
 
     /// Whether a SERIALIZABLE or REPEATABLE READ transaction lost a race (SQLSTATE 40001).
-    public var isSerializationFailure: Bool { sqlState == "40001" }
+    public var isSerializationFailure: Bool { has(.serializationFailure) }
 
     /// Whether the transaction was chosen as a deadlock victim (SQLSTATE 40P01).
-    public var isDeadlock: Bool { sqlState == "40P01" }
+    public var isDeadlock: Bool { has(.deadlockDetected) }
 
     /// Whether rerunning the whole transaction may succeed: a serialization failure or a
     /// deadlock. ``PostgresConnection/inTransaction(_:maximumAttempts:_:)`` retries these.
     public var isTransactionRetryable: Bool { isSerializationFailure || isDeadlock }
 
     /// Whether a UNIQUE or PRIMARY KEY constraint failed (SQLSTATE 23505).
-    public var isUniqueViolation: Bool { sqlState == "23505" }
+    public var isUniqueViolation: Bool { has(.uniqueViolation) }
 
     /// Whether any integrity constraint failed (SQLSTATE class 23: unique, foreign key,
     /// not null, check, exclusion).
-    public var isConstraintViolation: Bool { sqlState?.hasPrefix("23") ?? false }
+    public var isConstraintViolation: Bool { has(.integrityConstraintViolation) }
 
     // MARK: - Building
 

@@ -11,6 +11,23 @@ import Testing
 /// all, the badge carried between them, one purge across them, and recovery from an outage.
 @Suite("PostgreSQL storage shared by instances")
 struct PostgresStorageTests {
+    @Test("Passing failures, named by their SQLSTATE, are unavailable storage; others pass through", arguments: [
+        ("53100", true), ("53200", true), ("25006", true), ("57014", true), ("55P03", true), ("40001", true), ("40P01", true),
+        ("57P01", true), ("08006", true), ("23505", false), ("42601", false), ("22P02", false),
+    ])
+    func passingFailuresAreUnavailable(state: String, passing: Bool) {
+        let failure = PostgresError(kind: .server, sqlState: state, message: "m", operation: "execute")
+        do {
+            try PostgresDatabase.mapping { throw failure }
+        } catch let error as StorageError {
+            #expect(passing, "\(state) became \(error)")
+        } catch let error as PostgresError {
+            #expect(!passing && error.sqlState == state, "\(state) passed through")
+        } catch {
+            Issue.record("\(state): \(error)")
+        }
+    }
+
     private let now = TestSessions.start
 
     private static func open(_ url: String, emptyCarts: Bool = false) throws -> any ShopStorage {

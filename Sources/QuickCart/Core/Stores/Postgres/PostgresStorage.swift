@@ -182,14 +182,14 @@ struct PostgresDatabase: Sendable {
     static func mapping<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as PostgresError where error.isUnavailable || error.isTransactionRetryable || passingStates.contains(error.sqlState ?? "") {
+        } catch let error as PostgresError where error.isUnavailable || error.isTransactionRetryable || passingCodes.contains(where: error.has) {
             throw StorageError.unavailable(reason: error.description)
         }
     }
 
     /// Disk full, out of memory, a read-only server (a standby, or read-only by setting), a
     /// statement or lock timeout.
-    private static let passingStates: Set<String> = ["53100", "53200", "25006", "57014", "55P03"]
+    private static let passingCodes: [PostgresError.Code] = [.diskFull, .outOfMemory, .readOnlySQLTransaction, .queryCanceled, .lockNotAvailable]
 }
 
 /// Failures of the PostgreSQL stores that are not PostgreSQL's own.
