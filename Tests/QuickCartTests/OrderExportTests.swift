@@ -55,13 +55,15 @@ struct OrderExportTests {
         #expect(csv.status == 0, "\(csv.report)")
         #expect(csv.output == """
             number,placed_at,order_total,order_items,line,slug,name,unit_price,quantity,line_total,\
-            state,state_at,paid_at,shipped_at,delivered_at,cancelled_at,carrier,tracking_url,cancel_reason
+            state,state_at,paid_at,shipped_at,delivered_at,cancelled_at,carrier,tracking_url,cancel_reason,\
+            contact_name,email,phone,address_line1,address_line2,city,region,postal_code,country,\
+            delivery_method,delivery_name,delivery_price,payment,payment_details,subtotal
             \(first),2026-11-30T09:01:40Z,152.50,2,1,trail-running-shoes,Trail Running Shoes,128.00,1,128.00,\
-            placed,2026-11-30T09:01:40Z,,,,,,,
+            placed,2026-11-30T09:01:40Z,,,,,,,,,,,,,,,,,,,,,,152.50
             \(first),2026-11-30T09:01:40Z,152.50,2,2,insulated-water-bottle,Insulated Water Bottle,24.50,1,24.50,\
-            placed,2026-11-30T09:01:40Z,,,,,,,
+            placed,2026-11-30T09:01:40Z,,,,,,,,,,,,,,,,,,,,,,152.50
             \(second),2026-11-30T09:01:41Z,34.50,1,1,camp-mug,Titanium Camp Mug,34.50,1,34.50,\
-            placed,2026-11-30T09:01:41Z,,,,,,,
+            placed,2026-11-30T09:01:41Z,,,,,,,,,,,,,,,,,,,,,,34.50
 
             """)
 
@@ -71,16 +73,55 @@ struct OrderExportTests {
               {"number": "\(first)", "placedAt": "2026-11-30T09:01:40Z", "total": "152.50", "itemCount": 2, "lines": [\
             {"slug": "trail-running-shoes", "name": "Trail Running Shoes", "unitPrice": "128.00", "quantity": 1, "lineTotal": "128.00"}, \
             {"slug": "insulated-water-bottle", "name": "Insulated Water Bottle", "unitPrice": "24.50", "quantity": 1, "lineTotal": "24.50"}], \
-            "state": "placed", "stateAt": "2026-11-30T09:01:40Z", "history": [{"state": "placed", "at": "2026-11-30T09:01:40Z"}]},
+            "state": "placed", "stateAt": "2026-11-30T09:01:40Z", "history": [{"state": "placed", "at": "2026-11-30T09:01:40Z"}], \
+            "subtotal": "152.50", "delivery": null},
               {"number": "\(second)", "placedAt": "2026-11-30T09:01:41Z", "total": "34.50", "itemCount": 1, "lines": [\
             {"slug": "camp-mug", "name": "Titanium Camp Mug", "unitPrice": "34.50", "quantity": 1, "lineTotal": "34.50"}], \
-            "state": "placed", "stateAt": "2026-11-30T09:01:41Z", "history": [{"state": "placed", "at": "2026-11-30T09:01:41Z"}]}
+            "state": "placed", "stateAt": "2026-11-30T09:01:41Z", "history": [{"state": "placed", "at": "2026-11-30T09:01:41Z"}], \
+            "subtotal": "34.50", "delivery": null}
             ]
 
             """
         #expect(json.output == expected)
         let parsed = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]]
         #expect(parsed?.count == 2, "the export is valid JSON")
+    }
+
+    @Test("The delivery columns: contact, address, method, its price and how to pay; JSON under delivery; the total includes delivery", arguments: StoreBackend.allCases)
+    func deliveryColumns(backend: StoreBackend) throws {
+        let location = try backend.makeLocation()
+        let storage = try Self.open(location)
+        let session = TestSessions.new()
+        let mug = try #require(storage.catalog.current.catalog.product(slug: "camp-mug"))
+        let change = try storage.carts.add(productID: mug.id, for: session, at: 1_796_029_300)
+        let cart = try #require(try storage.sessions.stored(session)).cart
+        let express = try #require(DeliverySeed.methods.first { $0.code == "express" })
+        var details = DeliveryStoreTests.details(method: "express")
+        details.name = "Ada \"The Countess\" Lovelace"
+        let delivery = OrderDelivery(details: details, method: express, subtotal: cart.subtotal)
+        let placed = try storage.carts.placeOrder(
+            OrderPlacement(intent: .review(cartVersion: change.version), shownLines: OrderPlacement.lines(of: cart), delivery: delivery),
+            for: TestSessions.stored(session), at: 1_796_029_300
+        )
+        storage.close()
+        let csv = OperatorRun(["orders", "export"], database: location.database)
+        let rows = csv.output.split(separator: "\n").map(String.init)
+        #expect(rows.count == 2)
+        #expect(rows[1].hasPrefix("\(placed.orderID),2026-11-30T09:01:40Z,53.50,1,1,camp-mug,"), "the total is the mug's $34.50 and express's $19.00")
+        #expect(rows[1].hasSuffix(
+            ",\"Ada \"\"The Countess\"\" Lovelace\",ada@example.com,\"'+1 503 555 0100\",12 Analytical Row,Flat 2,Portland,OR,97201,US,"
+                + "express,Express courier,19.00,on-delivery,The courier takes cash or card.,34.50"
+        ), "\(rows[1])")
+
+        let json = OperatorRun(["orders", "export", "--format", "json"], database: location.database)
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]]
+        let order = try #require(parsed?.first)
+        #expect(order["total"] as? String == "53.50" && order["subtotal"] as? String == "34.50")
+        let exported = try #require(order["delivery"] as? [String: [String: String]])
+        #expect(exported["contact"] == ["name": "Ada \"The Countess\" Lovelace", "email": "ada@example.com", "phone": "+1 503 555 0100"])
+        #expect(exported["address"]?["postalCode"] == "97201" && exported["address"]?["countryName"] == "United States")
+        #expect(exported["method"] == ["code": "express", "name": "Express courier", "price": "19.00"])
+        #expect(exported["payment"]?["kind"] == "on-delivery" && exported["payment"]?["instructions"]?.hasPrefix("Pay when the order is delivered.") == true)
     }
 
     @Test("--since leaves out older orders; a date alone means midnight UTC", arguments: StoreBackend.allCases)

@@ -11,8 +11,24 @@ import Testing
 struct ShopperMigrationTests {
     /// Takes a SQLite database of the newest schema back to the one before `v10-shoppers`
     /// (and the migrations after it: `v11-product-words`, `v12-join-codes`, `v13-order-states`,
-    /// `v14-order-intents`).
+    /// `v14-order-intents`, `v15-checkout`).
     static let sqliteBeforeShoppers = """
+        DROP TABLE delivery_details;
+        DROP TABLE delivery_methods;
+        ALTER TABLE orders DROP COLUMN contact_name;
+        ALTER TABLE orders DROP COLUMN email;
+        ALTER TABLE orders DROP COLUMN phone;
+        ALTER TABLE orders DROP COLUMN address_line1;
+        ALTER TABLE orders DROP COLUMN address_line2;
+        ALTER TABLE orders DROP COLUMN city;
+        ALTER TABLE orders DROP COLUMN region;
+        ALTER TABLE orders DROP COLUMN postal_code;
+        ALTER TABLE orders DROP COLUMN country;
+        ALTER TABLE orders DROP COLUMN delivery_method;
+        ALTER TABLE orders DROP COLUMN delivery_name;
+        ALTER TABLE orders DROP COLUMN delivery_cents;
+        ALTER TABLE orders DROP COLUMN payment;
+        ALTER TABLE orders DROP COLUMN payment_details;
         DROP INDEX orders_by_intent;
         ALTER TABLE orders DROP COLUMN intent;
         DROP TABLE order_states;
@@ -62,6 +78,22 @@ struct ShopperMigrationTests {
             let connection = try PostgresConnection(connectionString: location.database)
             defer { connection.close() }
             try connection.execute(sql: """
+                DROP TABLE delivery_details;
+                DROP TABLE delivery_methods;
+                ALTER TABLE orders DROP COLUMN contact_name;
+                ALTER TABLE orders DROP COLUMN email;
+                ALTER TABLE orders DROP COLUMN phone;
+                ALTER TABLE orders DROP COLUMN address_line1;
+                ALTER TABLE orders DROP COLUMN address_line2;
+                ALTER TABLE orders DROP COLUMN city;
+                ALTER TABLE orders DROP COLUMN region;
+                ALTER TABLE orders DROP COLUMN postal_code;
+                ALTER TABLE orders DROP COLUMN country;
+                ALTER TABLE orders DROP COLUMN delivery_method;
+                ALTER TABLE orders DROP COLUMN delivery_name;
+                ALTER TABLE orders DROP COLUMN delivery_cents;
+                ALTER TABLE orders DROP COLUMN payment;
+                ALTER TABLE orders DROP COLUMN payment_details;
                 DROP INDEX orders_by_intent;
                 ALTER TABLE orders DROP COLUMN intent;
                 DROP TABLE order_states;
@@ -72,7 +104,7 @@ struct ShopperMigrationTests {
                 ALTER TABLE recent_searches RENAME COLUMN shopper_id TO session_id;
                 ALTER TABLE orders RENAME COLUMN shopper_id TO session_id;
                 ALTER TABLE sessions ADD COLUMN first_live_key text;
-                DELETE FROM schema_migrations WHERE name IN ('v5-shoppers', 'v6-join-codes', 'v7-order-states', 'v8-order-intents');
+                DELETE FROM schema_migrations WHERE name IN ('v5-shoppers', 'v6-join-codes', 'v7-order-states', 'v8-order-intents', 'v9-checkout');
                 """)
             for (sql, arguments) in Self.oldRows(id, placeholder: { [", live_key", "$1", ", 'old-key'"][$0] }) {
                 if arguments.isEmpty { try connection.execute(sql: sql) } else { try connection.execute(sql, arguments[0]) }

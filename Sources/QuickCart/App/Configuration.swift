@@ -115,7 +115,7 @@ public struct Configuration: Sendable, Equatable {
     public static let usage: String = {
         var text = """
             Usage: quickcart [options]
-                   quickcart catalog import FILE [--dry-run] | catalog export | orders export | orders mark ID STATE (see quickcart catalog --help)
+                   quickcart catalog import FILE [--dry-run] | catalog export | delivery import FILE | delivery export | orders export | orders mark ID STATE (see quickcart catalog --help)
 
 
             """

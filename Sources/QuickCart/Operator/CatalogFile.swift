@@ -34,25 +34,7 @@ enum CatalogFile {
         var isActive: Bool
     }
 
-    /// Something wrong in the file, where it is.
-    struct Problem: Equatable, CustomStringConvertible {
-        /// 1-based; `nil` for the file as a whole.
-        let line: Int?
-        /// The column (CSV) or member (JSON), when the problem is in one.
-        let field: String?
-        let message: String
-
-        var description: String {
-            var place: [String] = []
-            if let line { place.append("line \(line)") }
-            if let field { place.append(field) }
-            return place.isEmpty ? message : place.joined(separator: ", ") + ": " + message
-        }
-    }
-
-    enum Format: String, CaseIterable {
-        case csv, json
-    }
+    typealias Format = TableFile.Format
 
     /// What the checks need to know beyond the file.
     struct Context: Sendable {
@@ -68,8 +50,14 @@ enum CatalogFile {
 
     static let fields = ["slug", "name", "summary", "category", "price", "image", "icon", "featured", "active"]
     static let requiredFields: Set<String> = ["slug", "name", "category", "price"]
-    static let maximumBytes = 16 << 20
     static let maximumProducts = 10_000
+    /// The file's shape, for ``TableFile``.
+    static let schema = TableFile.Schema(
+        kind: "catalog", jsonName: "catalog", itemNoun: "product", fields: fields, requiredFields: requiredFields, signature: ["slug", "price"],
+        numberFields: ["price"], flagFields: ["featured", "active"], maximumItems: maximumProducts
+    )
+    typealias Problem = TableFile.Problem
+    typealias Failure = TableFile.Failure
     static let maximumLengths = ["slug": 80, "name": 120, "summary": 300, "category": 60, "image": 200, "icon": 40]
     /// Prices up to $1,000,000.00.
     static let maximumPriceCents: Int64 = 100_000_000
@@ -79,32 +67,10 @@ enum CatalogFile {
     /// - Returns: The rows in file order, or every problem found (never both).
     static func read(_ bytes: [UInt8], context: Context) -> Result<[Row], Failure> {
         var problems: [Problem] = []
-        guard bytes.count <= maximumBytes else {
-            return .failure(Failure(problems: [Problem(line: nil, field: nil, message: "the file is larger than \(maximumBytes >> 20) MB")]))
-        }
-        var body = bytes[...]
-        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
-        if body.contains(0) {
-            return .failure(Failure(problems: [Problem(line: nil, field: nil, message: "this is not a CSV or JSON file: it holds binary data")]))
-        }
-        let text: String
-        if let decoded = String(validating: body, as: UTF8.self) {
-            text = decoded
-        } else {
-            return .failure(Failure(problems: invalidUTF8Lines(body)))
-        }
-        guard text.contains(where: { !$0.isWhitespace }) else {
-            return .failure(Failure(problems: [Problem(line: nil, field: nil, message: "the file is empty")]))
-        }
-        let first = text.first { !$0.isWhitespace }
-        let records: [Fields]
-        if first == "[" || first == "{" {
-            records = jsonRecords(text, problems: &problems)
-        } else {
-            records = csvRecords(text, problems: &problems)
-        }
-        if records.count > maximumProducts {
-            return .failure(Failure(problems: [Problem(line: nil, field: nil, message: "more than \(maximumProducts) products")]))
+        let records: [TableFile.Record]
+        switch TableFile.records(bytes, schema: schema, problems: &problems) {
+        case .success(let read): records = read
+        case .failure(let failure): return .failure(failure)
         }
 
         var rows: [Row] = []
@@ -120,124 +86,7 @@ enum CatalogFile {
                 rows.append(row)
             }
         }
-        if records.isEmpty, problems.isEmpty {
-            problems.append(Problem(line: nil, field: nil, message: "the file lists no products"))
-        }
-        guard problems.isEmpty else {
-            // In file order; problems of one line keep the order of its fields.
-            let ordered = problems.enumerated().sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }
-            return .failure(Failure(problems: ordered.map(\.element)))
-        }
-        return .success(rows)
-    }
-
-    /// One record's values by field name, each with its line, and the line the record starts on.
-    private struct Fields {
-        let line: Int
-        var values: [String: (value: String, line: Int)] = [:]
-        /// Required fields whose column the file lacks: reported once for the file, not per row.
-        var absent: Set<String> = []
-    }
-
-    /// Every problem of a file that cannot be imported.
-    struct Failure: Error, Equatable, CustomStringConvertible {
-        let problems: [Problem]
-        var description: String { problems.map(\.description).joined(separator: "\n") }
-    }
-
-    // MARK: - Reading the two formats
-
-    private static func csvRecords(_ text: String, problems: inout [Problem]) -> [Fields] {
-        let records: [CSV.Record]
-        do {
-            records = try CSV.records(in: text)
-        } catch {
-            problems.append(Problem(line: error.line, field: nil, message: "not valid CSV: \(error.message)"))
-            return []
-        }
-        guard let header = records.first else { return [] }
-        let names = header.fields.map { $0.trimmingWhitespace(newlines: false).lowercased() }
-        if !names.contains("slug") || !names.contains("price") {
-            problems.append(Problem(
-                line: 1, field: nil,
-                message: "this is not a catalog file: its first line must be a CSV header naming the columns (\(requiredFields.sorted().joined(separator: ", ")) at least), or the file a JSON array of objects"
-            ))
-            return []
-        }
-        var seen: Set<String> = []
-        for (index, name) in names.enumerated() {
-            if !fields.contains(name) {
-                problems.append(Problem(line: 1, field: "column \(index + 1)", message: "unknown column “\(name)”; the columns are \(fields.joined(separator: ", "))"))
-            } else if !seen.insert(name).inserted {
-                problems.append(Problem(line: 1, field: "column \(index + 1)", message: "the column “\(name)” appears twice"))
-            }
-        }
-        let absent = requiredFields.subtracting(names)
-        for missing in absent.sorted() {
-            problems.append(Problem(line: 1, field: nil, message: "the required column “\(missing)” is missing"))
-        }
-        // The rows are still checked, against the known columns (the first of a name twice),
-        // so one file's run shows every problem; a missing column is reported once, above.
-        let known = Dictionary(names.enumerated().filter { fields.contains($0.element) }.map { ($0.element, $0.offset) }, uniquingKeysWith: min)
-        return records.dropFirst().compactMap { record in
-            guard record.fields.count == names.count else {
-                problems.append(Problem(
-                    line: record.line, field: nil,
-                    message: "\(record.fields.count) fields where the header names \(names.count) (a comma inside a value needs quotes)"
-                ))
-                return nil
-            }
-            var values = Fields(line: record.line, absent: absent)
-            for (name, index) in known { values.values[name] = (CSV.cellValue(record.fields[index]), record.line) }
-            return values
-        }
-    }
-
-    private static func jsonRecords(_ text: String, problems: inout [Problem]) -> [Fields] {
-        let document: JSONText
-        do {
-            document = try JSONText.parse(text)
-        } catch {
-            problems.append(Problem(line: error.line, field: nil, message: "not valid JSON: \(error.message)"))
-            return []
-        }
-        guard case .array(let elements, _) = document else {
-            problems.append(Problem(line: document.line, field: nil, message: "a JSON catalog is an array of product objects: [{\"slug\": …}, …]"))
-            return []
-        }
-        return elements.compactMap { element in
-            guard case .object(let members, let line) = element else {
-                problems.append(Problem(line: element.line, field: nil, message: "each element of the array must be an object"))
-                return nil
-            }
-            var values = Fields(line: line)
-            for member in members {
-                let name = member.name
-                // An unknown or repeated member is reported, and the object's other members
-                // still checked, so one run shows every problem.
-                guard fields.contains(name) else {
-                    problems.append(Problem(line: member.line, field: name, message: "unknown field “\(name)”; the fields are \(fields.joined(separator: ", "))"))
-                    continue
-                }
-                guard values.values[name] == nil else {
-                    problems.append(Problem(line: member.line, field: name, message: "the field appears twice in one object"))
-                    continue
-                }
-                switch member.value {
-                case .string(let text, _): values.values[name] = (text, member.line)
-                case .number(let text, _) where name == "price": values.values[name] = (text, member.line)
-                case .bool(let flag, _) where name == "featured" || name == "active": values.values[name] = (flag ? "true" : "false", member.line)
-                case .null where !requiredFields.contains(name): break
-                default:
-                    let kind = name == "price" ? "a string or number like \"24.50\"" : name == "featured" || name == "active" ? "true or false" : "a string"
-                    problems.append(Problem(line: member.line, field: name, message: "must be \(kind)"))
-                    // Reported here: the product's check must not call it missing too.
-                    values.absent.insert(name)
-                }
-            }
-            // A missing required field is reported by the check of the product, at the object's line.
-            return values
-        }
+        return TableFile.result(rows, problems: problems, schema: schema)
     }
 
     // MARK: - Checking one product
@@ -247,16 +96,7 @@ enum CatalogFile {
     ) -> Row? {
         let before = problems.count
         func text(_ field: String, required: Bool) -> String {
-            let value = (record[field]?.value ?? "").trimmingWhitespace(newlines: false)
-            let at = record[field]?.line ?? line
-            if required, value.isEmpty, !absent.contains(field) {
-                problems.append(Problem(line: at, field: field, message: "missing"))
-            } else if let maximum = maximumLengths[field], value.count > maximum {
-                problems.append(Problem(line: at, field: field, message: "longer than \(maximum) characters"))
-            } else if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-                problems.append(Problem(line: at, field: field, message: "holds a line break or other control character"))
-            }
-            return value
+            TableFile.text(field, of: record, line: line, required: required && !absent.contains(field), maximum: maximumLengths[field], problems: &problems)
         }
         func flag(_ field: String, default fallback: Bool) -> Bool {
             let value = text(field, required: false).lowercased()
@@ -356,19 +196,5 @@ enum CatalogFile {
         let cents = money.cents
         let fraction = cents % 100
         return "\(cents / 100)." + (fraction < 10 ? "0" : "") + String(fraction)
-    }
-
-    /// The lines that are not UTF-8, each as a problem.
-    private static func invalidUTF8Lines(_ bytes: ArraySlice<UInt8>) -> [Problem] {
-        var problems: [Problem] = []
-        for (index, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
-        where String(validating: line, as: UTF8.self) == nil {
-            problems.append(Problem(line: index + 1, field: nil, message: "not UTF-8 text (save the file as UTF-8)"))
-            if problems.count == 20 {
-                problems.append(Problem(line: nil, field: nil, message: "… and maybe more lines that are not UTF-8"))
-                break
-            }
-        }
-        return problems
     }
 }

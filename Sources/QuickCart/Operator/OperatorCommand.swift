@@ -7,6 +7,8 @@ import Glibc
 /// ```
 /// quickcart catalog import FILE [--dry-run]
 /// quickcart catalog export [--format csv|json]
+/// quickcart delivery import FILE [--dry-run]
+/// quickcart delivery export [--format csv|json]
 /// quickcart orders export [--since DATE] [--format csv|json] [--follow]
 /// quickcart orders mark ID paid|shipped|delivered|cancelled [--tracking URL] [--carrier NAME] [--reason TEXT]
 /// quickcart backup FILE
@@ -36,6 +38,8 @@ public enum OperatorCommand {
     public static let usage = """
         Usage: quickcart catalog import FILE [--dry-run] [options]
                quickcart catalog export [--format csv|json] [options]
+               quickcart delivery import FILE [--dry-run] [options]
+               quickcart delivery export [--format csv|json] [options]
                quickcart orders export [--since DATE] [--format csv|json] [--follow] [options]
                quickcart orders mark ID paid|shipped|delivered|cancelled [--tracking URL] [--carrier NAME]
                                 [--reason TEXT] [options]
@@ -47,6 +51,11 @@ public enum OperatorCommand {
                           file become inactive. Problems are printed one per line and nothing is
                           written. --dry-run prints what would change and writes nothing.
           catalog export  writes the catalog in the import's format (CSV by default).
+          delivery import FILE
+                          checks the whole file of delivery methods (code, name, price,
+                          countries, free_from, payment, payment_details), then puts them in
+                          place of the shop's methods in one transaction; --dry-run writes nothing.
+          delivery export writes the delivery methods in the import's format.
           orders export   writes placed orders with their lines; --since 2026-11-30 (or an ISO 8601
                           time) leaves out older ones; --follow keeps running and prints each new
                           order as it is placed and each order again when its state changes
@@ -68,7 +77,7 @@ public enum OperatorCommand {
 
     /// Whether `arguments` (without the program's name) start with a subcommand.
     public static func isCommand(_ arguments: [String]) -> Bool {
-        ["catalog", "orders", "backup", "restore"].contains(arguments.first ?? "")
+        ["catalog", "delivery", "orders", "backup", "restore"].contains(arguments.first ?? "")
     }
 
     /// Runs the subcommand `arguments` names.
@@ -101,6 +110,8 @@ public enum OperatorCommand {
             switch (invocation.noun, invocation.verb) {
             case ("catalog", "import"): return try importCatalog(invocation, output: output)
             case ("catalog", "export"): return try exportCatalog(invocation, output: output)
+            case ("delivery", "import"): return try importDelivery(invocation, output: output)
+            case ("delivery", "export"): return try exportDelivery(invocation, output: output)
             case ("backup", _): return try backUp(invocation, output: output)
             case ("restore", _): return try restore(invocation, output: output)
             case ("orders", "mark"): return try markOrder(invocation, output: output)
@@ -158,7 +169,7 @@ public enum OperatorCommand {
         return success
     }
 
-    private static func refuse(_ problems: [CatalogFile.Problem], path: String, output: Output) -> Int32 {
+    static func refuse(_ problems: [CatalogFile.Problem], path: String, output: Output) -> Int32 {
         output.report(problems.map { "\(path): \($0)" }.joined(separator: "\n"))
         output.report("quickcart: \(problems.count == 1 ? "1 problem" : "\(problems.count) problems"); nothing was imported")
         return failure
@@ -242,7 +253,7 @@ public enum OperatorCommand {
     /// The database the shop serves from, which must exist: only serving creates one, so a
     /// mistyped `--db` (or none, in the wrong folder) is an error naming the path, never an
     /// empty new database that an export would report as holding no orders.
-    private static func openExisting(_ configuration: Configuration) throws -> any ShopStorage {
+    static func openExisting(_ configuration: Configuration) throws -> any ShopStorage {
         try Storage.open(configuration, connections: 2, creatingDatabase: false)
     }
 
@@ -287,7 +298,7 @@ struct Invocation {
         let standsAlone = noun == "backup" || noun == "restore"
         verb = standsAlone ? noun : remaining.popFirst() ?? ""
         let known = [
-            ("catalog", "import"), ("catalog", "export"), ("orders", "export"), ("orders", "mark"), ("backup", "backup"), ("restore", "restore"),
+            ("catalog", "import"), ("catalog", "export"), ("delivery", "import"), ("delivery", "export"), ("orders", "export"), ("orders", "mark"), ("backup", "backup"), ("restore", "restore"),
         ]
         guard known.contains(where: { $0 == (noun, verb) }) else {
             throw Configuration.UsageError(description: "unknown command “\(([noun, verb]).joined(separator: " "))”")
@@ -337,7 +348,7 @@ struct Invocation {
             }
         }
         if verb == "import" || standsAlone, file == nil, !wantsHelp {
-            throw Configuration.UsageError(description: "\(standsAlone ? noun : "catalog import") needs a FILE")
+            throw Configuration.UsageError(description: "\(standsAlone ? noun : noun + " import") needs a FILE")
         }
         if verb == "mark", !wantsHelp { mark = try Self.mark(positional, said) }
         configuration = try Configuration.parse(arguments: serving, environment: environment)

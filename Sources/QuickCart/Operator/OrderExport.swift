@@ -2,10 +2,13 @@ import FoundationEssentials
 
 /// Placed orders as `quickcart orders export` writes them: CSV with one row per order line
 /// (the order's columns repeated), or JSON with one object per order holding its lines and
-/// its history. The state columns come after the first ones, so readers of those keep working.
+/// its history. The state columns come after the first ones, and the delivery's after those,
+/// so readers of the earlier columns keep working.
 enum OrderExport {
     static let csvHeader = "number,placed_at,order_total,order_items,line,slug,name,unit_price,quantity,line_total,"
-        + "state,state_at,paid_at,shipped_at,delivered_at,cancelled_at,carrier,tracking_url,cancel_reason"
+        + "state,state_at,paid_at,shipped_at,delivered_at,cancelled_at,carrier,tracking_url,cancel_reason,"
+        + "contact_name,email,phone,address_line1,address_line2,city,region,postal_code,country,"
+        + "delivery_method,delivery_name,delivery_price,payment,payment_details,subtotal"
 
     /// `order` as CSV rows, one per line, without the header.
     static func csvRows(_ order: Order) -> [String] {
@@ -14,7 +17,7 @@ enum OrderExport {
                 order.number, placedAt(order), CatalogFile.priceText(order.total), String(order.itemCount), String(index + 1),
                 line.productSlug ?? "", line.name, CatalogFile.priceText(line.unitPrice), String(line.quantity),
                 CatalogFile.priceText(line.lineTotal),
-            ] + stateColumns(order)).map(CSV.field).joined(separator: ",")
+            ] + stateColumns(order) + deliveryColumns(order)).map(CSV.field).joined(separator: ",")
         }
     }
 
@@ -29,7 +32,38 @@ enum OrderExport {
             + "\"total\": \"\(CatalogFile.priceText(order.total))\", \"itemCount\": \(order.itemCount), "
             + "\"lines\": [\(lines.joined(separator: ", "))], "
             + "\"state\": \"\(order.state.rawValue)\", \"stateAt\": \"\(time(order.history.last?.at ?? order.placedAt))\", "
-            + "\"history\": [\(order.history.map(jsonObject).joined(separator: ", "))]}"
+            + "\"history\": [\(order.history.map(jsonObject).joined(separator: ", "))], "
+            + "\"subtotal\": \"\(CatalogFile.priceText(order.subtotal))\", \"delivery\": \(order.delivery.map(jsonObject) ?? "null")}"
+    }
+
+    /// An order's delivery as JSON: `contact`, `address`, `method` and `payment`.
+    static func jsonObject(_ delivery: OrderDelivery) -> String {
+        let details = delivery.details
+        func members(_ pairs: [(String, String)]) -> String {
+            "{" + pairs.map { "\"\($0.0)\": \(JSONText.quoted($0.1))" }.joined(separator: ", ") + "}"
+        }
+        return "{\"contact\": " + members([("name", details.name), ("email", details.email), ("phone", details.phone)])
+            + ", \"address\": " + members([
+                ("line1", details.addressLine1), ("line2", details.addressLine2), ("city", details.city), ("region", details.region),
+                ("postalCode", details.postalCode), ("country", details.country), ("countryName", details.countryName),
+            ])
+            + ", \"method\": " + members([("code", details.method), ("name", delivery.methodName), ("price", CatalogFile.priceText(delivery.price))])
+            + ", \"payment\": " + members([("kind", delivery.payment.rawValue), ("details", delivery.paymentDetails), ("instructions", delivery.howToPay)])
+            + "}"
+    }
+
+    /// The contact, address, delivery method and its price, payment, and the lines' subtotal;
+    /// empty for an order placed before checkout asked (its subtotal is its total).
+    static func deliveryColumns(_ order: Order) -> [String] {
+        guard let delivery = order.delivery else {
+            return Array(repeating: "", count: 14) + [CatalogFile.priceText(order.subtotal)]
+        }
+        let details = delivery.details
+        return [
+            details.name, details.email, details.phone, details.addressLine1, details.addressLine2, details.city, details.region,
+            details.postalCode, details.country, details.method, delivery.methodName, CatalogFile.priceText(delivery.price),
+            delivery.payment.rawValue, delivery.paymentDetails, CatalogFile.priceText(order.subtotal),
+        ]
     }
 
     /// One move as JSON: state and time, and carrier, tracking link and reason when said.

@@ -31,13 +31,16 @@ public struct Order: Hashable, Sendable, Identifiable {
     public var lines: [Line]
     /// Every move of the order's life, oldest first; the first is its placing.
     public var history: [OrderStateChange]
+    /// Contact, address, delivery method and payment; `nil` for orders placed before checkout asked.
+    public var delivery: OrderDelivery?
 
     /// An order with its lines and history (placed at `placedAt` when no history is given).
-    public init(id: Int64, placedAt: Int64, lines: [Line], history: [OrderStateChange]? = nil) {
+    public init(id: Int64, placedAt: Int64, lines: [Line], history: [OrderStateChange]? = nil, delivery: OrderDelivery? = nil) {
         self.id = id
         self.placedAt = placedAt
         self.lines = lines
         self.history = history ?? [OrderStateChange(state: .placed, at: placedAt)]
+        self.delivery = delivery
     }
 
     /// Where the order is now: its last move's state.
@@ -55,8 +58,19 @@ public struct Order: Hashable, Sendable, Identifiable {
         }
     }
 
+    /// The same orders, each with the delivery `deliveries` holds for its id.
+    public static func attaching(_ deliveries: [Int64: OrderDelivery], to orders: [Order]) -> [Order] {
+        orders.map { order in
+            var order = order
+            order.delivery = deliveries[order.id]
+            return order
+        }
+    }
+
     /// The sum of the line totals.
-    public var total: Money { lines.reduce(.zero) { $0 + $1.lineTotal } }
+    public var subtotal: Money { lines.reduce(.zero) { $0 + $1.lineTotal } }
+    /// What the shopper pays: the lines and the delivery.
+    public var total: Money { subtotal + (delivery?.price ?? .zero) }
     /// How many items were bought: the sum of quantities.
     public var itemCount: Int { lines.reduce(0) { $0 + $1.quantity } }
 

@@ -19,16 +19,34 @@ public struct OrderPlacement: Sendable, Equatable {
     public var intent: OrderIntent
     /// The lines for sale as shown (any order); `nil` places the cart as it is, at today's prices.
     public var shownLines: [ShownLine]?
+    /// Where and how the order goes, at the delivery price shown; `nil` for an order without
+    /// delivery details. The store places it only while its method is configured at that price.
+    public var delivery: OrderDelivery?
 
-    /// A placing for `intent` of the lines `shownLines` (`nil`: the cart as it is).
-    public init(intent: OrderIntent, shownLines: [ShownLine]? = nil) {
+    /// A placing for `intent` of the lines `shownLines` (`nil`: the cart as it is), delivered as
+    /// `delivery` says.
+    public init(intent: OrderIntent, shownLines: [ShownLine]? = nil, delivery: OrderDelivery? = nil) {
         self.intent = intent
         self.shownLines = shownLines
+        self.delivery = delivery
+    }
+
+    /// Whether `method` (as configured now, `nil` when gone) still delivers at the price shown
+    /// for an order of `subtotal`. Always true without a delivery.
+    public func deliveryMatches(_ method: DeliveryMethod?, subtotal: Money) -> Bool {
+        guard let delivery else { return true }
+        guard let method, method.code == delivery.details.method else { return false }
+        return method.price(forSubtotal: subtotal) == delivery.price && method.delivers(to: delivery.details.country)
     }
 
     /// The lines for sale of `cart`, as a page showing it shows them.
     public static func lines(of cart: Cart) -> [ShownLine] {
         cart.items.filter(\.isAvailable).map { ShownLine(productID: $0.product.id, unitPrice: $0.product.price, quantity: $0.quantity) }
+    }
+
+    /// What `lines` cost together.
+    public static func subtotal(of lines: [ShownLine]) -> Money {
+        lines.reduce(.zero) { $0 + $1.unitPrice * $1.quantity }
     }
 
     /// Whether `current` (the cart's lines for sale now) is what was shown: the same products,

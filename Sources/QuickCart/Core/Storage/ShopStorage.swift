@@ -34,6 +34,10 @@ public protocol ShopStorage: Sendable {
     var joinCodes: any JoinCodeStore { get }
     /// Full-text search over the products.
     var productSearch: any ProductSearchStore { get }
+    /// The shop's delivery methods.
+    var deliveryMethods: any DeliveryMethodStore { get }
+    /// Shoppers' saved delivery details.
+    var deliveryDetails: any DeliveryDetailsStore { get }
 
     /// The secret that signs session cookies (at least 32 bytes). Made once, when storage is
     /// first created, and the same on every later start and for every instance sharing it.

@@ -98,13 +98,23 @@ struct PostgresCartStore: CartStore {
                 throw hasLines ? CartError.nothingForSale : CartError.emptyCart
             }
             guard placement.matches(lines) else { throw CartError.changedSinceShown }
+            if let delivery = placement.delivery {
+                let method = try PostgresDeliveryMethodStore.methods(in: connection, where: "code = $1", [delivery.details.method.postgresValue]).first
+                guard placement.deliveryMatches(method, subtotal: OrderPlacement.subtotal(of: lines)) else { throw CartError.changedSinceShown }
+            }
             // Orders take their ids one at a time across the cluster, each holding this lock until
             // it commits, so ids commit in order and `quickcart orders export --follow`, which
             // follows the largest id seen, misses none.
             _ = try connection.fetchValue("SELECT pg_advisory_xact_lock($1)::text", PostgresOrderFeed.orderLockKey, as: String.self)
+            var columns = "shopper_id, placed_at, intent"
+            var values: [PostgresValue] = [session.shopperID.postgresValue, now.postgresValue, placement.intent.key.postgresValue]
+            if let delivery = placement.delivery {
+                columns += ", " + DeliveryDetailsColumns.orderDeliveryList
+                values += DeliveryDetailsColumns.orderTexts(of: delivery).map(\.postgresValue) + [delivery.price.postgresValue]
+            }
             let orderID = try connection.fetchValue(
-                "INSERT INTO orders (shopper_id, placed_at, intent) VALUES ($1, $2, $3) RETURNING id",
-                session.shopperID, now, placement.intent.key, as: Int64.self
+                "INSERT INTO orders (\(columns)) VALUES (\(values.indices.map { "$\($0 + 1)" }.joined(separator: ", "))) RETURNING id",
+                arguments: values, as: Int64.self
             ) ?? 0
             try connection.execute("INSERT INTO order_states (order_id, state, at) VALUES ($1, 'placed', $2)", orderID, now)
             try connection.execute(

@@ -53,6 +53,16 @@ struct PostgresOrderStore: OrderStore {
                 carrier: try row.get(3), trackingURL: try row.get(4), reason: try row.get(5)
             ))
         }
-        return Order.attaching(Dictionary(grouping: histories, by: \.orderID).mapValues { $0.map(\.change) }, to: Order.grouping(rows))
+        let deliveries = try connection.fetchAll(
+            """
+            SELECT o.id, o.delivery_cents, \(DeliveryDetailsColumns.orderDeliveryPrefixed)
+            FROM orders o WHERE \(condition) AND o.delivery_method IS NOT NULL
+            """,
+            arguments: arguments
+        ) { row in
+            (try row.int64(0), try DeliveryDetailsColumns.delivery(text: { try row.string($0 + 2) }, cents: try row.int64(1)))
+        }
+        let ordered = Order.attaching(Dictionary(grouping: histories, by: \.orderID).mapValues { $0.map(\.change) }, to: Order.grouping(rows))
+        return Order.attaching(Dictionary(deliveries, uniquingKeysWith: { first, _ in first }), to: ordered)
     }
 }

@@ -199,6 +199,48 @@ enum PostgresSchema {
                 CREATE UNIQUE INDEX orders_by_intent ON orders (shopper_id, intent) WHERE intent IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("v9-checkout") { connection in
+            // Checkout asks who and where: the shop's delivery methods (the demo's until the
+            // shop imports its own), each shopper's saved details (one row; its version is the
+            // time of saving in milliseconds, so a Review page can tell they changed even after a
+            // delete), and each order's copy of them. Orders placed
+            // before this have none (their columns stay NULL).
+            try connection.execute(sql: """
+                CREATE TABLE delivery_methods (
+                    code text PRIMARY KEY,
+                    position integer NOT NULL,
+                    name text NOT NULL,
+                    price_cents bigint NOT NULL CHECK (price_cents >= 0),
+                    countries text NOT NULL,
+                    free_from_cents bigint,
+                    payment text NOT NULL CHECK (payment IN ('bank-transfer', 'on-delivery', 'in-store')),
+                    payment_details text NOT NULL
+                );
+                CREATE TABLE delivery_details (
+                    shopper_id text PRIMARY KEY REFERENCES shoppers (id) ON DELETE CASCADE,
+                    version bigint NOT NULL,
+                    saved_at bigint NOT NULL,
+                    name text NOT NULL, email text NOT NULL, phone text NOT NULL,
+                    address_line1 text NOT NULL, address_line2 text NOT NULL, city text NOT NULL, region text NOT NULL,
+                    postal_code text NOT NULL, country text NOT NULL, method text NOT NULL
+                );
+                ALTER TABLE orders ADD COLUMN contact_name text;
+                ALTER TABLE orders ADD COLUMN email text;
+                ALTER TABLE orders ADD COLUMN phone text;
+                ALTER TABLE orders ADD COLUMN address_line1 text;
+                ALTER TABLE orders ADD COLUMN address_line2 text;
+                ALTER TABLE orders ADD COLUMN city text;
+                ALTER TABLE orders ADD COLUMN region text;
+                ALTER TABLE orders ADD COLUMN postal_code text;
+                ALTER TABLE orders ADD COLUMN country text;
+                ALTER TABLE orders ADD COLUMN delivery_method text;
+                ALTER TABLE orders ADD COLUMN delivery_name text;
+                ALTER TABLE orders ADD COLUMN delivery_cents bigint;
+                ALTER TABLE orders ADD COLUMN payment text;
+                ALTER TABLE orders ADD COLUMN payment_details text;
+                """)
+            try PostgresDeliveryMethodStore.insert(DeliverySeed.methods, into: connection)
+        }
         return migrator
     }
 }

@@ -15,6 +15,8 @@ final class PostgresStorage: ShopStorage {
     let searches: any SearchHistoryStore
     let joinCodes: any JoinCodeStore
     let productSearch: any ProductSearchStore
+    let deliveryMethods: any DeliveryMethodStore
+    let deliveryDetails: any DeliveryDetailsStore
     private let database: PostgresDatabase
     /// Private, so it cannot be printed by accident: it may hold a password.
     private let connectionString: String
@@ -61,6 +63,8 @@ final class PostgresStorage: ShopStorage {
         searches = PostgresSearchHistoryStore(database: database)
         joinCodes = PostgresJoinCodeStore(database: database)
         productSearch = PostgresProductSearchStore(database: database)
+        deliveryMethods = PostgresDeliveryMethodStore(database: database)
+        deliveryDetails = PostgresDeliveryDetailsStore(database: database)
     }
 
     func sessionSecret() throws -> [UInt8] {

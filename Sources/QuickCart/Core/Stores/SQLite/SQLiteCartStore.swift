@@ -89,8 +89,16 @@ struct SQLiteCartStore: CartStore {
                 throw hasLines ? CartError.nothingForSale : CartError.emptyCart
             }
             guard placement.matches(lines) else { throw CartError.changedSinceShown }
+            var columns = "shopper_id, placed_at, intent"
+            var values = [session.shopperID.databaseValue, now.databaseValue, placement.intent.key.databaseValue]
+            if let delivery = placement.delivery {
+                let method = try SQLiteDeliveryMethodStore.methods(in: db, where: "code = ?", [delivery.details.method]).first
+                guard placement.deliveryMatches(method, subtotal: OrderPlacement.subtotal(of: lines)) else { throw CartError.changedSinceShown }
+                columns += ", " + DeliveryDetailsColumns.orderDeliveryList
+                values += DeliveryDetailsColumns.orderTexts(of: delivery).map(\.databaseValue) + [delivery.price.databaseValue]
+            }
             try db.execute(
-                "INSERT INTO orders (shopper_id, placed_at, intent) VALUES (?, ?, ?)", [session.shopperID, now, placement.intent.key]
+                "INSERT INTO orders (\(columns)) VALUES (?\(String(repeating: ", ?", count: values.count - 1)))", StatementArguments(values)
             )
             let orderID = db.lastInsertRowID
             try db.execute("INSERT INTO order_states (order_id, state, at) VALUES (?, 'placed', ?)", [orderID, now])

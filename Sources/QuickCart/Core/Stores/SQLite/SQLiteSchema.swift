@@ -257,6 +257,48 @@ enum SQLiteSchema {
                 CREATE UNIQUE INDEX orders_by_intent ON orders (shopper_id, intent) WHERE intent IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("v15-checkout") { db in
+            // Checkout asks who and where: the shop's delivery methods (the demo's until the
+            // shop imports its own), each shopper's saved details (one row; its version is the
+            // time of saving in milliseconds, so a Review page can tell they changed even after a
+            // delete), and each order's copy of them. Orders placed
+            // before this have none (their columns stay NULL).
+            try db.execute(sql: """
+                CREATE TABLE delivery_methods (
+                    code TEXT PRIMARY KEY,
+                    position INTEGER NOT NULL,
+                    name TEXT NOT NULL,
+                    price_cents INTEGER NOT NULL CHECK (price_cents >= 0),
+                    countries TEXT NOT NULL,
+                    free_from_cents INTEGER,
+                    payment TEXT NOT NULL CHECK (payment IN ('bank-transfer', 'on-delivery', 'in-store')),
+                    payment_details TEXT NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE delivery_details (
+                    shopper_id TEXT PRIMARY KEY REFERENCES shoppers (id) ON DELETE CASCADE,
+                    version INTEGER NOT NULL,
+                    saved_at INTEGER NOT NULL,
+                    name TEXT NOT NULL, email TEXT NOT NULL, phone TEXT NOT NULL,
+                    address_line1 TEXT NOT NULL, address_line2 TEXT NOT NULL, city TEXT NOT NULL, region TEXT NOT NULL,
+                    postal_code TEXT NOT NULL, country TEXT NOT NULL, method TEXT NOT NULL
+                ) WITHOUT ROWID;
+                ALTER TABLE orders ADD COLUMN contact_name TEXT;
+                ALTER TABLE orders ADD COLUMN email TEXT;
+                ALTER TABLE orders ADD COLUMN phone TEXT;
+                ALTER TABLE orders ADD COLUMN address_line1 TEXT;
+                ALTER TABLE orders ADD COLUMN address_line2 TEXT;
+                ALTER TABLE orders ADD COLUMN city TEXT;
+                ALTER TABLE orders ADD COLUMN region TEXT;
+                ALTER TABLE orders ADD COLUMN postal_code TEXT;
+                ALTER TABLE orders ADD COLUMN country TEXT;
+                ALTER TABLE orders ADD COLUMN delivery_method TEXT;
+                ALTER TABLE orders ADD COLUMN delivery_name TEXT;
+                ALTER TABLE orders ADD COLUMN delivery_cents INTEGER;
+                ALTER TABLE orders ADD COLUMN payment TEXT;
+                ALTER TABLE orders ADD COLUMN payment_details TEXT;
+                """)
+            try SQLiteDeliveryMethodStore.insert(DeliverySeed.methods, into: db)
+        }
         return migrator
     }
 }

@@ -15,6 +15,8 @@ final class SQLiteStorage: ShopStorage {
     let searches: any SearchHistoryStore
     let joinCodes: any JoinCodeStore
     let productSearch: any ProductSearchStore
+    let deliveryMethods: any DeliveryMethodStore
+    let deliveryDetails: any DeliveryDetailsStore
     private let database: SQLiteDatabase
     /// Held while storage is open, so `quickcart restore` knows the file is in use.
     private let useLock: Mutex<SQLiteUseLock?>
@@ -64,6 +66,8 @@ final class SQLiteStorage: ShopStorage {
         searches = SQLiteSearchHistoryStore(database: database)
         joinCodes = SQLiteJoinCodeStore(database: database)
         productSearch = SQLiteProductSearchStore(database: database)
+        deliveryMethods = SQLiteDeliveryMethodStore(database: database)
+        deliveryDetails = SQLiteDeliveryDetailsStore(database: database)
     }
 
     func sessionSecret() throws -> [UInt8] {

@@ -1,0 +1,132 @@
+/// Who an order goes to and where: what the Delivery step asks, saved on the shopper for next
+/// time and copied into each order. Texts are kept as typed (trimmed); ``problems(methods:)``
+/// says what is wrong with them.
+public struct DeliveryDetails: Sendable, Hashable {
+    /// The form's fields, in the order they are asked (and their problems reported).
+    public enum Field: String, Sendable, CaseIterable {
+        case name, email, phone
+        case addressLine1 = "address_line1", addressLine2 = "address_line2"
+        case city, region
+        case postalCode = "postal_code"
+        case country, method
+    }
+
+    public var name = ""
+    public var email = ""
+    /// May be empty.
+    public var phone = ""
+    public var addressLine1 = ""
+    /// May be empty.
+    public var addressLine2 = ""
+    public var city = ""
+    /// State, province or region; may be empty.
+    public var region = ""
+    public var postalCode = ""
+    /// An ISO 3166-1 alpha-2 code.
+    public var country = ""
+    /// The chosen ``DeliveryMethod/code``.
+    public var method = ""
+
+    public init() {}
+
+    /// The longest text each field takes, in characters (and four bytes each, at most).
+    public static let maximumLengths: [Field: Int] = [
+        .name: 100, .email: 254, .phone: 30, .addressLine1: 100, .addressLine2: 100, .city: 60, .region: 60, .postalCode: 16,
+        .country: 2, .method: 40,
+    ]
+
+    /// The value of `field`.
+    public subscript(field: Field) -> String {
+        get {
+            switch field {
+            case .name: name
+            case .email: email
+            case .phone: phone
+            case .addressLine1: addressLine1
+            case .addressLine2: addressLine2
+            case .city: city
+            case .region: region
+            case .postalCode: postalCode
+            case .country: country
+            case .method: method
+            }
+        }
+        set {
+            switch field {
+            case .name: name = newValue
+            case .email: email = newValue
+            case .phone: phone = newValue
+            case .addressLine1: addressLine1 = newValue
+            case .addressLine2: addressLine2 = newValue
+            case .city: city = newValue
+            case .region: region = newValue
+            case .postalCode: postalCode = newValue
+            case .country: country = newValue
+            case .method: method = newValue
+            }
+        }
+    }
+
+    /// The country's name, or its code when it names none.
+    public var countryName: String { Country.named(country)?.name ?? country }
+
+    /// What is wrong, one message per wrong field, in the form's order; empty when the details
+    /// can be used with one of `methods`.
+    public func problems(methods: [DeliveryMethod]) -> [(field: Field, message: String)] {
+        var problems: [(field: Field, message: String)] = []
+        for field in Field.allCases {
+            if let message = problem(with: field, methods: methods) { problems.append((field, message)) }
+        }
+        return problems
+    }
+
+    private func problem(with field: Field, methods: [DeliveryMethod]) -> String? {
+        let value = self[field]
+        let maximum = Self.maximumLengths[field] ?? 100
+        if value.count > maximum || value.utf8.count > maximum * 4 {
+            return "Use at most \(maximum) characters."
+        }
+        if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }) {
+            return "Remove the line breaks or other invisible characters."
+        }
+        switch field {
+        case .name: return value.isEmpty ? "Enter your full name." : nil
+        case .email: return Self.isEmailAddress(value) ? nil : value.isEmpty ? "Enter your email address." : "Enter an email address like name@example.com."
+        case .phone: return value.isEmpty || Self.isPhoneNumber(value) ? nil : "Enter a phone number with digits, spaces and + - ( ) only, or leave it empty."
+        case .addressLine1: return value.isEmpty ? "Enter the street address." : nil
+        case .addressLine2, .region: return nil
+        case .city: return value.isEmpty ? "Enter the town or city." : nil
+        case .postalCode:
+            if value.isEmpty { return "Enter the postal code." }
+            return value.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic && $0.isASCII || ("0"..."9").contains($0) || $0 == " " || $0 == "-" })
+                ? nil : "Enter a postal code with letters, digits, spaces and hyphens only."
+        case .country:
+            if value.isEmpty { return "Choose the country." }
+            guard Country.named(value) != nil, methods.contains(where: { $0.delivers(to: value) }) else {
+                return "We do not deliver to that country. Choose one from the list."
+            }
+            return nil
+        case .method:
+            guard let chosen = methods.first(where: { $0.code == value }) else { return "Choose how your order is delivered." }
+            guard Country.named(country) == nil || chosen.delivers(to: country) else {
+                return "\(chosen.name) does not deliver to \(countryName). Choose another way."
+            }
+            return nil
+        }
+    }
+
+    /// One `@` with text on both sides, a dot inside the domain, no spaces: what mail can be sent to
+    /// (the browser's `type="email"` asks the same).
+    static func isEmailAddress(_ text: String) -> Bool {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, let domain = parts.last, domain.count >= 3 else { return false }
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty } && !text.contains(where: \.isWhitespace)
+    }
+
+    /// Digits with spaces, `+`, `-`, `(`, `)` and `.`, at least five digits.
+    static func isPhoneNumber(_ text: String) -> Bool {
+        let allowed: Set<Character> = ["+", "-", "(", ")", ".", " "]
+        return text.allSatisfy { ("0"..."9").contains($0) || allowed.contains($0) } && text.filter { ("0"..."9").contains($0) }.count >= 5
+    }
+}

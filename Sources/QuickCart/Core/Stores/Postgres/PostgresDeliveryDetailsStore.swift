@@ -1,0 +1,48 @@
+import Postgres
+
+/// Shoppers' saved delivery details in PostgreSQL (`delivery_details`, one row per shopper).
+struct PostgresDeliveryDetailsStore: DeliveryDetailsStore {
+    let database: PostgresDatabase
+
+    func deliveryDetails(for session: Session) throws -> SavedDeliveryDetails? {
+        guard session.isStored else { return nil }
+        return try database.withConnection { connection in
+            try connection.fetchOne(
+                "SELECT version, \(DeliveryDetailsColumns.list) FROM delivery_details WHERE shopper_id = $1", session.shopperID
+            ) { row in
+                var details = DeliveryDetails()
+                for (index, field) in DeliveryDetails.Field.allCases.enumerated() { details[field] = try row.string(index + 1) }
+                return SavedDeliveryDetails(details: details, version: try row.int64(0))
+            }
+        }
+    }
+
+    func saveDeliveryDetails(_ details: DeliveryDetails, for session: Session, at nowMilliseconds: Int64) throws -> Int64 {
+        try database.write(storing: session, at: nowMilliseconds / 1000) { connection in
+            let fields = DeliveryDetails.Field.allCases
+            let values = fields.indices.map { "$\($0 + 4)" }.joined(separator: ", ")
+            let updates = fields.map { "\($0.rawValue) = excluded.\($0.rawValue)" }.joined(separator: ", ")
+            // One statement: a save racing another of the same shopper waits for its row, then
+            // counts on from the version it committed.
+            return try connection.fetchValue(
+                """
+                INSERT INTO delivery_details (shopper_id, version, saved_at, \(DeliveryDetailsColumns.list))
+                VALUES ($1, $2, $3, \(values))
+                ON CONFLICT (shopper_id) DO UPDATE SET
+                    version = greatest(delivery_details.version + 1, excluded.version), saved_at = excluded.saved_at, \(updates)
+                RETURNING version
+                """,
+                arguments: [session.shopperID.postgresValue, nowMilliseconds.postgresValue, (nowMilliseconds / 1000).postgresValue]
+                    + fields.map { details[$0].postgresValue },
+                as: Int64.self
+            ) ?? nowMilliseconds
+        }
+    }
+
+    func deleteDeliveryDetails(for session: Session) throws -> Bool {
+        guard session.isStored else { return false }
+        return try database.write { connection in
+            try connection.execute("DELETE FROM delivery_details WHERE shopper_id = $1", session.shopperID) > 0
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import SQLite
+
+/// Shoppers' saved delivery details in SQLite (`delivery_details`, one row per shopper).
+struct SQLiteDeliveryDetailsStore: DeliveryDetailsStore {
+    let database: SQLiteDatabase
+
+    func deliveryDetails(for session: Session) throws -> SavedDeliveryDetails? {
+        guard session.isStored else { return nil }
+        return try database.read { db in
+            try db.withFirstRow(
+                """
+                SELECT version, \(DeliveryDetailsColumns.list) FROM delivery_details WHERE shopper_id = ?
+                """,
+                [session.shopperID]
+            ) { row in
+                var details = DeliveryDetails()
+                for (index, field) in DeliveryDetails.Field.allCases.enumerated() { details[field] = try row.string(index + 1) }
+                return SavedDeliveryDetails(details: details, version: try row.int64(0))
+            }
+        }
+    }
+
+    func saveDeliveryDetails(_ details: DeliveryDetails, for session: Session, at nowMilliseconds: Int64) throws -> Int64 {
+        try database.write(storing: session, at: nowMilliseconds / 1000) { db in
+            let previous = try db.fetchValue("SELECT version FROM delivery_details WHERE shopper_id = ?", [session.shopperID], as: Int64.self) ?? 0
+            let version = max(previous + 1, nowMilliseconds)
+            let fields = DeliveryDetails.Field.allCases
+            try db.execute(
+                """
+                INSERT OR REPLACE INTO delivery_details (shopper_id, version, saved_at, \(DeliveryDetailsColumns.list))
+                VALUES (?, ?, ?\(String(repeating: ", ?", count: fields.count)))
+                """,
+                StatementArguments([session.shopperID.databaseValue, version.databaseValue, (nowMilliseconds / 1000).databaseValue] + fields.map { details[$0].databaseValue })
+            )
+            return version
+        }
+    }
+
+    func deleteDeliveryDetails(for session: Session) throws -> Bool {
+        guard session.isStored else { return false }
+        return try database.write { db in
+            try db.execute("DELETE FROM delivery_details WHERE shopper_id = ?", [session.shopperID])
+            return db.changes > 0
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import SQLite
+
+/// The shop's delivery methods in SQLite (`delivery_methods`), in the file's order.
+struct SQLiteDeliveryMethodStore: DeliveryMethodStore {
+    let database: SQLiteDatabase
+
+    func deliveryMethods() throws -> [DeliveryMethod] {
+        try database.read { db in try Self.methods(in: db, where: "1", []) }
+    }
+
+    func replaceDeliveryMethods(_ methods: [DeliveryMethod]) throws {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM delivery_methods")
+            try Self.insert(methods, into: db)
+        }
+    }
+
+    /// The methods `condition` picks, in order.
+    static func methods(in db: Database, where condition: String, _ arguments: StatementArguments) throws -> [DeliveryMethod] {
+        try db.fetchAll(
+            """
+            SELECT code, name, price_cents, countries, free_from_cents, payment, payment_details
+            FROM delivery_methods WHERE \(condition) ORDER BY position
+            """,
+            arguments
+        ) { row in
+            DeliveryMethod(
+                code: try row.string(0), name: try row.string(1), price: try row.get(2),
+                countries: DeliveryMethodColumns.countries(try row.string(3)), freeFrom: try row.get(4),
+                payment: DeliveryMethod.Payment(rawValue: try row.string(5)) ?? .bankTransfer, paymentDetails: try row.string(6)
+            )
+        }
+    }
+
+    /// Inserts `methods` at positions in their order (the demo's, by the migration; an import's).
+    static func insert(_ methods: [DeliveryMethod], into db: Database) throws {
+        for (position, method) in methods.enumerated() {
+            try db.execute(
+                """
+                INSERT INTO delivery_methods (code, position, name, price_cents, countries, free_from_cents, payment, payment_details)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [method.code, position, method.name, method.price, DeliveryMethodColumns.text(of: method.countries), method.freeFrom,
+                 method.payment.rawValue, method.paymentDetails]
+            )
+        }
+    }
+}

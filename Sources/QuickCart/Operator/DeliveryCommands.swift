@@ -1,0 +1,39 @@
+import FoundationEssentials
+
+extension OperatorCommand {
+    /// `quickcart delivery import FILE [--dry-run]`: the shop's delivery methods from a file,
+    /// checked whole, then put in place of the stored ones in one transaction.
+    static func importDelivery(_ invocation: Invocation, output: Output) throws -> Int32 {
+        let path = invocation.file ?? ""
+        guard let data = FileManager.default.contents(atPath: path) else {
+            output.report("quickcart: cannot read \(path)")
+            return failure
+        }
+        let methods: [DeliveryMethod]
+        switch DeliveryFile.read(Array(data)) {
+        case .success(let read): methods = read
+        case .failure(let failure): return refuse(failure.problems, path: path, output: output)
+        }
+        let storage = try openExisting(invocation.configuration)
+        defer { storage.close() }
+        let stored = Set(try storage.deliveryMethods.deliveryMethods().map(\.code))
+        if invocation.dryRun {
+            output.write("dry run: \(path) is valid (\(methods.count) delivery methods); nothing was written\n")
+        } else {
+            try storage.deliveryMethods.replaceDeliveryMethods(methods)
+            output.write("imported \(methods.count) delivery methods from \(path)\n")
+        }
+        let codes = Set(methods.map(\.code))
+        let lines = methods.map { (stored.contains($0.code) ? "kept " : "added ") + $0.code } + stored.subtracting(codes).sorted().map { "removed " + $0 }
+        output.write(lines.joined(separator: "\n") + "\n")
+        return success
+    }
+
+    /// `quickcart delivery export [--format csv|json]`: the methods as a file that imports back unchanged.
+    static func exportDelivery(_ invocation: Invocation, output: Output) throws -> Int32 {
+        let storage = try openExisting(invocation.configuration)
+        defer { storage.close() }
+        output.write(DeliveryFile.text(of: try storage.deliveryMethods.deliveryMethods(), format: invocation.format))
+        return success
+    }
+}
