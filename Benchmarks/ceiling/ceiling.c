@@ -169,7 +169,9 @@ int main(int argc, char **argv) {
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)threads,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)30,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(8 * 1024),
+        /* QuickCart's connection memory (Server.Configuration.connectionMemoryLimit): libmicrohttpd
+           zeroes all of it after every request, so the ceiling pays what QuickCart pays. */
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(24 * 1024),
         MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int)1024,
         MHD_OPTION_END);
     if (daemon == NULL) fail("cannot start the daemon (address in use?)");

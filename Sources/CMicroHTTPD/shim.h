@@ -35,7 +35,7 @@ typedef struct cmhd_daemon_config {
     size_t connection_memory_limit;      /* bytes per connection; bounds header and URL size */
     unsigned int per_ip_connection_limit;/* 0 = unlimited */
     unsigned int listen_backlog;
-    int strict_for_client;               /* 1: refuse sloppy requests (no Host, spaces, …) */
+    int strict_for_client;               /* MHD_OPTION_STRICT_FOR_CLIENT (1 also refuses a missing Host) */
     void *tls_certificate_callback;      /* non-NULL: HTTPS (with MHD_USE_TLS in flags), a */
                                          /* gnutls_certificate_retrieve_function2 */
     const char *tls_priorities;          /* GnuTLS priority string, with the callback */
@@ -128,6 +128,24 @@ static inline int cmhd_format_address(const struct sockaddr *address, char *buff
         ? (const void *)&((const struct sockaddr_in6 *)address)->sin6_addr
         : (const void *)&((const struct sockaddr_in *)address)->sin_addr;
     return inet_ntop(address->sa_family, raw, buffer, size) == NULL ? -1 : 0;
+}
+
+static inline enum MHD_Result cmhd_count_header(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
+                                         const char *value, size_t value_size) {
+    (void)kind; (void)key; (void)value;
+    size_t *totals = cls;
+    totals[0] += key_size + value_size + 4; /* ": " and CRLF, as sent */
+    totals[1] += 1;
+    return MHD_YES;
+}
+
+/// The bytes of `connection`'s request header fields, each counted as sent (`name: value`
+/// and CRLF), with their count in `count`: one walk of libmicrohttpd's list, no text made.
+static inline size_t cmhd_header_bytes(struct MHD_Connection *connection, unsigned int *count) {
+    size_t totals[2] = { 0, 0 };
+    MHD_get_connection_values_n(connection, MHD_HEADER_KIND, cmhd_count_header, totals);
+    *count = (unsigned int)totals[1];
+    return totals[0];
 }
 
 /// Writes `address` (IPv4 or IPv6, without its port) as 16 bytes into `bytes`, an IPv4 address

@@ -31,6 +31,12 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         case tooManyFormFields
         /// `Content-Length` is given more than once.
         case repeatedLength
+        /// The request target is longer than the server accepts.
+        case targetTooLong
+        /// The header fields are larger, or more, than the server accepts.
+        case headerFieldsTooLarge
+        /// An HTTP/1.1 request has no `Host` field.
+        case missingHost
         /// The body is larger than the server accepts.
         case bodyTooLarge
         /// The server is stopping.

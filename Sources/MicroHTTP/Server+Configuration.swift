@@ -23,8 +23,20 @@ extension Server {
         public var requestHeaderTimeout: Double
         /// Seconds a client has to send a request's body once its headers are in.
         public var requestBodyTimeout: Double
-        /// Memory per connection; it bounds the request line and headers (larger gets 414/431).
+        /// Memory per connection (libmicrohttpd's pool): it holds the request line and header
+        /// fields as they are read, and the answer's header. Keep it well above
+        /// ``maximumTargetLength`` plus ``maximumHeaderBytes`` (and 64 bytes a field), so that
+        /// a request past those limits still reaches the server, which refuses it with its own
+        /// page; a request head that does not fit at all is refused by libmicrohttpd itself
+        /// (414 or 431, a bare answer) and its connection closed.
         public var connectionMemoryLimit: Int
+        /// The longest request target (path and query, as sent) accepted; longer gets 414.
+        public var maximumTargetLength: Int
+        /// The most bytes of header fields (names, values and their separators) accepted;
+        /// more gets 431.
+        public var maximumHeaderBytes: Int
+        /// The most header fields one request may carry; more gets 431.
+        public var maximumHeaderFields: Int
         /// The largest request body accepted; larger gets 413, without being read when its
         /// `Content-Length` says so, once it has been read and discarded when it is chunked.
         public var maximumBodySize: Int
@@ -65,7 +77,10 @@ extension Server {
             connectionTimeout: Int = 30,
             requestHeaderTimeout: Double = 10,
             requestBodyTimeout: Double = 30,
-            connectionMemoryLimit: Int = 8 * 1024,
+            connectionMemoryLimit: Int = 24 * 1024,
+            maximumTargetLength: Int = 8 * 1024,
+            maximumHeaderBytes: Int = 8 * 1024,
+            maximumHeaderFields: Int = 100,
             maximumBodySize: Int = 64 * 1024,
             maximumFormFields: Int = 256,
             heartbeatInterval: Double = 15,
@@ -86,6 +101,9 @@ extension Server {
             self.requestHeaderTimeout = requestHeaderTimeout
             self.requestBodyTimeout = requestBodyTimeout
             self.connectionMemoryLimit = connectionMemoryLimit
+            self.maximumTargetLength = maximumTargetLength
+            self.maximumHeaderBytes = maximumHeaderBytes
+            self.maximumHeaderFields = maximumHeaderFields
             self.maximumBodySize = maximumBodySize
             self.maximumFormFields = maximumFormFields
             self.heartbeatInterval = heartbeatInterval

@@ -20,7 +20,8 @@ extension Server {
         guard let stateAddress = slot.pointee, RawTarget(slot: stateAddress) == nil else {
             let target = RawTarget(slot: slot.pointee)
             let uriIsWellFormed = target?.isWellFormed(url: url, version: version) ?? false
-            return begin(connection: connection, url: url, method: method, uriIsWellFormed: uriIsWellFormed, slot: slot)
+            let refusal = headRefusal(of: connection, targetLength: target?.length ?? 0, version: version)
+            return begin(connection: connection, url: url, method: method, uriIsWellFormed: uriIsWellFormed, refusal: refusal, slot: slot)
         }
         let state = Unmanaged<RequestState>.fromOpaque(stateAddress).takeUnretainedValue()
         if uploadSize.pointee > 0 {
@@ -51,10 +52,11 @@ extension Server {
         url: UnsafePointer<CChar>,
         method: UnsafePointer<CChar>,
         uriIsWellFormed: Bool,
+        refusal: HTTPError?,
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> Bool {
         let path = String(validatingCString: url)
-        if uriIsWellFormed, let path, let file = staticFile(for: connection, path: path, method: method) {
+        if uriIsWellFormed, refusal == nil, let path, let file = staticFile(for: connection, path: path, method: method) {
             watchdog.headersReceived(connection)
             let state = RequestState(request: Request(method: .get, path: ""), maximumFormFields: 0)
             state.staticFile = file
@@ -87,6 +89,8 @@ extension Server {
             state.rejection = HTTPError(
                 .serviceUnavailable, "The server is shutting down. Please try again in a moment.", reason: .shuttingDown, headers: ["Retry-After": "5"]
             )
+        } else if let refusal {
+            state.rejection = refusal
         } else if !uriIsWellFormed || path == nil || !queryIsUTF8 {
             state.rejection = HTTPError(
                 .badRequest, "The address contains a malformed percent-escape or text that is not valid UTF-8.", reason: .malformedAddress
@@ -119,6 +123,34 @@ extension Server {
         return true
     }
 
+
+    /// Why the request line and header fields are refused before anything else is read of
+    /// them, or `nil`: a target or header fields past the limits (the connection's memory is
+    /// larger, so that these answers are the server's and not libmicrohttpd's bare ones), or an
+    /// HTTP/1.1 request without the `Host` it requires. Static files are checked the same way.
+    private func headRefusal(of connection: OpaquePointer, targetLength: Int, version: UnsafePointer<CChar>) -> HTTPError? {
+        if targetLength > configuration.maximumTargetLength {
+            return HTTPError(.uriTooLong, "The address is longer than the \(configuration.maximumTargetLength / 1024) KiB this server accepts.", reason: .targetTooLong)
+        }
+        var fieldCount: UInt32 = 0
+        let headerBytes = cmhd_header_bytes(connection, &fieldCount)
+        if fieldCount > configuration.maximumHeaderFields {
+            return HTTPError(.requestHeaderFieldsTooLarge, "The request has more than \(configuration.maximumHeaderFields) header fields.", reason: .headerFieldsTooLarge)
+        }
+        if headerBytes > configuration.maximumHeaderBytes {
+            return HTTPError(
+                .requestHeaderFieldsTooLarge, "The request's header fields are larger than the \(configuration.maximumHeaderBytes / 1024) KiB this server accepts.",
+                reason: .headerFieldsTooLarge
+            )
+        }
+        // HTTP/1.0 (and a request line without a version) may leave Host out; libmicrohttpd
+        // answers every version but 1.0 and 1.1 itself, with 505.
+        if version.pointee != 0, strcmp(version, "HTTP/1.0") != 0,
+           MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "Host") == nil {
+            return HTTPError(.badRequest, "The request has no Host header, which HTTP/1.1 requires.", reason: .missingHost)
+        }
+        return nil
+    }
 
     /// Takes a piece of the body. A body that outgrows the limit is discarded and answered
     /// with 413 once complete (libmicrohttpd accepts an answer only before or after the body);

@@ -162,6 +162,35 @@ extension ShopTests {
             }
         }
 
+        @Test("An address too long, header fields too large, no Host or a space in the target: the shop's own error page with its security headers")
+        func refusalsBeforeRoutingAreTheShops() throws {
+            let shop = try TestShop()
+            let refusals: [(head: String, status: Int, title: String, says: String)] = [
+                ("GET /\(String(repeating: "a", count: 20_000)) HTTP/1.1\r\nHost: x\r\n\r\n", 414, "Address too long", "longer than the 8 KiB"),
+                ("GET /search?q=\(String(repeating: "a", count: 9_000)) HTTP/1.1\r\nHost: x\r\n\r\n", 414, "Address too long", "longer than the 8 KiB"),
+                ("GET / HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 20_000))\r\n\r\n", 431, "Request too large", "larger than the 8 KiB"),
+                ("GET / HTTP/1.1\r\nHost: x\r\n" + (0..<150).map { "X-\($0): v\r\n" }.joined() + "\r\n", 431, "Request too large", "more than 100 header fields"),
+                ("GET / HTTP/1.1\r\n\r\n", 400, "That didn’t work", "This request could not be read."),
+                ("GET /static/css/app.css HTTP/1.1\r\n\r\n", 400, "That didn’t work", "This request could not be read."),
+                ("GET /search?q=a b HTTP/1.1\r\nHost: x\r\n\r\n", 400, "That didn’t work", "This address has a mistake in it."),
+            ]
+            for refusal in refusals {
+                let client = try shop.client()
+                try client.send(refusal.head)
+                let page = try client.readResponse()
+                let what = "\(refusal.status) \(refusal.head.prefix(40))"
+                #expect(page.status == refusal.status, "\(what)")
+                #expect(page.header("Content-Type") == "text/html; charset=utf-8", "\(what)")
+                #expect(page.header("Content-Security-Policy")?.contains("frame-ancestors 'none'") == true, "\(what)")
+                #expect(page.header("X-Content-Type-Options") == "nosniff", "\(what)")
+                #expect(page.header("X-Frame-Options") == "DENY", "\(what)")
+                #expect(page.header("Referrer-Policy") == "same-origin", "\(what)")
+                #expect(page.text.contains("<h1") && page.text.contains(refusal.title) && page.text.contains(refusal.says), "\(what): a readable page")
+                #expect(!page.text.contains("X-Big") && !page.text.contains("Host:"), "\(what): no request echoed back")
+                #expect(try shop.browser().get("/").status == 200, "the shop goes on serving")
+            }
+        }
+
         @Test("Hostile catalog names render inert in every context")
         func hostileCatalogNamesAreInert() throws {
             let directory = try TemporaryDirectory()

@@ -71,8 +71,9 @@ struct ErrorPages: Sendable {
         case .malformedAddress: "This address has a mistake in it. Check it, or go back and try the link or button again."
         case .malformedForm: "This form could not be read. Go back and try again."
         case .formNotUTF8: "This form contains characters that could not be read. Go back and try again."
-        case .repeatedLength: "This request could not be read. Go back and try again."
-        case .tooManyFormFields, .bodyTooLarge, .shuttingDown, .tooManyStreams, .notFound, .methodNotAllowed, .internalError: nil
+        case .repeatedLength, .missingHost: "This request could not be read. Go back and try again."
+        case .targetTooLong, .headerFieldsTooLarge,
+             .tooManyFormFields, .bodyTooLarge, .shuttingDown, .tooManyStreams, .notFound, .methodNotAllowed, .internalError: nil
         }
     }
 
@@ -83,6 +84,8 @@ struct ErrorPages: Sendable {
         case 404: "Page not found"
         case 405: "Not possible here"
         case 413: "Too much data"
+        case 414: "Address too long"
+        case 431: "Request too large"
         case 503: "Back in a moment"
         default: "Something went wrong"
         }
