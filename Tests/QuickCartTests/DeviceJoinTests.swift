@@ -8,13 +8,13 @@ extension ShopTests {
     /// guessed or expired, and signing a device out.
     @Suite("Devices and codes")
     struct DeviceJoinTests {
-        private static func code(in page: Page) -> String? {
+        static func code(in page: Page) -> String? {
             guard let range = page.text.range(of: #"[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}"#, options: .regularExpression) else { return nil }
             return String(page.text[range])
         }
 
         /// The phone (Dana, with the demo cart and one tent more) shows a code.
-        private static func showCode(_ phone: Browser) throws -> String {
+        static func showCode(_ phone: Browser) throws -> String {
             #expect(try phone.post("/profile/code").status == 303)
             let page = try phone.get("/profile/code")
             #expect(page.text.contains("<svg") && page.text.contains("expires in"), "\(page.summary)")

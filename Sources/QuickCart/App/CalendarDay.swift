@@ -35,3 +35,14 @@ struct CalendarDay: Equatable {
 
     private static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 }
+
+extension CalendarDay {
+    /// `2026-12-01`: ISO 8601's calendar date.
+    var isoText: String {
+        func padded(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2)
+    }
+}

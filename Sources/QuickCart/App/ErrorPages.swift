@@ -8,6 +8,9 @@ struct ErrorPages: Sendable {
     let clock: Clock
 
     func render(_ error: HTTPError, for request: Request) -> Response {
+        // The API answers problems, never pages: an unknown address under it, a method it does
+        // not take, a body the server refused before routing.
+        if request.path == "/api" || request.path.hasPrefix("/api/") { return APIProblem.from(error).response }
         // The badge is a courtesy here: an error page must render even when the database cannot.
         let resolution = try? sessions.resolve(request, at: clock.nowMilliseconds() / 1000)
         let session = resolution?.session

@@ -81,10 +81,15 @@ public final class QuickCartApp: Sendable {
         self.accessLogOutput = accessLogOutput
         let storage = storage
         let metrics = ShopMetrics()
+        let publisher = storage.badgePublisher(deliveringTo: hub)
+        // One set of join rules (and one per-address limit on wrong codes) for the web and the API.
+        let joining = DeviceJoining(
+            joinCodes: storage.joinCodes, sessions: storage.sessions, sessionManager: sessions, publisher: publisher, attempts: .joinTries()
+        )
         let context = ShopContext(
             configuration: configuration, storage: storage, sessions: sessions, pages: pages,
-            shelf: LiveCatalog(source: storage.catalog, icons: icons), publisher: storage.badgePublisher(deliveringTo: hub), hub: hub,
-            pendingSearches: PendingSearches(), staticFiles: staticFiles, assets: assets, release: release, clock: clock
+            shelf: LiveCatalog(source: storage.catalog, icons: icons), publisher: publisher, hub: hub,
+            pendingSearches: PendingSearches(), joining: joining, staticFiles: staticFiles, assets: assets, release: release, clock: clock
         )
         var routes = try ShopRouter(
             shop: context, metrics: metrics, securityHeaders: securityHeaders,

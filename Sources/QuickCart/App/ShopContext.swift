@@ -14,6 +14,8 @@ struct ShopContext: Sendable {
     let hub: BadgeHub
     /// Searches of sessions not stored yet: the Search tab records them, every page's session reads them.
     let pendingSearches: PendingSearches
+    /// Joining with a code and signing devices out, for the web's forms and the API alike.
+    let joining: DeviceJoining
     let staticFiles: StaticFiles
     /// The versioned addresses of the style sheet, the script and the icons pages link.
     let assets: AssetsView

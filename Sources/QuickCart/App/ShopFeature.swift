@@ -27,6 +27,7 @@ enum ShopFeatures {
         DevicesController.self,
         PreferencesController.self,
         EventsController.self,
+        APIRoutes.self,
         StaticAssets.self,
         InstallableApp.self,
         MediaFiles.self,

@@ -10,7 +10,8 @@ struct ShopRouter {
     /// The routes added so far.
     private(set) var router: Router
     private let sessions: SessionManager
-    private let metrics: ShopMetrics
+    /// What the handlers count (storage outages).
+    let metrics: ShopMetrics
     private let pending: PendingSearches
     private let clock: Clock
 
@@ -44,6 +45,12 @@ struct ShopRouter {
     /// `GET pattern` answered without a session: files, the app's fixed answers, the health check.
     mutating func serve(_ pattern: String, handler: @escaping Router.Handler) {
         router.get(pattern, handler: handler)
+    }
+
+    /// `method pattern` answered by a handler that finds its own client, without cookies or
+    /// forms: the API's (``APIRoutes``), which reads a bearer token.
+    mutating func on(_ method: HTTPMethod, _ pattern: String, handler: @escaping Router.Handler) {
+        router.on(method, pattern, handler: handler)
     }
 
     /// A handler for a page: runs with the request's session and cart, setting its cookie when

@@ -20,18 +20,20 @@ struct EventsController: Sendable {
         guard !request.isNewSession else {
             throw HTTPError(.forbidden, "The live badge needs a session of this shop. Open a page of the shop first.")
         }
+        return open(for: request.session, current: request.badge, wantsTexts: request.http.query["texts"] != nil)
+    }
+
+    /// A stream of `session`'s shopper, sent `current` at once: the web's and the API's.
+    func open(for session: Session, current: CartChange, wantsTexts: Bool) -> Response {
         let stream = EventStream()
         stream.send(bytes: Array("retry: \(Self.reconnectDelay)\n\n".utf8))
         // Subscribing sends the current count (read with the session) at once, so a
-        // reconnecting browser is never stale. Under the shopper's key, the same before and
+        // reconnecting client is never stale. Under the shopper's key, the same before and
         // after the first change stores it, so news of every client of the shopper reaches it;
         // tagged with the client's key, so signing the client out ends it.
         // `?texts` (the page's script asks for it) adds `badge-text` after each count; without
         // it the stream is the counts alone, as every other client expects.
-        hub.subscribe(
-            stream, liveKey: request.session.shopperLiveKey, client: request.session.liveKey, current: request.badge,
-            wantsTexts: request.http.query["texts"] != nil
-        )
+        hub.subscribe(stream, liveKey: session.shopperLiveKey, client: session.liveKey, current: current, wantsTexts: wantsTexts)
         return Response(
             headers: [
                 "Content-Type": "text/event-stream",

@@ -83,7 +83,11 @@ enum ConstantTime {
     /// Whether `lhs` and `rhs` have the same UTF-8 bytes. Only the length may leak, and
     /// every token compared here has a fixed, public length.
     static func equals(_ lhs: String, _ rhs: String) -> Bool {
-        let a = Array(lhs.utf8), b = Array(rhs.utf8)
+        equals(bytes: Array(lhs.utf8), Array(rhs.utf8))
+    }
+
+    /// Whether `a` and `b` are the same bytes; only the length may leak.
+    static func equals(bytes a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
         return a.withUnsafeBytes { a in
             b.withUnsafeBytes { b in ccrypto_equal(a.baseAddress, b.baseAddress, a.count) == 1 }

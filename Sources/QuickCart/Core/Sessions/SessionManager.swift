@@ -32,8 +32,9 @@ public final class SessionManager: Sendable {
         /// Whether the session began with this request: it carried no working session cookie
         /// that this server issued (none, more than one, forged, expired or spent).
         public var isNew: Bool
-        /// The token of the request's cookie, or of the new session.
-        fileprivate let token: SessionToken
+        /// The token of the request's cookie, or of the new session; `nil` for an app's bearer
+        /// token, which no change replaces.
+        let token: SessionToken?
     }
 
     /// What a token yields under the secret, for its own id and for the id it rotates to; all
@@ -91,18 +92,21 @@ public final class SessionManager: Sendable {
 
     /// The session cookie's name: ``hostOnlyCookieName`` with secure cookies, else ``cookieName``.
     public let cookieName: String
-    private let store: any SessionStore
+    let store: any SessionStore
     /// The cart of a session that is not stored yet.
     private let catalog: CatalogSource
-    private let key: HMACKey
-    private let idleLifetime: Int64
+    let key: HMACKey
+    let idleLifetime: Int64
     private let secureCookies: Bool
     /// Storing `last_seen` on every request would turn every page view into a write.
-    private let touchInterval: Int64 = 300
+    let touchInterval: Int64 = 300
     /// Cookies already verified, with what they yield: computing it is most of a session's
     /// cost per request.
     private let verified = Mutex<[CookieKey: Derived]>([:])
-    private static let verifiedCapacity = 10_000
+    static let verifiedCapacity = 10_000
+    /// Apps' bearer tokens already verified, with what they yield (``SessionManager/resolve(bearer:at:)``):
+    /// pure functions of the token and the secret, so a revocation is never cached here.
+    let verifiedBearers = Mutex<[String: BearerKeys]>([:])
 
     init(store: any SessionStore, secret: [UInt8], catalog: CatalogSource, idleLifetime: Int64, secureCookies: Bool) {
         self.store = store
@@ -146,7 +150,7 @@ public final class SessionManager: Sendable {
     }
 
     /// The cart of a client not stored yet.
-    private func startingCart(of session: Session) -> Cart {
+    func startingCart(of session: Session) -> Cart {
         session.startsEmpty ? Cart() : catalog.current.starterCart
     }
 
@@ -197,7 +201,7 @@ public final class SessionManager: Sendable {
         return Resolution(session: session, cart: stored.cart, cartVersion: stored.cartVersion, cookie: nil, isNew: false, token: derived.token)
     }
 
-    private func storedSession(_ stored: StoredSession, clientID: String, csrfToken: String, liveKey: String) -> Session {
+    func storedSession(_ stored: StoredSession, clientID: String, csrfToken: String, liveKey: String) -> Session {
         var session = Session(
             clientID: clientID, shopperID: stored.shopperID, createdAt: stored.createdAt, displayName: stored.displayName, isStored: true,
             csrfToken: csrfToken, liveKey: liveKey, shopperLiveKey: stored.shopperLiveKey
@@ -226,8 +230,8 @@ public final class SessionManager: Sendable {
     /// The cookie to set on the answer to a change that stores `resolution`'s client: its
     /// rotated id's. `nil` when the client was stored already.
     public func cookieOnceStored(for resolution: Resolution, at now: Int64) -> Cookie? {
-        guard !resolution.session.isStored else { return nil }
-        return cookie(for: resolution.token.rotated(key: key, at: now))
+        guard !resolution.session.isStored, let token = resolution.token else { return nil }
+        return cookie(for: token.rotated(key: key, at: now))
     }
 
     /// Signs `session`'s client out of this browser: its id is spent for good (a stored one,
@@ -311,11 +315,11 @@ public final class SessionManager: Sendable {
 
     /// 128 bits of an HMAC of the stored id: unguessable without the secret, the same on every
     /// instance that shares it, and computable for any client or shopper from what is stored.
-    fileprivate static func liveKey(ofClient clientID: String, key: HMACKey) -> String {
+    static func liveKey(ofClient clientID: String, key: HMACKey) -> String {
         Hex.encode(Array(key.authenticate("live|client|\(clientID)".utf8).prefix(16)))
     }
 
-    fileprivate static func liveKey(ofShopper shopperID: String, key: HMACKey) -> String {
+    static func liveKey(ofShopper shopperID: String, key: HMACKey) -> String {
         Hex.encode(Array(key.authenticate("live|shopper|\(shopperID)".utf8).prefix(16)))
     }
 

@@ -25,27 +25,36 @@ public enum CartError: Error, Equatable {
     /// The cart's lines for sale, their quantities or their prices are not those the shopper
     /// was shown (the catalog or the cart changed since): they must review it again.
     case changedSinceShown
+    /// The change was made on condition that the cart was still at a version (an API client's
+    /// `If-Match`), and another change came first.
+    case staleVersion
 }
 
 /// Changes to a session's cart. Each is one transaction that also stores a new session (see
 /// ``SessionStore``), bumps the cart's version and reads the new count before committing.
 /// Quantities always stay within ``Cart/quantityRange``.
 public protocol CartStore: Sendable {
-    /// Adds one of `productID` after the lines already there, or one more if it is there
-    /// already, up to the maximum.
-    func add(productID: Int64, for session: Session, at now: Int64) throws -> CartChange
+    /// Adds `quantity` (at least 1) of `productID` after the lines already there, or that many
+    /// more if it is there already, up to the maximum.
+    /// - Parameter expectedVersion: When given, the change is made only while the cart is at
+    ///   that version (a cart never stored is at 0), checked inside its own transaction.
+    /// - Throws: ``CartError/staleVersion`` when the cart is at another version, changing nothing.
+    func add(productID: Int64, quantity: Int, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange
 
     /// Sets the quantity of a product already in the cart, clamped into ``Cart/quantityRange``.
-    /// - Throws: ``CartError/notInCart`` when the product is not in this session's cart.
-    func setQuantity(_ quantity: Int, of productID: Int64, for session: Session, at now: Int64) throws -> CartChange
+    /// - Throws: ``CartError/notInCart`` when the product is not in this session's cart;
+    ///   ``CartError/staleVersion`` as for ``add(productID:quantity:for:at:ifVersion:)``.
+    func setQuantity(_ quantity: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange
 
     /// Adds `delta` (negative to take away) to the quantity stored now, clamped into
     /// ``Cart/quantityRange``, in one atomic step: concurrent adjustments all count.
-    /// - Throws: ``CartError/notInCart`` when the product is not in this session's cart.
-    func adjustQuantity(by delta: Int, of productID: Int64, for session: Session, at now: Int64) throws -> CartChange
+    /// - Throws: ``CartError/notInCart`` when the product is not in this session's cart;
+    ///   ``CartError/staleVersion`` as for ``add(productID:quantity:for:at:ifVersion:)``.
+    func adjustQuantity(by delta: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange
 
     /// Removes a product from the cart; removing one that is not there changes nothing.
-    func remove(productID: Int64, for session: Session, at now: Int64) throws -> CartChange
+    /// - Throws: ``CartError/staleVersion`` as for ``add(productID:quantity:for:at:ifVersion:)``.
+    func remove(productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange
 
     /// Puts a removed line back: `quantity` (clamped into ``Cart/quantityRange``) of
     /// `productID`, after the lines there.
@@ -61,4 +70,26 @@ public protocol CartStore: Sendable {
     ///   ones; ``CartError/emptyCart`` when the cart has no lines, ``CartError/nothingForSale``
     ///   when it has some but none of their products is for sale any more. Nothing is changed.
     func placeOrder(_ placement: OrderPlacement, for session: Session, at now: Int64) throws -> PlacedOrder
+}
+
+extension CartStore {
+    /// Adds one of `productID` (``add(productID:quantity:for:at:ifVersion:)``, unconditionally).
+    public func add(productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
+        try add(productID: productID, quantity: 1, for: session, at: now, ifVersion: nil)
+    }
+
+    /// ``setQuantity(_:of:for:at:ifVersion:)``, unconditionally.
+    public func setQuantity(_ quantity: Int, of productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
+        try setQuantity(quantity, of: productID, for: session, at: now, ifVersion: nil)
+    }
+
+    /// ``adjustQuantity(by:of:for:at:ifVersion:)``, unconditionally.
+    public func adjustQuantity(by delta: Int, of productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
+        try adjustQuantity(by: delta, of: productID, for: session, at: now, ifVersion: nil)
+    }
+
+    /// ``remove(productID:for:at:ifVersion:)``, unconditionally.
+    public func remove(productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
+        try remove(productID: productID, for: session, at: now, ifVersion: nil)
+    }
 }

@@ -5,7 +5,7 @@ extension DevicesController: ShopFeature {
         let devices = DevicesController(
             joinCodes: shop.storage.joinCodes, sessions: shop.storage.sessions, sessionManager: shop.sessions, publisher: shop.publisher,
             codePage: try shop.pages.page(DeviceCodeView.self, tab: .profile), joinPage: try shop.pages.page(JoinView.self, tab: .profile),
-            notices: shop.pages.notices, attempts: JoinAttempts(), secure: shop.configuration.secureCookies
+            notices: shop.pages.notices, joining: shop.joining, secure: shop.configuration.secureCookies
         )
         routes.get(codePath, use: devices.showCode)
         routes.post(codePath, use: devices.createCode)
@@ -37,7 +37,9 @@ struct DevicesController: Sendable {
     let joinPage: ShopPage<JoinView>
     /// Signs the notices its answers leave.
     let notices: NoticeCookies
-    let attempts: JoinAttempts
+    /// The join and sign-out rules the API shares, with the per-address limit on wrong codes.
+    let joining: DeviceJoining
+    var attempts: AddressAttempts { joining.attempts }
     /// Links are `https://` behind HTTPS (`--secure-cookies`).
     let secure: Bool
 
@@ -92,7 +94,7 @@ struct DevicesController: Sendable {
                 preview = found.shopperID == request.session.shopperID && request.session.isStored
                     ? "This device already shares this cart" : Self.previewText(found)
             } else {
-                attempts.recordWrong(request.http.remoteAddress, at: request.now)
+                attempts.record(request.http.remoteAddress, at: request.now)
                 problem = Self.notValid
             }
         }
@@ -105,29 +107,19 @@ struct DevicesController: Sendable {
     /// `POST /join` with `code`: joins this browser to the code's shopper in one transaction,
     /// adding this browser's cart lines to the shopper's; on to the cart, saying what was added.
     func join(_ request: ShopRequest) throws -> Response {
-        let address = request.http.remoteAddress
-        guard attempts.allows(address, at: request.now) else {
+        let device = DeviceName.of(userAgent: request.http.headers["User-Agent"])
+        switch try joining.join(
+            typed: request.http.form["code"] ?? "", session: request.session, device: device, address: request.http.remoteAddress, at: request.now
+        ) {
+        case .tooManyTries:
             throw HTTPError(.tooManyRequests, Self.tooManyTries)
-        }
-        guard let code = JoinCode.normalized(request.http.form["code"] ?? "") else {
-            attempts.recordWrong(address, at: request.now)
+        case .malformed:
             throw HTTPError(.badRequest, "A code is eight letters, such as BCDF-GHJK. Check it and try again.")
-        }
-        switch try joinCodes.join(hash: sessionManager.joinCodeHash(code), for: request.session, at: request.now) {
         case .refused:
-            attempts.recordWrong(address, at: request.now)
             throw HTTPError(.badRequest, Self.notValid)
         case .alreadyJoined:
             throw NothingChanged(answer: .redirect(to: TabBar.TabID.cart.path))
-        case .joined(let merged, let change, _, let shopperKey, let showingClient):
-            let notice = BadgeHub.joinNotice(
-                text: "A new device joined: \(DeviceName.of(userAgent: request.http.headers["User-Agent"])) — not you? Sign it out.",
-                device: sessionManager.deviceHandle(ofClient: request.session.clientID)
-            )
-            publisher.joined(
-                client: request.session.liveKey, shopper: shopperKey, change: change,
-                showingClient: sessionManager.liveKey(ofClient: showingClient), notice: notice
-            )
+        case .joined(let merged):
             // What was merged travels in the address, as checkout's order number does: the
             // script follows a post that leads to another page by loading it again, which would
             // spend a one-shot notice before the shopper saw it.
@@ -139,14 +131,13 @@ struct DevicesController: Sendable {
     /// that device out: its next request is a new, empty shopper; its streams end at once.
     func signOutDevice(_ request: ShopRequest) throws -> Response {
         let session = request.session
-        guard let handle = request.http.form["device"], session.isStored,
-              let device = try sessions.devices(ofShopper: session.shopperID).first(where: {
-                  ConstantTime.equals(sessionManager.deviceHandle(ofClient: $0.clientID), handle)
-              }) else {
+        guard let handle = request.http.form["device"], let device = try joining.device(handle: handle, of: session) else {
             throw HTTPError(.notFound, "That device is not signed in to this cart any more.")
         }
         if device.clientID == session.clientID {
-            return try signOutHere(request)
+            var response = Response.redirect(to: TabBar.TabID.profile.path)
+            response.setCookie(try joining.signOutHere(session, at: request.now))
+            return response
         }
         return try end([device], request, notice: "Signed out \(device.device.isEmpty ? "the device" : device.device)")
     }
@@ -160,19 +151,9 @@ struct DevicesController: Sendable {
     }
 
     private func end(_ devices: [StoredDevice], _ request: ShopRequest, notice: String) throws -> Response {
-        let ended = try sessions.endClients(
-            devices.map(\.clientID), ofShopper: request.session.shopperID, spendingUnstored: nil, at: request.now
-        )
-        publisher.endStreams(ofClients: ended.map(sessionManager.liveKey(ofClient:)))
+        try joining.signOut(devices, of: request.session, at: request.now)
         var response = Response.redirect(to: Self.devicesList(request))
         response.setCookie(notices.cookie(Notice(text: notice), at: request.now))
-        return response
-    }
-
-    private func signOutHere(_ request: ShopRequest) throws -> Response {
-        var response = Response.redirect(to: TabBar.TabID.profile.path)
-        response.setCookie(try sessionManager.endSession(request.session, at: request.now))
-        publisher.endStreams(ofClients: [request.session.liveKey])
         return response
     }
 

@@ -12,23 +12,24 @@ import Postgres
 struct PostgresCartStore: CartStore {
     let database: PostgresDatabase
 
-    func add(productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
-        try change(for: session, at: now) { connection in
+    func add(productID: Int64, quantity: Int, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
+        let quantity = Cart.clamp(quantity)
+        return try change(for: session, at: now, ifVersion: expectedVersion) { connection in
             // A new line goes after every line already there, even one stored in this same
             // second (the starter cart's lines are stamped `now * 1000 + offset`).
             try connection.execute(
                 """
                 INSERT INTO cart_items (shopper_id, product_id, quantity, added_at)
-                VALUES ($1, $2, 1, greatest($3::bigint, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = $1), 0)))
-                ON CONFLICT (shopper_id, product_id) DO UPDATE SET quantity = least(cart_items.quantity + 1, $4)
+                VALUES ($1, $2, $5, greatest($3::bigint, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = $1), 0)))
+                ON CONFLICT (shopper_id, product_id) DO UPDATE SET quantity = least(cart_items.quantity + $5, $4)
                 """,
-                session.shopperID, productID, now * 1000, Cart.quantityRange.upperBound
+                session.shopperID, productID, now * 1000, Cart.quantityRange.upperBound, quantity
             )
         }
     }
 
-    func setQuantity(_ quantity: Int, of productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
-        try change(for: session, at: now) { connection in
+    func setQuantity(_ quantity: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
+        try change(for: session, at: now, ifVersion: expectedVersion) { connection in
             let changed = try connection.execute(
                 "UPDATE cart_items SET quantity = $1 WHERE shopper_id = $2 AND product_id = $3",
                 Cart.clamp(quantity), session.shopperID, productID
@@ -37,12 +38,12 @@ struct PostgresCartStore: CartStore {
         }
     }
 
-    func adjustQuantity(by delta: Int, of productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
+    func adjustQuantity(by delta: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
         // Any delta past the range's width clamps the same way; bounding it first keeps the
         // SQL's integer arithmetic far from overflow.
         let width = Cart.quantityRange.upperBound - Cart.quantityRange.lowerBound
         let bounded = min(max(delta, -width), width)
-        return try change(for: session, at: now) { connection in
+        return try change(for: session, at: now, ifVersion: expectedVersion) { connection in
             // Relative to the quantity stored now, in one statement: presses on pages that
             // showed the same quantity all count, whichever instance they reach.
             let changed = try connection.execute(
@@ -53,8 +54,8 @@ struct PostgresCartStore: CartStore {
         }
     }
 
-    func remove(productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
-        try change(for: session, at: now) { connection in
+    func remove(productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
+        try change(for: session, at: now, ifVersion: expectedVersion) { connection in
             try connection.execute("DELETE FROM cart_items WHERE shopper_id = $1 AND product_id = $2", session.shopperID, productID)
         }
     }
@@ -135,10 +136,14 @@ struct PostgresCartStore: CartStore {
     /// Runs `body` in a transaction that first stores the shopper if needed and takes its row
     /// lock (the version bump), then reads the new count and notifies every instance, all
     /// before committing. The transaction is rerun if it loses a race, so `body` must only
-    /// write to the database.
-    private func change(for session: Session, at now: Int64, _ body: (PostgresConnection) throws -> Void) throws -> CartChange {
+    /// write to the database. With `expectedVersion`, a cart that was at any other version
+    /// before the bump (which holds the row's lock to the commit) is refused, rolling back.
+    private func change(
+        for session: Session, at now: Int64, ifVersion expectedVersion: Int64? = nil, _ body: (PostgresConnection) throws -> Void
+    ) throws -> CartChange {
         try database.write(storing: session, at: now) { connection in
             let version = try Self.bumpVersion(in: connection, for: session)
+            if let expectedVersion, version - 1 != expectedVersion { throw CartError.staleVersion }
             try body(connection)
             return try Self.countAndNotify(in: connection, version: version, for: session)
         }

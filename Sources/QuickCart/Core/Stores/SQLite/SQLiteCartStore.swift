@@ -5,23 +5,24 @@ import SQLite
 struct SQLiteCartStore: CartStore {
     let database: SQLiteDatabase
 
-    func add(productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
-        try change(for: session, at: now) { db in
+    func add(productID: Int64, quantity: Int, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
+        let quantity = Cart.clamp(quantity)
+        return try change(for: session, at: now, ifVersion: expectedVersion) { db in
             // A new line goes after every line already there, even one stored in this same
             // second (the starter cart's lines are stamped `now * 1000 + offset`).
             try db.execute(
                 """
                 INSERT INTO cart_items (shopper_id, product_id, quantity, added_at)
-                VALUES (?, ?, 1, max(?, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = ?), 0)))
-                ON CONFLICT (shopper_id, product_id) DO UPDATE SET quantity = min(quantity + 1, ?)
+                VALUES (?1, ?2, ?3, max(?4, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = ?1), 0)))
+                ON CONFLICT (shopper_id, product_id) DO UPDATE SET quantity = min(quantity + ?3, ?5)
                 """,
-                [session.shopperID, productID, now * 1000, session.shopperID, Cart.quantityRange.upperBound]
+                [session.shopperID, productID, quantity, now * 1000, Cart.quantityRange.upperBound]
             )
         }
     }
 
-    func setQuantity(_ quantity: Int, of productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
-        try change(for: session, at: now) { db in
+    func setQuantity(_ quantity: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
+        try change(for: session, at: now, ifVersion: expectedVersion) { db in
             try db.execute(
                 "UPDATE cart_items SET quantity = ? WHERE shopper_id = ? AND product_id = ?",
                 [Cart.clamp(quantity), session.shopperID, productID]
@@ -30,12 +31,12 @@ struct SQLiteCartStore: CartStore {
         }
     }
 
-    func adjustQuantity(by delta: Int, of productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
+    func adjustQuantity(by delta: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
         // Any delta past the range's width clamps the same way; bounding it first keeps the
         // SQL's arithmetic far from overflow.
         let width = Cart.quantityRange.upperBound - Cart.quantityRange.lowerBound
         let bounded = min(max(delta, -width), width)
-        return try change(for: session, at: now) { db in
+        return try change(for: session, at: now, ifVersion: expectedVersion) { db in
             // Relative to the quantity stored now, in one statement: two "Increase" presses on
             // pages that showed the same quantity both count.
             try db.execute(
@@ -46,8 +47,8 @@ struct SQLiteCartStore: CartStore {
         }
     }
 
-    func remove(productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
-        try change(for: session, at: now) { db in
+    func remove(productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
+        try change(for: session, at: now, ifVersion: expectedVersion) { db in
             try db.execute("DELETE FROM cart_items WHERE shopper_id = ? AND product_id = ?", [session.shopperID, productID])
         }
     }
@@ -118,8 +119,17 @@ struct SQLiteCartStore: CartStore {
 
     /// Runs `body` in a write transaction that first stores the session if needed, and then
     /// bumps the shopper's cart version and reads it with the new count, all before committing.
-    private func change(for session: Session, at now: Int64, _ body: (Database) throws -> Void) throws -> CartChange {
+    /// With `expectedVersion`, a cart at any other version is refused before `body` runs.
+    private func change(
+        for session: Session, at now: Int64, ifVersion expectedVersion: Int64? = nil, _ body: (Database) throws -> Void
+    ) throws -> CartChange {
         try database.write(storing: session, at: now) { db in
+            if let expectedVersion {
+                // The write is the only one of the process: nothing can change the version
+                // between this read and the commit.
+                let version = try db.fetchValue("SELECT cart_version FROM shoppers WHERE id = ?", [session.shopperID], as: Int64.self) ?? 0
+                if version != expectedVersion { throw CartError.staleVersion }
+            }
             try body(db)
             return try Self.bumpVersion(in: db, for: session)
         }

@@ -1,0 +1,144 @@
+import MicroHTTP
+
+/// A request's JSON body, read strictly: `Content-Type: application/json`, at most
+/// ``maximumBytes``, UTF-8, one JSON object whose members are exactly those the request takes,
+/// each of its declared type. Anything else is refused with a problem naming what is wrong
+/// (and, for a member, its name in `field`) before anything is changed.
+///
+/// ```swift
+/// let body = try APIBody.read(request.http, fields: ["productId": .string, "quantity": .integer], required: ["productId"])
+/// let quantity = try body.integer("quantity") ?? 1
+/// ```
+struct APIBody {
+    /// What a member's value must be. Numbers are whole numbers: ids are strings, money is a
+    /// decimal string, and a quantity sent as `"2"` or `2.0` is refused, not read.
+    indirect enum FieldType: Equatable {
+        case string
+        case integer
+        case object([String: FieldType])
+
+        var name: String {
+            switch self {
+            case .string: "a string"
+            case .integer: "a whole number"
+            case .object: "an object"
+            }
+        }
+    }
+
+    /// The most bytes a request body may have.
+    static let maximumBytes = 16 * 1024
+
+    private let members: [String: JSONText]
+
+    private init(members: [String: JSONText]) {
+        self.members = members
+    }
+
+    /// Reads the body of `request`. An empty body reads as `{}` unless `required` names a
+    /// member (or `needsBody`); then it is refused.
+    static func read(_ request: Request, fields: [String: FieldType], required: Set<String> = [], needsBody: Bool = false) throws(APIProblem) -> APIBody {
+        let contentType = request.headers["Content-Type"]
+        if request.body.count > maximumBytes {
+            throw APIProblem(.bodyTooLarge, "The request body is \(request.body.count) bytes; at most \(maximumBytes) are accepted.")
+        }
+        if let contentType, !isJSON(contentType) {
+            throw APIProblem(.unsupportedMediaType, "The body must be sent as application/json, not \(LogLine.printable(contentType, limit: 80)).")
+        }
+        if request.body.isEmpty {
+            guard required.isEmpty, !needsBody else {
+                throw APIProblem(.invalidJSON, "This request needs a JSON object as its body, and it has none.")
+            }
+            return APIBody(members: [:])
+        }
+        if contentType == nil {
+            throw APIProblem(.unsupportedMediaType, "The body must be sent with Content-Type: application/json.")
+        }
+        guard let text = String(validating: request.body, as: UTF8.self) else {
+            throw APIProblem(.invalidJSON, "The body is not valid UTF-8.")
+        }
+        let value: JSONText
+        do {
+            value = try JSONText.parse(text)
+        } catch {
+            throw APIProblem(.invalidJSON, "The body is not JSON: line \(error.line): \(error.message).")
+        }
+        let members = try checked(value, fields: fields, path: "")
+        for name in required.sorted() where members[name] == nil {
+            throw APIProblem(.invalidBody, "The field “\(name)” is required.", field: name)
+        }
+        return APIBody(members: members)
+    }
+
+    /// The members of an object, each known and of its type.
+    private static func checked(_ value: JSONText, fields: [String: FieldType], path: String) throws(APIProblem) -> [String: JSONText] {
+        guard case .object(let list, _) = value else {
+            throw APIProblem(.invalidBody, path.isEmpty ? "The body must be a JSON object." : "“\(path)” must be an object.", field: path.isEmpty ? nil : path)
+        }
+        var members: [String: JSONText] = [:]
+        for member in list {
+            let name = path.isEmpty ? member.name : path + "." + member.name
+            let shown = LogLine.printable(name, limit: 60)
+            guard members[member.name] == nil else { throw APIProblem(.invalidBody, "The field “\(shown)” is given twice.", field: shown) }
+            guard let type = fields[member.name] else {
+                throw APIProblem(.invalidBody, "“\(shown)” is not a field this request takes.", field: shown)
+            }
+            try check(member.value, is: type, name: name)
+            members[member.name] = member.value
+        }
+        return members
+    }
+
+    private static func check(_ value: JSONText, is type: FieldType, name: String) throws(APIProblem) {
+        switch (type, value) {
+        case (.string, .string): return
+        case (.integer, .number(let text, _)):
+            guard text.utf8.drop(while: { $0 == UInt8(ascii: "-") }).allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+                throw APIProblem(.invalidBody, "“\(name)” must be a whole number, not \(text.prefix(40)).", field: name)
+            }
+        case (.object(let fields), .object):
+            _ = try checked(value, fields: fields, path: name)
+        default:
+            throw APIProblem(.invalidBody, "“\(name)” must be \(type.name), not \(kindName(value)).", field: name)
+        }
+    }
+
+    private static func kindName(_ value: JSONText) -> String {
+        switch value {
+        case .object: "an object"
+        case .array: "an array"
+        case .string: "a string"
+        case .number: "a number"
+        case .bool: "true or false"
+        case .null: "null"
+        }
+    }
+
+    /// Whether a `Content-Type` is JSON: `application/json`, with any parameters (`charset=utf-8`).
+    static func isJSON(_ contentType: String) -> Bool {
+        let type = contentType.prefix { $0 != ";" }.trimmingWhitespace()
+        return type.lowercased() == "application/json"
+    }
+
+    /// The string member `name`, if given.
+    func string(_ name: String) -> String? {
+        guard case .string(let text, _)? = members[name] else { return nil }
+        return text
+    }
+
+    /// The whole-number member `name`, if given; numbers too large for `Int` saturate (they
+    /// are out of every range anyway).
+    func integer(_ name: String) -> Int? {
+        guard case .number(let text, _)? = members[name] else { return nil }
+        return Int(text) ?? (text.hasPrefix("-") ? Int.min : Int.max)
+    }
+
+    /// The object member `name` as a body of its own (its members were checked with it).
+    func object(_ name: String) -> APIBody? {
+        guard case .object(let list, _)? = members[name] else { return nil }
+        return APIBody(members: Dictionary(list.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// Whether the member `name` was given.
+    func has(_ name: String) -> Bool { members[name] != nil }
+}

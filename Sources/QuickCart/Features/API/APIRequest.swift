@@ -1,0 +1,58 @@
+import MicroHTTP
+
+/// An API request with the client its bearer token names, that client's shopper and cart, read
+/// together from storage for this request alone (a token signed out is refused at once).
+struct APIRequest {
+    let http: Request
+    let session: Session
+    /// The shopper's cart as it was when the request began, at ``cartVersion``.
+    let cart: Cart
+    let cartVersion: Int64
+    /// Seconds since 1970 (UTC).
+    let now: Int64
+
+    /// The `If-Match` condition on the cart: `nil` without one (or with `*`), else the version
+    /// the change is conditional on, to be checked again in the change's own transaction.
+    /// - Throws: ``APIProblem/Kind/staleCart`` at once when no tag it lists is the cart's
+    ///   version now (a tag that is not a version, or a weak one, never matches).
+    func ifMatchVersion() throws(APIProblem) -> Int64? {
+        let fields = http.headers.values(named: "If-Match")
+        guard !fields.isEmpty else { return nil }
+        let tags = fields.flatMap { $0.split(separator: ",") }.map { $0.trimmingWhitespace() }
+        if tags.contains("*") { return nil }
+        let current = APIRequest.etag(of: cartVersion)
+        guard tags.contains(current) else { throw stale(cart, version: cartVersion) }
+        return cartVersion
+    }
+
+    /// The `stale-cart` problem, carrying `cart` at `version` and its `ETag`.
+    func stale(_ cart: Cart, version: Int64) -> APIProblem {
+        var problem = APIProblem(
+            .staleCart, "The cart is at version \(version) now, not the one If-Match named: it changed since it was read.",
+            headers: [("ETag", APIRequest.etag(of: version))]
+        )
+        problem.cart = APIModels.cartBytes(cart, version: version)
+        return problem
+    }
+
+    /// The strong entity tag of a cart version: `"17"`.
+    static func etag(of version: Int64) -> String {
+        "\"" + String(version) + "\""
+    }
+
+    /// The product id in the path (`/api/v1/cart/lines/:productId`).
+    /// - Throws: ``APIProblem/Kind/notFound`` unless it is a positive whole number.
+    func pathID(_ name: String) throws(APIProblem) -> Int64 {
+        guard let text = http.routeParameters[name], let id = APIRequest.id(text) else {
+            throw APIProblem(.notFound, "There is no such item.")
+        }
+        return id
+    }
+
+    /// An id as the API writes it: a positive whole number in plain ASCII digits, as a string.
+    static func id(_ text: String) -> Int64? {
+        guard (1...18).contains(text.utf8.count), text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+              let id = Int64(text), id > 0 else { return nil }
+        return id
+    }
+}

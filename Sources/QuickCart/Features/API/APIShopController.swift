@@ -1,0 +1,123 @@
+import MicroHTTP
+
+/// The catalog, search, checkout and orders through the API: the catalog the pages show, the
+/// search the Search tab runs, and the ``CartStore`` checkout the web's Checkout button runs.
+struct APIShopController: Sendable {
+    let shelf: LiveCatalog
+    let productSearch: any ProductSearchStore
+    let carts: any CartStore
+    let orders: any OrderStore
+    let publisher: any BadgePublisher
+
+    /// The most results a search answers, as the Search tab shows.
+    static let searchLimit = 50
+
+    /// `GET /api/v1/catalog`: every product for sale, in catalog order.
+    func catalog(_ http: Request) -> Response {
+        let products = shelf.current.catalog.products
+        return APIAnswer.json(capacity: 256 + products.count * 400) { json in
+            json.object { json in
+                json.field("products") { APIModels.products(products, into: &$0) }
+            }
+        }
+    }
+
+    /// `GET /api/v1/catalog/:id`: one product, also one no longer for sale (carts may hold it).
+    func product(_ http: Request) throws -> Response {
+        guard let id = http.routeParameters["id"].flatMap(APIRequest.id), let product = shelf.current.catalog.product(id: id) else {
+            throw APIProblem(.notFound, "There is no such product.")
+        }
+        return APIAnswer.json(capacity: 512) { APIModels.product(product, into: &$0) }
+    }
+
+    /// `GET /api/v1/search?q=text`: the products matching, best first (none for an empty query).
+    /// It reads only: an app's searches are not kept among the shopper's recent ones.
+    func search(_ http: Request) throws -> Response {
+        let query = (http.query["q"] ?? "").trimmingWhitespace()
+        if let problem = SearchController.problem(with: query) {
+            throw APIProblem(.invalidValue, problem, field: "q")
+        }
+        let catalog = shelf.current.catalog
+        let found = query.isEmpty ? [] : try productSearch.searchProducts(matching: query, limit: Self.searchLimit).compactMap(catalog.product(id:))
+        return APIAnswer.json(capacity: 256 + found.count * 400) { json in
+            json.object { json in
+                json.field("query") { $0.string(query) }
+                json.field("products") { APIModels.products(found, into: &$0) }
+            }
+        }
+    }
+
+    /// `POST /api/v1/checkout`: the cart becomes an order, as the web's "Place order" does, once
+    /// per intent: the `Idempotency-Key` when sent (the same key again returns the order it
+    /// placed, 200 with `Idempotent-Replayed: true`, and places none), else the cart's version
+    /// as this request read it (as the web's Review page sends its own).
+    func checkout(_ request: APIRequest) throws -> Response {
+        _ = try APIBody.read(request.http, fields: [:])
+        let intent: OrderIntent
+        if let key = request.http.headers["Idempotency-Key"] {
+            guard request.http.headers.values(named: "Idempotency-Key").count == 1, let keyed = OrderIntent(idempotencyKey: key) else {
+                throw APIProblem(
+                    .badRequest, "Idempotency-Key must be one field of 1 to \(OrderIntent.maximumKeyLength) visible ASCII characters.",
+                    field: "Idempotency-Key"
+                )
+            }
+            intent = keyed
+        } else {
+            intent = .review(cartVersion: request.cartVersion)
+        }
+        let placed: PlacedOrder
+        do {
+            placed = try carts.placeOrder(OrderPlacement(intent: intent), for: request.session, at: request.now)
+        } catch CartError.emptyCart {
+            throw APIProblem(.emptyCart, "The cart is empty, so there is nothing to check out.")
+        } catch CartError.nothingForSale {
+            throw APIProblem(.nothingForSale, "Nothing in the cart is for sale any more; remove those lines to continue.")
+        }
+        if let change = placed.change { publisher.publish(change, for: request.session) }
+        // Placing stored the client if this was its first change.
+        var session = request.session
+        session.isStored = true
+        guard let order = try orders.order(id: placed.orderID, for: session) else {
+            throw APIProblem(.internalError, "The order was placed but could not be read back.")
+        }
+        var response = answer(order, status: placed.isNew ? .created : .ok)
+        response.headers["Location"] = "/api/v1/orders/" + order.number
+        if !placed.isNew { response.headers["Idempotent-Replayed"] = "true" }
+        return response
+    }
+
+    /// `GET /api/v1/orders`: the shopper's orders, newest first.
+    func list(_ request: APIRequest) throws -> Response {
+        let placed = try orders.orders(for: request.session)
+        let catalog = shelf.current.catalog
+        return APIAnswer.json(capacity: 256 + placed.count * 600) { json in
+            json.object { json in
+                json.field("orders") { json in
+                    json.array { json in
+                        for order in placed { APIModels.order(order, catalog: catalog, into: &json) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `GET /api/v1/orders/:id`: one of the shopper's orders; any other number is 404, so
+    /// nobody learns which numbers are in use.
+    func show(_ request: APIRequest) throws -> Response {
+        guard let id = request.http.routeParameters["id"].flatMap(APIRequest.id), let order = try orders.order(id: id, for: request.session) else {
+            throw APIProblem(.notFound, "There is no such order.")
+        }
+        let catalog = shelf.current.catalog
+        return APIAnswer.json { APIModels.order(order, catalog: catalog, into: &$0) }
+    }
+
+    /// `{"order": Order}`.
+    func answer(_ order: Order, status: HTTPStatus) -> Response {
+        let catalog = shelf.current.catalog
+        return APIAnswer.json(status: status) { json in
+            json.object { json in
+                json.field("order") { APIModels.order(order, catalog: catalog, into: &$0) }
+            }
+        }
+    }
+}

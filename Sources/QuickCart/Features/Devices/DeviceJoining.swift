@@ -1,0 +1,81 @@
+import MicroHTTP
+
+/// The rules of joining a shopper with a code and of signing devices out, shared by the web's
+/// forms and the API: the per-address limit on wrong codes, the join's one transaction, the
+/// news it sends (the count to every stream, the joining client's streams moved, the notice to
+/// the device that showed the code), and a sign-out that ends the devices' streams everywhere.
+struct DeviceJoining: Sendable {
+    let joinCodes: any JoinCodeStore
+    let sessions: any SessionStore
+    let sessionManager: SessionManager
+    let publisher: any BadgePublisher
+    let attempts: AddressAttempts
+
+    /// What a join came to.
+    enum Outcome: Equatable {
+        /// This address made too many wrong tries lately; nothing was looked at.
+        case tooManyTries
+        /// The text is no code at all (counted as a wrong try).
+        case malformed
+        /// No live code is that one (counted as a wrong try).
+        case refused
+        /// The client belongs to that shopper already; nothing changed.
+        case alreadyJoined
+        /// The client now belongs to the code's shopper; `merged` of its own items were added.
+        case joined(merged: Int)
+    }
+
+    /// Joins `session`'s client (the device `device`, as its list will name it) with the code
+    /// `typed`, as sent from `address`.
+    func join(typed: String, session: Session, device: String, address: String, at now: Int64) throws -> Outcome {
+        guard attempts.allows(address, at: now) else { return .tooManyTries }
+        guard let code = JoinCode.normalized(typed) else {
+            attempts.record(address, at: now)
+            return .malformed
+        }
+        switch try joinCodes.join(hash: sessionManager.joinCodeHash(code), for: session, at: now) {
+        case .refused:
+            attempts.record(address, at: now)
+            return .refused
+        case .alreadyJoined:
+            return .alreadyJoined
+        case .joined(let merged, let change, _, let shopperKey, let showingClient):
+            let notice = BadgeHub.joinNotice(
+                text: "A new device joined: \(device) — not you? Sign it out.",
+                device: sessionManager.deviceHandle(ofClient: session.clientID)
+            )
+            publisher.joined(
+                client: session.liveKey, shopper: shopperKey, change: change,
+                showingClient: sessionManager.liveKey(ofClient: showingClient), notice: notice
+            )
+            return .joined(merged: merged)
+        }
+    }
+
+    /// The device of `session`'s shopper whose handle (``SessionManager/deviceHandle(ofClient:)``)
+    /// is `handle`, compared in constant time; `nil` when there is none.
+    func device(handle: String, of session: Session) throws -> StoredDevice? {
+        guard session.isStored else { return nil }
+        return try sessions.devices(ofShopper: session.shopperID).first {
+            ConstantTime.equals(sessionManager.deviceHandle(ofClient: $0.clientID), handle)
+        }
+    }
+
+    /// Signs `devices` of `session`'s shopper out and ends their streams on every instance.
+    /// - Returns: How many were signed out.
+    @discardableResult
+    func signOut(_ devices: [StoredDevice], of session: Session, at now: Int64) throws -> Int {
+        let ended = try sessions.endClients(devices.map(\.clientID), ofShopper: session.shopperID, spendingUnstored: nil, at: now)
+        publisher.endStreams(ofClients: ended.map(sessionManager.liveKey(ofClient:)))
+        return ended.count
+    }
+
+    /// Signs `session`'s own client out for good (every id it had, stored or not) and ends its
+    /// streams.
+    /// - Returns: The cookie of a fresh session, for a browser.
+    func signOutHere(_ session: Session, at now: Int64) throws -> Cookie {
+        let cookie = try sessionManager.endSession(session, at: now)
+        publisher.endStreams(ofClients: [session.liveKey])
+        return cookie
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import HTTPTesting
+@testable import QuickCart
+import Synchronization
+import Testing
+
+extension ShopTests {
+    /// The native app's API over HTTP, on both backends: clients and tokens, the cart and its
+    /// changes through the web's own stores, `ETag`/`If-Match`, and problems for bad requests.
+    @Suite("API: clients and the cart")
+    struct APICartTests {
+        private static func shop(_ backend: StoreBackend) throws -> (TestShop, StoreLocation) {
+            let location = try backend.makeLocation()
+            return (try TestShop { $0.databasePath = location.database }, location)
+        }
+
+        @Test("A new client reads the starter cart with ETag \"0\", and every change answers the cart with its new ETag", arguments: StoreBackend.allCases)
+        func cartChanges(backend: StoreBackend) throws {
+            let (shop, location) = try Self.shop(backend)
+            defer { shop.stop(); _ = location }
+            let app = try TestApp.create(port: shop.port)
+            let start = try app.get("/api/v1/cart")
+            #expect(start.status == 200 && start.header("ETag") == "\"0\"" && start.count == 3, "\(backend): \(start)")
+            #expect(start.header("Content-Type") == "application/json; charset=utf-8")
+            let subtotal = start.json["subtotal"] as? [String: String]
+            #expect(subtotal == ["amount": "177.00", "currency": "USD"], "\(backend): money is a decimal string with its currency")
+
+            let added = try app.send("POST", "/api/v1/cart/lines", json: ["productId": "3", "quantity": 2])
+            #expect(added.status == 200 && added.header("ETag") == "\"1\"" && added.count == 5 && added.quantities["3"] == 2, "\(backend): \(added)")
+            let more = try app.send("POST", "/api/v1/cart/lines", json: ["productId": "3", "quantity": 9])
+            #expect(more.quantities["3"] == 10, "\(backend): adding clamps at 10: \(more)")
+            let set = try app.send("PUT", "/api/v1/cart/lines/3", json: ["quantity": 4])
+            #expect(set.quantities["3"] == 4 && set.header("ETag") == "\"3\"", "\(backend): \(set)")
+            let down = try app.send("PATCH", "/api/v1/cart/lines/3", json: ["difference": -9])
+            #expect(down.quantities["3"] == 1, "\(backend): a difference clamps at 1 as the web's steppers do: \(down)")
+            let removed = try app.send("DELETE", "/api/v1/cart/lines/3")
+            #expect(removed.status == 200 && removed.quantities["3"] == nil && removed.count == 3, "\(backend): \(removed)")
+            let again = try app.send("DELETE", "/api/v1/cart/lines/3")
+            #expect(again.status == 200 && again.header("ETag") == removed.header("ETag"), "\(backend): removing a line not there changes nothing")
+            #expect(try app.send("PUT", "/api/v1/cart/lines/3", json: ["quantity": 2]).problem == "not-found")
+            #expect(try app.get("/api/v1/cart").header("ETag") == removed.header("ETag"))
+        }
+
+        @Test("If-Match: the current version passes, a stale one gets 412 with the current cart and its ETag, and changes nothing", arguments: StoreBackend.allCases)
+        func ifMatch(backend: StoreBackend) throws {
+            let (shop, location) = try Self.shop(backend)
+            defer { shop.stop(); _ = location }
+            let app = try TestApp.create(port: shop.port)
+            let first = try app.send("POST", "/api/v1/cart/lines", json: ["productId": "3"], headers: [("If-Match", "\"0\"")])
+            #expect(first.status == 200 && first.header("ETag") == "\"1\"", "\(backend): \(first)")
+            // Another device of the shopper changed the cart meanwhile: "1" is stale now.
+            #expect(try app.send("PATCH", "/api/v1/cart/lines/3", json: ["difference": 1]).header("ETag") == "\"2\"")
+            let stale = try app.send("PUT", "/api/v1/cart/lines/3", json: ["quantity": 7], headers: [("If-Match", "\"1\"")])
+            #expect(stale.status == 412 && stale.problem == "stale-cart" && stale.header("ETag") == "\"2\"", "\(backend): \(stale)")
+            let cart = try #require(stale.json["cart"] as? [String: Any])
+            #expect(cart["version"] as? String == "2" && stale.count == 5, "\(backend): the problem carries the current cart")
+            #expect(try app.get("/api/v1/cart").quantities["3"] == 2, "\(backend): a stale change changed something")
+            for tag in ["W/\"2\"", "2", "\"abc\""] {
+                #expect(try app.send("DELETE", "/api/v1/cart/lines/3", headers: [("If-Match", tag)]).status == 412, "\(backend): If-Match \(tag)")
+            }
+            #expect(try app.send("DELETE", "/api/v1/cart/lines/3", headers: [("If-Match", "\"9\", \"2\"")]).status == 200)
+            #expect(try app.send("POST", "/api/v1/cart/lines", json: ["productId": "3"], headers: [("If-Match", "*")]).status == 200)
+        }
+
+        @Test("Concurrent If-Match changes of one version: exactly one wins, the others get 412", arguments: StoreBackend.allCases)
+        func ifMatchRace(backend: StoreBackend) throws {
+            let (shop, location) = try Self.shop(backend)
+            defer { shop.stop(); _ = location }
+            let app = try TestApp.create(port: shop.port)
+            #expect(try app.send("POST", "/api/v1/cart/lines", json: ["productId": "3"]).status == 200)
+            let statuses = Mutex<[Int]>([])
+            let port = shop.port, token = app.token
+            DispatchQueue.concurrentPerform(iterations: 6) { _ in
+                let status = (try? TestApp(port: port, token: token).send("PATCH", "/api/v1/cart/lines/3", json: ["difference": 1], headers: [("If-Match", "\"1\"")]).status) ?? 0
+                statuses.withLock { $0.append(status) }
+            }
+            let seen = statuses.withLock { $0 }
+            #expect(seen.filter { $0 == 200 }.count == 1 && seen.filter { $0 == 412 }.count == 5, "\(backend): \(seen)")
+            #expect(try app.get("/api/v1/cart").quantities["3"] == 2)
+        }
+
+        @Test("Bad requests each get their own problem and change nothing", arguments: StoreBackend.allCases)
+        func badRequests(backend: StoreBackend) throws {
+            let (shop, location) = try Self.shop(backend)
+            defer { shop.stop(); _ = location }
+            let app = try TestApp.create(port: shop.port)
+            let cases: [(String, TestApp.Answer, Int, String, String?)] = [
+                ("bad JSON", try app.send("POST", "/api/v1/cart/lines", body: Array(#"{"productId": "3""#.utf8)), 400, "invalid-json", nil),
+                ("not UTF-8", try app.send("POST", "/api/v1/cart/lines", body: [0x7B, 0xFF, 0x7D]), 400, "invalid-json", nil),
+                ("unknown field", try app.send("POST", "/api/v1/cart/lines", json: ["productId": "3", "colour": "red"]), 400, "invalid-body", "colour"),
+                ("number as a string", try app.send("POST", "/api/v1/cart/lines", json: ["productId": "3", "quantity": "2"]), 400, "invalid-body", "quantity"),
+                ("id as a number", try app.send("POST", "/api/v1/cart/lines", json: ["productId": 3]), 400, "invalid-body", "productId"),
+                ("a fraction", try app.send("PUT", "/api/v1/cart/lines/1", body: Array(#"{"quantity": 2.5}"#.utf8)), 400, "invalid-body", "quantity"),
+                ("twice", try app.send("PUT", "/api/v1/cart/lines/1", body: Array(#"{"quantity": 2, "quantity": 3}"#.utf8)), 400, "invalid-body", "quantity"),
+                ("an array", try app.send("PUT", "/api/v1/cart/lines/1", body: Array("[2]".utf8)), 400, "invalid-body", nil),
+                ("missing field", try app.send("PUT", "/api/v1/cart/lines/1", json: [:]), 400, "invalid-body", "quantity"),
+                ("no body", try app.send("PUT", "/api/v1/cart/lines/1"), 400, "invalid-json", nil),
+                ("out of range", try app.send("PUT", "/api/v1/cart/lines/1", json: ["quantity": 11]), 422, "invalid-value", "quantity"),
+                ("zero difference", try app.send("PATCH", "/api/v1/cart/lines/1", json: ["difference": 0]), 422, "invalid-value", "difference"),
+                ("unknown product", try app.send("POST", "/api/v1/cart/lines", json: ["productId": "999"]), 422, "invalid-value", "productId"),
+                ("form body", try app.send("POST", "/api/v1/cart/lines", body: Array("productId=3".utf8), contentType: "application/x-www-form-urlencoded"), 415, "unsupported-media-type", nil),
+                ("no content type", try app.send("POST", "/api/v1/cart/lines", json: ["productId": "3"], contentType: nil), 415, "unsupported-media-type", nil),
+                ("oversize", try app.send("POST", "/api/v1/cart/lines", body: Array(("{\"productId\": \"" + String(repeating: "3", count: 17_000) + "\"}").utf8)), 413, "body-too-large", nil),
+                ("far oversize", try app.send("POST", "/api/v1/cart/lines", body: [UInt8](repeating: 0x20, count: 70_000)), 413, "body-too-large", nil),
+                ("not a product path", try app.send("PUT", "/api/v1/cart/lines/abc", json: ["quantity": 2]), 404, "not-found", nil),
+                ("unknown address", try app.get("/api/v1/nothing"), 404, "not-found", nil),
+                ("wrong method", try app.send("POST", "/api/v1/cart"), 405, "method-not-allowed", nil),
+            ]
+            for (name, answer, status, problem, field) in cases {
+                #expect(answer.status == status && answer.problem == problem, "\(backend), \(name): \(answer)")
+                #expect(answer.json["field"] as? String == field, "\(backend), \(name): field")
+                #expect(answer.json["status"] as? Int == status && (answer.json["detail"] as? String)?.isEmpty == false, "\(backend), \(name)")
+            }
+            #expect(cases.last?.1.header("Allow") == "GET, HEAD")
+            let cart = try app.get("/api/v1/cart")
+            #expect(cart.header("ETag") == "\"0\"" && cart.count == 3, "\(backend): a refused request changed the cart: \(cart)")
+        }
+
+        @Test("A missing, malformed, forged or signed-out token gets 401 with WWW-Authenticate; no cookie, no CORS", arguments: StoreBackend.allCases)
+        func tokens(backend: StoreBackend) throws {
+            let (shop, location) = try Self.shop(backend)
+            defer { shop.stop(); _ = location }
+            let app = try TestApp.create(port: shop.port)
+            let token = try #require(app.token)
+            #expect(token.utf8.count >= 43 && token.utf8.allSatisfy { $0 == 0x2D || $0 == 0x5F || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
+            let ok = try app.get("/api/v1/cart", headers: [("Origin", "https://evil.example")])
+            #expect(ok.status == 200 && ok.header("Set-Cookie") == nil && ok.header("Access-Control-Allow-Origin") == nil, "\(ok)")
+            let forged = String(token.dropLast()) + (token.last == "A" ? "B" : "A")
+            for (name, header) in [("none", nil), ("basic", "Basic dXNlcjpwYXNz"), ("forged", "Bearer " + forged), ("empty", "Bearer "), ("garbage", "Bearer !!!")] {
+                let bare = TestApp(port: shop.port)
+                let answer = try bare.send("GET", "/api/v1/cart", headers: header.map { [("Authorization", $0)] } ?? [])
+                #expect(answer.status == 401 && answer.problem == "unauthorized" && answer.header("WWW-Authenticate")?.hasPrefix("Bearer") == true, "\(backend), \(name): \(answer)")
+            }
+            // A cookie of the web is no token.
+            let browser = shop.browser()
+            _ = try browser.get("/")
+            let cookieOnly = try TestApp(port: shop.port).get("/api/v1/cart", headers: [("Cookie", "quickcart_session=\(browser.sessionCookie ?? "")")])
+            #expect(cookieOnly.status == 401)
+            // Signed out through the API itself: the token is spent at once.
+            let devices = try app.get("/api/v1/devices")
+            let own = try #require((devices.json["devices"] as? [[String: Any]])?.first { $0["current"] as? Bool == true }?["id"] as? String)
+            #expect(try app.send("DELETE", "/api/v1/devices/\(own)").status == 204)
+            #expect(try app.get("/api/v1/cart").status == 401, "\(backend): a signed-out token still works")
+        }
+
+        @Test("Creating clients is limited per address: the 21st in ten minutes gets 429 with Retry-After")
+        func creationLimit() throws {
+            let shop = try TestShop()
+            for index in 0..<20 {
+                #expect(try TestApp(port: shop.port).send("POST", "/api/v1/clients").status == 201, "client \(index)")
+            }
+            let refused = try TestApp(port: shop.port).send("POST", "/api/v1/clients", json: ["device": "iPad"])
+            #expect(refused.status == 429 && refused.problem == "rate-limited" && Int(refused.header("Retry-After") ?? "") ?? 0 > 0, "\(refused)")
+            #expect(AddressAttempts.key("2001:db8:1:2:3:4:5:6") == AddressAttempts.key("2001:db8:1:2::9"), "an IPv6 address counts by its /64")
+            let long = try TestApp(port: shop.port).send("POST", "/api/v1/clients", json: ["device": String(repeating: "x", count: 61)])
+            #expect(long.status == 422 && long.json["field"] as? String == "device", "a bad name is refused before the limit: \(long)")
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import HTTPTesting
+@testable import QuickCart
+import Synchronization
+import Testing
+
+extension ShopTests {
+    /// The API as one more client of a shopper, on both backends: pairing with the web's code,
+    /// the devices list and revocation from either side, the live stream both ways, the
+    /// catalog, search, checkout and orders.
+    @Suite("API: one more client of a shopper")
+    struct APIShopperTests {
+        private static func shop(_ backend: StoreBackend) throws -> (TestShop, StoreLocation) {
+            let location = try backend.makeLocation()
+            return (try TestShop { $0.databasePath = location.database }, location)
+        }
+
+        @Test("An app pairs with the web's code: its own lines merge in, both show one cart, each change reaches the other's stream", arguments: StoreBackend.allCases)
+        func pairAndFollow(backend: StoreBackend) throws {
+            let (shop, location) = try Self.shop(backend)
+            defer { shop.stop(); _ = location }
+            let browser = shop.browser()
+            #expect(try browser.post("/profile/name", form: [("display_name", "Dana")]).status == 303)
+            let code = try DeviceJoinTests.showCode(browser)
+            let app = try TestApp.create(port: shop.port)
+            #expect(try app.send("POST", "/api/v1/cart/lines", json: ["productId": "3", "quantity": 2]).count == 5)
+
+            let wrong = try app.send("POST", "/api/v1/client/join", json: ["code": code == "BBBB-BBBB" ? "CCCC-CCCC" : "BBBB-BBBB"])
+            #expect(wrong.status == 422 && wrong.problem == "invalid-code" && wrong.json["field"] as? String == "code", "\(backend): \(wrong)")
+            let joined = try app.send("POST", "/api/v1/client/join", json: ["code": code.lowercased()])
+            #expect(joined.status == 200 && joined.json["added"] as? Int == 5 && joined.count == 8, "\(backend): \(joined)")
+            #expect(try browser.cart().badge == "8", "\(backend): the web does not show the merged cart")
+
+            // Each side hears the other within 100 ms of the answer.
+            let webStream = try browser.eventStream()
+            #expect(try webStream.next().data == "8")
+            let appStream = try app.eventStream()
+            #expect(appStream.status == 200 && appStream.contentType == "text/event-stream")
+            #expect(try appStream.next().data == "8")
+            let changed = try app.send("PATCH", "/api/v1/cart/lines/3", json: ["difference": 1])
+            let heardAt = Date()
+            let webHeard = try webStream.next()
+            #expect(webHeard.event == "badge" && webHeard.data == "9" && webHeard.id == changed.header("ETag")?.trimmingCharacters(in: ["\""]),
+                    "\(backend): \(webHeard)")
+            #expect(Date().timeIntervalSince(heardAt) < 0.1, "\(backend): the web heard the app's change late")
+            #expect(try appStream.next().data == "9")
+            #expect(try browser.post("/cart/items", form: [("product", "1")]).status == 303)
+            let appHeard = try appStream.next()
+            #expect(appHeard.event == "badge" && appHeard.data == "10", "\(backend): \(appHeard)")
+            #expect(try app.get("/api/v1/cart").count == 10)
+
+            // The web's devices list names the app; signing it out there ends its token and stream.
+            let profile = try browser.get("/profile")
+            #expect(profile.text.contains("QuickCart app on iPhone"), "\(backend): the web does not list the app")
+            let devices = try app.get("/api/v1/devices").json["devices"] as? [[String: Any]] ?? []
+            #expect(devices.count == 2 && devices.filter { $0["current"] as? Bool == true }.count == 1, "\(backend): \(devices)")
+            #expect(devices.allSatisfy { ($0["lastSeen"] as? String)?.count == 10 })
+            let appHandle = try #require(devices.first { $0["current"] as? Bool == true }?["id"] as? String)
+            #expect(profile.text.contains("value=\"\(appHandle)\""), "\(backend): the two lists name the app differently")
+            #expect(try browser.post("/profile/devices/sign-out", form: [("device", appHandle)]).status == 303)
+            #expect(try app.get("/api/v1/cart").status == 401, "\(backend): a token signed out on the web still works")
+            #expect(throws: (any Error).self, "\(backend): the signed-out app's stream stayed open") { _ = try appStream.next() }
+            #expect(try browser.cart().badge == "10", "\(backend): signing the app out changed the web's cart")
+        }
+
+        @Test("The app signs the web browser out through the API: its cookie starts afresh, its stream ends", arguments: StoreBackend.allCases)
+        func signOutWebFromApp(backend: StoreBackend) throws {
+            let (shop, location) = try Self.shop(backend)
+            defer { shop.stop(); _ = location }
+            let browser = shop.browser()
+            #expect(try browser.post("/profile/name", form: [("display_name", "Dana")]).status == 303)
+            let code = try DeviceJoinTests.showCode(browser)
+            let app = try TestApp.create(port: shop.port)
+            #expect(try app.send("POST", "/api/v1/client/join", json: ["code": code]).json["added"] as? Int == 0, "starter lines are not the app's own")
+            let webStream = try browser.eventStream()
+            _ = try webStream.next()
+            let devices = try app.get("/api/v1/devices").json["devices"] as? [[String: Any]] ?? []
+            let web = try #require(devices.first { $0["current"] as? Bool == false }?["id"] as? String)
+            #expect(try app.send("DELETE", "/api/v1/devices/\(web)").status == 204)
+            #expect(throws: (any Error).self, "\(backend): the web's stream stayed open") { _ = try webStream.next() }
+            #expect(!(try browser.get("/profile").text.contains("Dana")), "\(backend): the signed-out browser still reaches the shopper")
+            #expect(try app.send("DELETE", "/api/v1/devices/\(web)").problem == "not-found")
+            #expect(try app.get("/api/v1/cart").status == 200)
+        }
+
+        @Test("Catalog, one product, search; checkout places one order that the orders list and the web show", arguments: StoreBackend.allCases)
+        func catalogAndCheckout(backend: StoreBackend) throws {
+            let (shop, location) = try Self.shop(backend)
+            defer { shop.stop(); _ = location }
+            let anyone = TestApp(port: shop.port)
+            let catalog = try anyone.get("/api/v1/catalog").json["products"] as? [[String: Any]] ?? []
+            #expect(catalog.count > 2 && catalog.first?["id"] as? String == "1" && catalog.first?["available"] as? Bool == true, "\(catalog.prefix(1))")
+            #expect((catalog.first?["price"] as? [String: String])?["amount"] == "128.00")
+            #expect(try anyone.get("/api/v1/catalog/3").json["slug"] as? String == "ultralight-tent")
+            #expect(try anyone.get("/api/v1/catalog/99").problem == "not-found")
+            let found = try anyone.get("/api/v1/search?q=tents")
+            #expect((found.json["products"] as? [[String: Any]])?.first?["id"] as? String == "3" && found.json["query"] as? String == "tents", "\(found)")
+            #expect(try anyone.get("/api/v1/search?q=" + String(repeating: "a", count: 101)).problem == "invalid-value")
+
+            let app = try TestApp.create(port: shop.port)
+            let stream = try app.eventStream()
+            #expect(try stream.next().data == "3")
+            let placed = try app.send("POST", "/api/v1/checkout")
+            let order = try #require(placed.json["order"] as? [String: Any], "\(backend): \(placed)")
+            let id = try #require(order["id"] as? String)
+            #expect(placed.status == 201 && placed.header("Location") == "/api/v1/orders/\(id)", "\(backend): \(placed)")
+            #expect(order["state"] as? String == "placed" && (order["total"] as? [String: String])?["amount"] == "177.00", "\(backend): \(order)")
+            #expect((order["placedAt"] as? String)?.hasSuffix("Z") == true)
+            let lines = order["lines"] as? [[String: Any]] ?? []
+            #expect(lines.map { $0["productId"] as? String } == ["1", "2"] && lines.last?["quantity"] as? Int == 2, "\(lines)")
+            #expect(try stream.next().data == "0", "\(backend): the stream did not hear the emptied cart")
+            #expect(try app.get("/api/v1/cart").count == 0)
+            #expect(try app.send("POST", "/api/v1/checkout").problem == "empty-cart")
+            let orders = try app.get("/api/v1/orders").json["orders"] as? [[String: Any]] ?? []
+            #expect(orders.count == 1 && orders.first?["id"] as? String == id)
+            #expect(try app.get("/api/v1/orders/\(id)").json["id"] as? String == id)
+            let other = try TestApp.create(port: shop.port)
+            #expect(try other.get("/api/v1/orders/\(id)").problem == "not-found", "\(backend): another shopper read the order")
+            #expect(try other.get("/api/v1/orders/x1").problem == "not-found")
+        }
+
+        @Test("Idempotency-Key: the same key again (even after the cart changed, even at once from several connections) returns the first order and places none", arguments: StoreBackend.allCases)
+        func idempotentCheckout(backend: StoreBackend) throws {
+            let (shop, location) = try Self.shop(backend)
+            defer { shop.stop(); _ = location }
+            let app = try TestApp.create(port: shop.port)
+            let key = [("Idempotency-Key", "checkout-7f3a")]
+            let first = try app.send("POST", "/api/v1/checkout", headers: key)
+            let id = try #require((first.json["order"] as? [String: Any])?["id"] as? String, "\(backend): \(first)")
+            #expect(first.status == 201 && first.header("Idempotent-Replayed") == nil)
+            #expect(try app.send("POST", "/api/v1/cart/lines", json: ["productId": "3"]).count == 1)
+            let again = try app.send("POST", "/api/v1/checkout", headers: key)
+            #expect(again.status == 200 && again.header("Idempotent-Replayed") == "true" && again.header("Location") == "/api/v1/orders/\(id)", "\(backend): \(again)")
+            #expect((again.json["order"] as? [String: Any])?["id"] as? String == id)
+            #expect(try app.get("/api/v1/cart").count == 1, "\(backend): a replay emptied the cart")
+
+            let port = shop.port, token = app.token
+            let ids = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 5) { _ in
+                let answer = try? TestApp(port: port, token: token).send("POST", "/api/v1/checkout", headers: [("Idempotency-Key", "second")])
+                if let id = (answer?.json["order"] as? [String: Any])?["id"] as? String { ids.withLock { $0.append(id) } }
+            }
+            let seen = ids.withLock { $0 }
+            #expect(seen.count == 5 && Set(seen).count == 1 && seen.first != id, "\(backend): \(seen)")
+            #expect((try app.get("/api/v1/orders").json["orders"] as? [Any])?.count == 2, "\(backend): a repeated key placed another order")
+            for bad in ["", String(repeating: "k", count: 256), "two words"] {
+                let refused = try app.send("POST", "/api/v1/checkout", headers: [("Idempotency-Key", bad)])
+                #expect(refused.status == 400 && refused.json["field"] as? String == "Idempotency-Key", "\(backend): key “\(bad.prefix(10))”: \(refused)")
+            }
+        }
+
+        @Test("A token read nothing but the cart ends with the idle lifetime since it was issued, as an unstored session does")
+        func unstoredTokenExpires() throws {
+            let clock = try TestClock()
+            let shop = try TestShop { $0.testClockFile = clock.path }
+            let reader = try TestApp.create(port: shop.port)
+            let writer = try TestApp.create(port: shop.port)
+            #expect(try writer.send("POST", "/api/v1/cart/lines", json: ["productId": "3"]).status == 200)
+            try clock.set(shop.app.configuration.sessionIdleSeconds - 400)
+            #expect(try reader.get("/api/v1/cart").status == 200)
+            #expect(try writer.get("/api/v1/cart").status == 200, "a read touches the stored client")
+            try clock.set(shop.app.configuration.sessionIdleSeconds + 1)
+            #expect(try reader.get("/api/v1/cart").status == 401, "a token that never changed anything outlived its lifetime")
+            #expect(try writer.get("/api/v1/cart").quantities["3"] == 1, "a stored client seen lately was ended")
+        }
+    }
+}
