@@ -7,8 +7,9 @@ PORT           ?= 8080
 DB             ?= quickcart.sqlite
 VENV           := .build/browser-venv
 BUILD_PACKAGES := pkg-config libmicrohttpd-dev libsqlite3-dev zlib1g-dev libpq-dev libssl-dev libvips-dev libqrencode-dev libgnutls28-dev
-# PostgreSQL, for the throwaway servers the Swift tests start.
-SWIFT_TEST_PACKAGES := postgresql
+# PostgreSQL, for the throwaway servers the Swift tests start; libcurl, which the toolchain's
+# FoundationNetworking (URLSession, used by the QuickCartClient library and its tests) loads.
+SWIFT_TEST_PACKAGES := postgresql libcurl4
 # Debian's Chromium and its driver (never a downloaded browser), Java for the Nu HTML
 # checker, venv for the Python test tools, and systemd for systemd-analyze (verify and
 # security of deploy/quickcart.service; nothing is started under it).
@@ -42,7 +43,7 @@ endef
 deps:
 	$(call install-missing,$(BUILD_PACKAGES))
 
-## What `swift test` needs beyond the build: PostgreSQL.
+## What `swift test` needs beyond the build: PostgreSQL, and libcurl for FoundationNetworking.
 swift-test-deps: deps
 	$(call install-missing,$(SWIFT_TEST_PACKAGES))
 

@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "Mustache", targets: ["Mustache"]),
         .library(name: "SQLite", targets: ["SQLite"]),
         .library(name: "Postgres", targets: ["Postgres"]),
+        // The Swift client of the JSON API (`/api/v1`), for native apps.
+        .library(name: "QuickCartClient", targets: ["QuickCartClient"]),
     ],
     targets: [
         // C libraries from the system, each behind a module map and one shim header.
@@ -77,6 +79,8 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .executableTarget(name: "quickcart", dependencies: ["QuickCart"], swiftSettings: strictSwift),
+        // The Swift client of the API: Foundation's URLSession, and nothing of the server.
+        .target(name: "QuickCartClient", swiftSettings: strictSwift),
 
         // A raw-socket HTTP and event-stream client for tests against real servers.
         .target(name: "HTTPTesting", path: "Tests/HTTPTesting", swiftSettings: strictSwift),
@@ -92,6 +96,12 @@ let package = Package(
         .testTarget(
             name: "QuickCartTests",
             dependencies: ["QuickCart", "MicroHTTP", "SQLite", "Postgres", "Mustache", "Vips", "HTTPTesting", "PostgresTesting"],
+            swiftSettings: strictSwift
+        ),
+        // The client against the real shop (in process, on a free port), on both backends.
+        .testTarget(
+            name: "QuickCartClientTests",
+            dependencies: ["QuickCartClient", "QuickCart", "HTTPTesting", "PostgresTesting"],
             swiftSettings: strictSwift
         ),
     ],

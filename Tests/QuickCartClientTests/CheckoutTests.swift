@@ -1,0 +1,61 @@
+import Foundation
+import QuickCartClient
+import Testing
+
+/// Checkout and orders through the client, on both backends.
+@Suite("Checkout through the client", .timeLimit(.minutes(1)))
+struct CheckoutTests {
+    @Test("A repeated Idempotency-Key places one order: the repeat (and a concurrent twin) answer with the first", arguments: Backend.allCases)
+    func oneOrderPerKey(backend: Backend) async throws {
+        let shop = try APIShop(backend)
+        let app = try await QuickCartClient.registered(at: shop)
+        let shoes = try await app.product(named: DemoProducts.shoes)
+        let cart = try await app.addLine(productID: shoes.id, quantity: 2)
+        let key = UUID().uuidString
+
+        let placed = try await app.checkout(idempotencyKey: key)
+        #expect(!placed.isReplay && placed.order.state == .placed, "\(backend): \(placed)")
+        #expect(placed.order.total == cart.subtotal && placed.order.lines.map(\.quantity) == cart.lines.map(\.quantity), "\(backend): \(placed.order)")
+        #expect(placed.order.lines.map(\.productId) == cart.lines.map(\.product.id) && placed.order.history.map(\.state) == [.placed])
+        #expect(placed.order.lines.first { $0.productId == shoes.id }?.unitPrice == shoes.price)
+
+        let repeated = try await app.checkout(idempotencyKey: key)
+        #expect(repeated.isReplay && repeated.order == placed.order, "\(backend): the repeat placed \(repeated)")
+        #expect(try await app.orders() == [placed.order], "\(backend): a repeated key placed a second order")
+        #expect(try await app.order(id: placed.order.id) == placed.order)
+        #expect(try await app.cart().count == 0, "\(backend): checkout left the cart full")
+
+        // Two taps at once with a new key: still one order.
+        _ = try await app.addLine(productID: shoes.id)
+        let twin = UUID().uuidString
+        let taps = [Task { try await app.checkout(idempotencyKey: twin) }, Task { try await app.checkout(idempotencyKey: twin) }]
+        var answers: [CheckoutResult] = []
+        for tap in taps { answers.append(try await tap.value) }
+        #expect(answers[0].order == answers[1].order && answers.filter(\.isReplay).count == 1, "\(backend): \(answers)")
+        #expect(try await app.orders().map(\.id) == [answers[0].order.id, placed.order.id], "\(backend): newest first, one per key")
+
+        // A new key on the empty cart places nothing.
+        let empty = await refusal { try await app.checkout(idempotencyKey: UUID().uuidString) }
+        if case .emptyCart(let problem)? = empty {
+            #expect(problem.status == 409)
+        } else {
+            Issue.record("\(backend): an empty cart's checkout answered \(String(describing: empty))")
+        }
+        #expect(try await app.orders().count == 2)
+    }
+
+    @Test("Another shopper's order is not found", arguments: [Backend.sqlite])
+    func othersOrder(backend: Backend) async throws {
+        let shop = try APIShop(backend)
+        let app = try await QuickCartClient.registered(at: shop), other = try await QuickCartClient.registered(at: shop, device: "Other")
+        _ = try await app.addLine(productID: try await app.product(named: DemoProducts.tent).id)
+        let order = try await app.checkout().order
+        let others = await refusal { try await other.order(id: order.id) }
+        if case .notFound(let problem)? = others {
+            #expect(problem.status == 404)
+        } else {
+            Issue.record("another shopper's read of the order answered \(String(describing: others))")
+        }
+        #expect(try await other.orders().isEmpty)
+    }
+}

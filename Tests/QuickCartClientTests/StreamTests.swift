@@ -1,0 +1,57 @@
+import QuickCartClient
+import Testing
+
+/// The badge stream's reconnection, against a shop that restarts.
+@Suite("The client's event stream", .timeLimit(.minutes(1)))
+struct StreamTests {
+    @Test("The badge sequence carries on across a restart of the shop, after the server's retry: rather than the client's own first delay", arguments: Backend.allCases)
+    func reconnectsAcrossRestart(backend: Backend) async throws {
+        let shop = try APIShop(backend)
+        // The policy's own first delay is far longer than the test waits: only honouring the
+        // stream's `retry:` (2 s) brings the stream back in time.
+        let app = try await QuickCartClient.registered(at: shop, reconnection: ReconnectPolicy(initialDelay: .seconds(40), maximumDelay: .seconds(60)))
+        let shoes = try await app.product(named: DemoProducts.shoes)
+        let one = try await app.addLine(productID: shoes.id)
+        let counts = Recording(app.badgeCounts())
+        #expect(await counts.until { $0 == [one.count] } == [one.count], "\(backend)")
+
+        try shop.restart()
+        let two = try await app.addLine(productID: shoes.id)
+        #expect(await counts.until(10) { $0.last == two.count } == [one.count, two.count], "\(backend): the sequence did not carry on after the restart")
+        let three = try await app.adjustQuantity(productID: shoes.id, by: 1)
+        #expect(await counts.until { $0.last == three.count }.last == three.count, "\(backend)")
+        #expect(await counts.heard.ending == nil, "\(backend): the sequence ended")
+    }
+
+    @Test("The events sequence gives each badge with its cart version: the open's count, then checkout's empty cart")
+    func badgeEvents() async throws {
+        let shop = try APIShop(.sqlite)
+        let app = try await QuickCartClient.registered(at: shop)
+        let cart = try await app.addLine(productID: try await app.product(named: DemoProducts.tent).id)
+        let events = Recording(app.events())
+        let opened = await events.until { !$0.isEmpty }
+        #expect(opened == [.badge(count: cart.count, version: cart.version)], "\(opened)")
+        _ = try await app.checkout()
+        let emptied = try await app.cart()
+        let heard = await events.until { $0.count == 2 }
+        #expect(heard.last == .badge(count: 0, version: emptied.version), "the stream did not hear checkout empty the cart: \(heard)")
+    }
+
+    @Test("An order's move, marked by the operator's command, arrives as an order event with its new state")
+    func orderEvents() async throws {
+        let shop = try APIShop(.sqlite)
+        let app = try await QuickCartClient.registered(at: shop)
+        _ = try await app.addLine(productID: try await app.product(named: DemoProducts.tent).id)
+        let order = try await app.checkout().order
+        let events = Recording(app.events())
+        #expect(await events.until { !$0.isEmpty }.count == 1)
+        #expect(shop.runCommand(["orders", "mark", order.id, "paid"]) == 0)
+        let heard = await events.until { $0.count >= 2 }
+        guard case .order(order.id, .paid, let label)? = heard.last else {
+            Issue.record("no order event: \(heard)")
+            return
+        }
+        let read = try await app.order(id: order.id)
+        #expect(!label.isEmpty && read.state == .paid, "\(label) \(read.state)")
+    }
+}
