@@ -39,6 +39,16 @@ final class APIShop {
         try start()
     }
 
+    /// Another instance serving `shop`'s PostgreSQL database, on a port of its own, as a
+    /// cluster's instances do.
+    init(anotherInstanceOf shop: APIShop) throws {
+        precondition(shop.backend == .postgres, "instances share a PostgreSQL database")
+        backend = .postgres
+        folder = nil
+        database = shop.database
+        try start()
+    }
+
     deinit {
         stop()
         if let folder { try? FileManager.default.removeItem(at: folder) }
