@@ -3,7 +3,7 @@ import QuickCartClient
 import Testing
 
 /// Checkout and orders through the client, on both backends.
-@Suite("Checkout through the client", .timeLimit(.minutes(1)))
+@Suite("Checkout through the client", .timeLimit(.minutes(3)))
 struct CheckoutTests {
     @Test("A repeated Idempotency-Key places one order: the repeat (and a concurrent twin) answer with the first", arguments: Backend.allCases)
     func oneOrderPerKey(backend: Backend) async throws {

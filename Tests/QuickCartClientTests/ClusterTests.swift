@@ -2,7 +2,7 @@ import QuickCartClient
 import Testing
 
 /// The client on one instance and the web on another, both serving one PostgreSQL database.
-@Suite("The client across instances", .timeLimit(.minutes(1)))
+@Suite("The client across instances", .timeLimit(.minutes(3)))
 struct ClusterTests {
     @Test("Paired through different instances: each side's change reaches the other's stream, and a sign-out on one instance is a 401 on the other")
     func acrossInstances() async throws {

@@ -2,7 +2,7 @@ import QuickCartClient
 import Testing
 
 /// The client and the web shop as two devices of one shopper, on both backends.
-@Suite("The client paired with a browser", .timeLimit(.minutes(1)))
+@Suite("The client paired with a browser", .timeLimit(.minutes(3)))
 struct PairingTests {
     @Test("Pairing by the web's code joins the carts; a change on either side reaches the other's page, stream and reads", arguments: Backend.allCases)
     func pairAndFollow(backend: Backend) async throws {

@@ -2,7 +2,7 @@ import QuickCartClient
 import Testing
 
 /// The catalog without a token, and the server's problems as the client's typed errors.
-@Suite("Catalog reads and typed errors", .timeLimit(.minutes(1)))
+@Suite("Catalog reads and typed errors", .timeLimit(.minutes(3)))
 struct ProblemTests {
     @Test("The catalog, a product and a search read without a token, with exact money", arguments: Backend.allCases)
     func catalogWithoutToken(backend: Backend) async throws {

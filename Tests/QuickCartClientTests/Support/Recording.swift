@@ -36,7 +36,7 @@ final class Recording<Element: Sendable>: Sendable {
 
     /// Waits up to `seconds` for `condition` to hold of what was heard, and returns it.
     @discardableResult
-    func until(_ seconds: Double = 5, _ condition: @Sendable ([Element]) -> Bool) async -> [Element] {
+    func until(_ seconds: Double = 10, _ condition: @Sendable ([Element]) -> Bool) async -> [Element] {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         while ContinuousClock.now < deadline {
             let values = await heard.values
@@ -47,7 +47,7 @@ final class Recording<Element: Sendable>: Sendable {
     }
 
     /// Waits up to `seconds` for the sequence to end, and returns how it ended.
-    func ending(within seconds: Double = 5) async -> Result<Void, QuickCartError>? {
+    func ending(within seconds: Double = 10) async -> Result<Void, QuickCartError>? {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         while ContinuousClock.now < deadline {
             if let ending = await heard.ending { return ending }

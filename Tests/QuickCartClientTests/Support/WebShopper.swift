@@ -66,7 +66,7 @@ final class WebShopper {
 
     /// Opens the web's own event stream with the cookie.
     func eventStream() throws -> TestEventStreamClient {
-        try TestEventStreamClient(port: port, headers: cookie.map { [("Cookie", "\(Self.cookieName)=\($0)")] } ?? [], timeout: 5)
+        try TestEventStreamClient(port: port, headers: cookie.map { [("Cookie", "\(Self.cookieName)=\($0)")] } ?? [], timeout: 10)
     }
 
     /// The first capture group of `pattern` in `text`.
