@@ -6,6 +6,7 @@ public struct Cart: Hashable, Sendable, Codable {
     public let version: String
     /// The badge's number: the items of lines still for sale.
     public let count: Int
+    /// One line per product, in the order they were added.
     public let lines: [CartLine]
     /// The sum of the line totals.
     public let subtotal: Money
@@ -13,6 +14,7 @@ public struct Cart: Hashable, Sendable, Codable {
 
 /// One product in the cart.
 public struct CartLine: Hashable, Sendable, Codable, Identifiable {
+    /// The product as the catalog has it now.
     public let product: Product
     /// How many, 1 to 10.
     public let quantity: Int

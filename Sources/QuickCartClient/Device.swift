@@ -23,5 +23,6 @@ public struct Registration: Hashable, Sendable, Codable {
     /// The bearer token. Keep it (in the Keychain): the server stores only its hash and
     /// never shows it again.
     public let token: String
+    /// The new client.
     public let client: Client
 }

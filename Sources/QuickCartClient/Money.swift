@@ -52,6 +52,7 @@ public struct Money: Hashable, Sendable, Codable, CustomStringConvertible {
         case amount, currency
     }
 
+    /// Reads `{"amount": "24.50", "currency": "USD"}`, refusing an amount ``init(amount:currency:)`` refuses.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let text = try container.decode(String.self, forKey: .amount)
@@ -62,6 +63,7 @@ public struct Money: Hashable, Sendable, Codable, CustomStringConvertible {
         self = money
     }
 
+    /// Writes the amount as a string with two decimals, as the API does.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(amountText, forKey: .amount)

@@ -16,6 +16,7 @@ public struct Problem: Hashable, Sendable, Codable, CustomStringConvertible {
         type.split(separator: "/").last.map(String.init) ?? type
     }
 
+    /// `"412 stale-cart: …"`, for logs.
     public var description: String {
         "\(status) \(slug): \(detail ?? title)" + (field.map { " (field \($0))" } ?? "")
     }

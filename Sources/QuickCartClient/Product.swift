@@ -4,8 +4,11 @@ public struct Product: Hashable, Sendable, Codable, Identifiable {
     public let id: String
     /// Its key in the web shop's addresses and catalog files (`trail-running-shoes`).
     public let slug: String
+    /// The name shoppers see.
     public let name: String
+    /// One line about it (may be empty).
     public let summary: String
+    /// The category Home and Search list it under.
     public let category: String
     /// The unit price.
     public let price: Money
@@ -23,8 +26,9 @@ public struct ProductImage: Hashable, Sendable, Codable {
     /// The address of the image, relative to the shop (`/media/…-320.webp`); resolve it with
     /// ``QuickCartClient/resolve(_:)``.
     public let url: String
-    /// Its size in pixels.
+    /// Its width in pixels.
     public let width: Int
+    /// Its height in pixels.
     public let height: Int
 }
 
@@ -32,5 +36,6 @@ public struct ProductImage: Hashable, Sendable, Codable {
 public struct SearchResult: Hashable, Sendable, Codable {
     /// The query as the server read it.
     public let query: String
+    /// The products found, best first.
     public let products: [Product]
 }

@@ -98,6 +98,7 @@ public enum QuickCartError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// What went wrong, for logs.
     public var description: String {
         switch self {
         case .unexpectedResponse(let status, let description): "unexpected answer \(status): \(description)"

@@ -3,10 +3,12 @@
 /// cancelled, or the server refuses the stream for good (then the loop throws, e.g.
 /// ``QuickCartError/unauthorized(_:)`` once the device was signed out).
 public struct ServerEvents: AsyncSequence, Sendable {
+    /// Each event of the stream.
     public typealias Element = ServerEvent
 
     let source: EventSource
 
+    /// Opens the stream; each iteration has its own connection.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(base: source.events().makeAsyncIterator())
     }
@@ -33,10 +35,12 @@ public struct ServerEvents: AsyncSequence, Sendable {
 /// each new count, across reconnections (a reconnection's repeat of the count already
 /// delivered for the same cart version is left out). Feed a SwiftUI model's `count` from it.
 public struct BadgeCounts: AsyncSequence, Sendable {
+    /// The badge's number.
     public typealias Element = Int
 
     let events: ServerEvents
 
+    /// Opens the stream; each iteration has its own connection.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(events: events.makeAsyncIterator())
     }
