@@ -62,9 +62,8 @@ struct EventSource: Sendable {
                 }
                 if let refusal {
                     if refusal.status == 204 { return }
-                    let error = Answer(status: refusal.status, contentType: refusal.contentType, retryAfter: refusal.retryAfter,
-                                       replayed: nil, body: refusalBody).error
-                    wait = try Self.waitAfter(refusal: error, status: refusal.status)
+                    wait = try Self.waitAfter(Answer(status: refusal.status, contentType: refusal.contentType, retryAfter: refusal.retryAfter,
+                                                     replayed: nil, body: refusalBody))
                 }
             } catch let error as QuickCartError {
                 throw error
@@ -86,16 +85,12 @@ struct EventSource: Sendable {
     }
 
     /// How long to wait after the server refused the stream, or the error to stop with:
-    /// 429 and 503 say when (or the backoff decides), other 5xx are tried again, anything
-    /// else (401 above all) ends the stream.
-    private static func waitAfter(refusal error: QuickCartError, status: Int) throws(QuickCartError) -> Duration? {
-        switch error {
-        case .rateLimited(let retryAfter, _), .unavailable(let retryAfter, _):
-            return retryAfter
-        default:
-            guard (500..<600).contains(status) else { throw error }
-            return nil
-        }
+    /// 429 and 5xx are tried again, after their `Retry-After` when they name one (a full
+    /// server's 503 may come from below the API, without problem details) or as the backoff
+    /// decides; anything else (401 above all) ends the stream.
+    private static func waitAfter(_ refusal: Answer) throws(QuickCartError) -> Duration? {
+        guard refusal.status == 429 || (500..<600).contains(refusal.status) else { throw refusal.error }
+        return refusal.retryAfterDuration
     }
 }
 

@@ -23,6 +23,25 @@ struct StreamTests {
         #expect(await counts.heard.ending == nil, "\(backend): the sequence ended")
     }
 
+    @Test("A stream refused with 503 because the address holds too many is tried again after its Retry-After, not the backoff's first delay")
+    func waitsOutRetryAfter() async throws {
+        let shop = try APIShop(.sqlite, streamsPerAddress: 1)
+        let app = try await QuickCartClient.registered(at: shop, reconnection: ReconnectPolicy(initialDelay: .milliseconds(200)))
+        let cart = try await app.addLine(productID: try await app.product(named: DemoProducts.tent).id)
+        let web = WebShopper(port: shop.port)
+        _ = try web.badge()
+        let held = try web.eventStream()
+        #expect(try held.next().event == "badge")
+        let counts = Recording(app.badgeCounts())
+        #expect(await counts.until(1) { !$0.isEmpty }.isEmpty, "a second stream from the address was let in")
+        held.connection.disconnect()
+        let freed = ContinuousClock.now
+        #expect(await counts.until(20) { !$0.isEmpty } == [cart.count], "the stream never opened once the place was free")
+        // The refusal said 10 seconds; the backoff alone would have tried within a second of the place being free.
+        #expect(freed.duration(to: .now) > .seconds(5), "the stream was retried before its Retry-After")
+        #expect(await counts.heard.ending == nil)
+    }
+
     @Test("The events sequence gives each badge with its cart version: the open's count, then checkout's empty cart")
     func badgeEvents() async throws {
         let shop = try APIShop(.sqlite)

@@ -23,9 +23,14 @@ final class APIShop {
     private let database: String
     private let folder: URL?
     private var app: QuickCartApp?
+    /// `--max-streams-per-ip`, when not the default.
+    private var streamsPerAddress: Int?
 
-    init(_ backend: Backend) throws {
+    /// A shop on a fresh database of `backend`; `streamsPerAddress` limits the event streams one
+    /// address may hold.
+    init(_ backend: Backend, streamsPerAddress: Int? = nil) throws {
         self.backend = backend
+        self.streamsPerAddress = streamsPerAddress
         switch backend {
         case .sqlite:
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("QuickCartClientTests-\(UUID().uuidString)")
@@ -67,6 +72,7 @@ final class APIShop {
         configuration.mediaPath = folder?.path ?? FileManager.default.temporaryDirectory.path
         configuration.threads = 2
         configuration.accessLog = false
+        if let streamsPerAddress { configuration.eventStreamsPerAddress = streamsPerAddress }
         let app = try QuickCartApp(configuration: configuration)
         try app.start()
         self.app = app
