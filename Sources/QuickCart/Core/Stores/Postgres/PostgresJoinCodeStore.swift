@@ -9,13 +9,10 @@ struct PostgresJoinCodeStore: JoinCodeStore {
     func createCode(hash: String, nonce: String, for session: Session, at now: Int64) throws {
         try database.write(storing: session, at: now) { connection in
             try connection.execute("DELETE FROM join_codes WHERE client_id = $1 AND used_at IS NULL", session.clientID)
-            try connection.execute(
-                """
+            try connection.execute(query: """
                 INSERT INTO join_codes (code_hash, nonce, shopper_id, client_id, created_at, expires_at)
-                VALUES ($1, $2, $3, $4, $5, $6)
-                """,
-                hash, nonce, session.shopperID, session.clientID, now, now + JoinCode.lifetime
-            )
+                VALUES (\(hash), \(nonce), \(session.shopperID), \(session.clientID), \(now), \(now + JoinCode.lifetime))
+                """)
         }
     }
 

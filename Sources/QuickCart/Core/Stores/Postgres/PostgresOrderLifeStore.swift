@@ -19,10 +19,10 @@ struct PostgresOrderLifeStore: OrderLifeStore {
             }
             // Moves' ids commit in order, as orders' do (see PostgresOrderFeed.orderLockKey).
             _ = try connection.fetchValue("SELECT pg_advisory_xact_lock($1)::text", PostgresOrderFeed.orderLockKey, as: String.self)
-            try connection.execute(
-                "INSERT INTO order_states (order_id, state, at, carrier, tracking_url, reason) VALUES ($1, $2, $3, $4, $5, $6)",
-                orderID, change.state.rawValue, change.at, change.carrier, change.trackingURL, change.reason
-            )
+            try connection.execute(query: """
+                INSERT INTO order_states (order_id, state, at, carrier, tracking_url, reason)
+                VALUES (\(orderID), \(change.state.rawValue), \(change.at), \(change.carrier), \(change.trackingURL), \(change.reason))
+                """)
             let liveKey = try connection.fetchValue("SELECT live_key FROM shoppers WHERE id = $1", shopperID, as: String.self) ?? ""
             if !liveKey.isEmpty {
                 // Sent on commit, to every instance (this one's own operator process included).

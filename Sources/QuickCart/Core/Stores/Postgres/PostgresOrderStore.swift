@@ -28,31 +28,20 @@ struct PostgresOrderStore: OrderStore {
         let direction = newestFirst ? "DESC" : ""
         let rows = try connection.fetchAll(
             """
-            SELECT o.id, o.placed_at, l.name, l.unit_price_cents, l.quantity, p.slug
+            SELECT \(StoredOrderRows.lineColumns)
             FROM orders o JOIN order_lines l ON l.order_id = o.id
             LEFT JOIN products p ON p.id = l.product_id
             WHERE \(condition) ORDER BY o.id \(direction), l.position
             """,
             arguments: arguments
-        ) { row in
-            (id: try row.int64(0), placedAt: try row.int64(1),
-             line: Order.Line(
-                name: try row.string(2), unitPrice: try row.get(3), quantity: try row.int(4),
-                productSlug: try row.isNull(5) ? nil : try row.string(5)
-             ))
-        }
+        ) { row in try StoredOrderRows.line(from: row) }
         let histories = try connection.fetchAll(
             """
-            SELECT s.order_id, s.state, s.at, s.carrier, s.tracking_url, s.reason
+            SELECT \(StoredOrderRows.stateColumns)
             FROM orders o JOIN order_states s ON s.order_id = o.id WHERE \(condition) ORDER BY s.id
             """,
             arguments: arguments
-        ) { row in
-            (orderID: try row.int64(0), change: OrderStateChange(
-                state: OrderState(rawValue: try row.string(1)) ?? .placed, at: try row.int64(2),
-                carrier: try row.get(3), trackingURL: try row.get(4), reason: try row.get(5)
-            ))
-        }
+        ) { row in try StoredOrderRows.move(from: row) }
         let deliveries = try connection.fetchAll(
             """
             SELECT o.id, o.delivery_cents, \(DeliveryDetailsColumns.orderDeliveryPrefixed)
@@ -62,7 +51,7 @@ struct PostgresOrderStore: OrderStore {
         ) { row in
             (try row.int64(0), try DeliveryDetailsColumns.delivery(text: { try row.string($0 + 2) }, cents: try row.int64(1)))
         }
-        let ordered = Order.attaching(Dictionary(grouping: histories, by: \.orderID).mapValues { $0.map(\.change) }, to: Order.grouping(rows))
+        let ordered = StoredOrderRows.orders(lines: rows, moves: histories)
         return Order.attaching(Dictionary(deliveries, uniquingKeysWith: { first, _ in first }), to: ordered)
     }
 }

@@ -12,11 +12,11 @@ struct PostgresSessionStore: SessionStore {
         // One statement is its own snapshot: the client, its shopper and the cart lines are
         // read at one moment. A shopper without lines gives one row of NULLs for them; a spent
         // client one row with its mark. The newest search (of at most five) comes along, for
-        // the Search tab's link, bound to the client's id so it runs once.
-        var stored: StoredClient?
-        let catalog = database.catalog.current.catalog
-        let items = try database.withConnection { connection in
-            try connection.fetchAll(
+        // the Search tab's link, bound to the client's id so it runs once (``StoredClientRows``
+        // names the columns).
+        var rows = StoredClientRows(catalog: database.catalog.current.catalog)
+        try database.withConnection { connection in
+            _ = try connection.fetchAll(
                 """
                 SELECT cl.spent_at IS NOT NULL OR s.id IS NULL, cl.last_seen, s.id, s.live_key, s.created_at, s.display_name,
                        s.theme, s.tab_order, s.sidebar, s.notifications, s.cart_version, c.product_id, c.quantity,
@@ -26,30 +26,11 @@ struct PostgresSessionStore: SessionStore {
                 WHERE cl.id = $1 ORDER BY c.added_at, c.product_id
                 """,
                 clientID
-            ) { row -> Cart.Item? in
-                if stored == nil {
-                    if try row.bool(0) {
-                        stored = .spent
-                        return nil
-                    }
-                    stored = .active(StoredSession(
-                        shopperID: try row.string(2), shopperLiveKey: try row.string(3), createdAt: try row.int64(4),
-                        lastSeen: try row.int64(1), displayName: try row.string(5),
-                        preferences: Preferences(
-                            storedTheme: try row.string(6), storedTabOrder: try row.string(7),
-                            usesSidebar: try row.bool(8), notifications: try row.bool(9)
-                        ),
-                        cart: Cart(), cartVersion: try row.int64(10),
-                        newestSearch: try row.isNull(13) ? nil : try row.string(13)
-                    ))
-                }
-                guard !(try row.isNull(11)), let product = catalog.product(id: try row.int64(11)) else { return nil }
-                return Cart.Item(product: product, quantity: try row.int(12))
+            ) { row in
+                try rows.read(row)
             }
         }
-        guard case .active(var session) = stored else { return stored }
-        session.cart.items = items.compactMap { $0 }
-        return .active(session)
+        return rows.client
     }
 
     func touch(clientID: String, at now: Int64) throws {
@@ -66,11 +47,11 @@ struct PostgresSessionStore: SessionStore {
 
     func setPreferences(_ preferences: Preferences, for session: Session, at now: Int64) throws {
         try database.write(storing: session, at: now) { connection in
-            try connection.execute(
-                "UPDATE shoppers SET theme = $1, tab_order = $2, sidebar = $3, notifications = $4, last_seen = $5 WHERE id = $6",
-                preferences.theme.rawValue, preferences.storedTabOrder, preferences.usesSidebar,
-                preferences.notifications, now, session.shopperID
-            )
+            try connection.execute(query: """
+                UPDATE shoppers SET theme = \(preferences.theme.rawValue), tab_order = \(preferences.storedTabOrder),
+                    sidebar = \(preferences.usesSidebar), notifications = \(preferences.notifications), last_seen = \(now)
+                WHERE id = \(session.shopperID)
+                """)
         }
     }
 
@@ -124,56 +105,6 @@ struct PostgresSessionStore: SessionStore {
             try connection.execute("DELETE FROM join_codes WHERE expires_at < $1", cutoff)
             try connection.execute("DELETE FROM shoppers s WHERE NOT EXISTS (SELECT 1 FROM clients c WHERE c.shopper_id = s.id)")
             return deleted
-        }
-    }
-}
-
-/// Recent searches, in PostgreSQL.
-struct PostgresSearchHistoryStore: SearchHistoryStore {
-    let database: PostgresDatabase
-
-    func recentSearches(for session: Session) throws -> [String] {
-        guard session.isStored else { return [] }
-        return try database.withConnection { connection in
-            try connection.fetchAll(
-                "SELECT query FROM recent_searches WHERE shopper_id = $1 ORDER BY searched_at DESC, query LIMIT $2",
-                session.shopperID, SearchHistory.limit
-            ) { try $0.string(0) }
-        }
-    }
-
-    func clearSearches(for session: Session) throws {
-        guard session.isStored else { return }
-        try database.write { connection in
-            _ = try connection.execute("DELETE FROM recent_searches WHERE shopper_id = $1", session.shopperID)
-        }
-    }
-
-    func recordSearch(_ query: String, for session: Session, at nowMilliseconds: Int64) throws {
-        guard session.isStored else { return }
-        try database.write { connection in
-            // "Tent" after "tent" is the same search again: keep only the newest spelling.
-            try connection.execute(
-                "DELETE FROM recent_searches WHERE shopper_id = $1 AND lower(query) = lower($2) AND query <> $2",
-                session.shopperID, query
-            )
-            // Later than every search already there, even one in the same millisecond, so
-            // "newest first" never falls back to the order of the words.
-            try connection.execute(
-                """
-                INSERT INTO recent_searches (shopper_id, query, searched_at)
-                VALUES ($1, $2, greatest($3::bigint, coalesce((SELECT max(searched_at) + 1 FROM recent_searches WHERE shopper_id = $1), 0)))
-                ON CONFLICT (shopper_id, query) DO UPDATE SET searched_at = excluded.searched_at
-                """,
-                session.shopperID, query, nowMilliseconds
-            )
-            try connection.execute(
-                """
-                DELETE FROM recent_searches WHERE shopper_id = $1 AND query NOT IN (
-                    SELECT query FROM recent_searches WHERE shopper_id = $1 ORDER BY searched_at DESC LIMIT $2)
-                """,
-                session.shopperID, SearchHistory.limit
-            )
         }
     }
 }

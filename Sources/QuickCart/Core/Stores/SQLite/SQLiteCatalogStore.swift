@@ -16,10 +16,11 @@ struct SQLiteCatalogStore: CatalogStore {
     @discardableResult
     func importCatalog(_ entries: [CatalogEntry], origin: CatalogOrigin) throws -> StoredCatalog {
         try database.write { db in
-            let listed = Set(entries.map(\.slug))
-            let others = try db.fetchAll("SELECT slug FROM products ORDER BY position, id") { try $0.string(0) }
-                .filter { !listed.contains($0) }
-            for (index, entry) in entries.enumerated() {
+            let plan = CatalogImportPlan(
+                entries: entries, stored: try db.fetchAll("SELECT slug FROM products ORDER BY position, id") { try $0.string(0) }
+            )
+            for listed in plan.listed {
+                let entry = listed.entry
                 try db.execute(
                     """
                     INSERT INTO products (slug, name, summary, category, price_cents, icon, featured, active, position,
@@ -33,52 +34,37 @@ struct SQLiteCatalogStore: CatalogStore {
                     """,
                     [
                         entry.slug, entry.name, entry.summary, entry.category, entry.price, entry.icon, entry.isFeatured,
-                        entry.isActive, Int64(index + 1), entry.image?.fileName, entry.image?.key, entry.image?.width, entry.image?.height,
+                        entry.isActive, listed.position, entry.image?.fileName, entry.image?.key, entry.image?.width, entry.image?.height,
                     ]
                 )
             }
-            // Carts and past orders point at these: they stay, out of sale, after the listed ones.
-            for (offset, slug) in others.enumerated() {
-                try db.execute("UPDATE products SET active = 0, position = ? WHERE slug = ?", [Int64(entries.count + offset + 1), slug])
+            for unlisted in plan.unlisted {
+                try db.execute("UPDATE products SET active = 0, position = ? WHERE slug = ?", [unlisted.position, unlisted.slug])
             }
             try db.execute(
                 """
-                INSERT INTO settings (key, value) VALUES ('catalog-version', '1')
+                INSERT INTO settings (key, value) VALUES (?, '1')
                 ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)
-                """
+                """,
+                [CatalogImportPlan.versionKey]
             )
             try db.execute(
-                "INSERT INTO settings (key, value) VALUES ('catalog-origin', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                [origin.rawValue]
+                "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                [CatalogImportPlan.originKey, origin.rawValue]
             )
             return try Self.load(from: db)
         }
     }
 
     private static func version(in db: Database) throws -> Int64 {
-        let text = try db.fetchValue("SELECT value FROM settings WHERE key = 'catalog-version'", as: String.self)
-        return text.flatMap { Int64($0) } ?? 0
+        CatalogImportPlan.version(try db.fetchValue("SELECT value FROM settings WHERE key = ?", [CatalogImportPlan.versionKey], as: String.self))
     }
 
     private static func load(from db: Database) throws -> StoredCatalog {
-        let products = try db.fetchAll(
-            """
-            SELECT id, slug, name, summary, category, price_cents, icon, featured, active,
-                   image_file, image_key, image_width, image_height
-            FROM products ORDER BY position, id
-            """
-        ) { row in
-            var image: ProductImage?
-            if !(try row.isNull(9)), !(try row.isNull(10)) {
-                image = ProductImage(fileName: try row.string(9), key: try row.string(10), width: try row.int(11), height: try row.int(12))
-            }
-            return Product(
-                id: try row.int64(0), slug: try row.string(1), name: try row.string(2), summary: try row.string(3),
-                category: try row.string(4), price: try row.get(5), icon: try row.string(6), isFeatured: try row.bool(7),
-                isActive: try row.bool(8), image: image
-            )
+        let products = try db.fetchAll("SELECT \(CatalogImportPlan.productColumns) FROM products ORDER BY position, id") { row in
+            try CatalogImportPlan.product(from: row)
         }
-        let origin = try db.fetchValue("SELECT value FROM settings WHERE key = 'catalog-origin'", as: String.self)
+        let origin = try db.fetchValue("SELECT value FROM settings WHERE key = ?", [CatalogImportPlan.originKey], as: String.self)
         return StoredCatalog(products: products, version: try version(in: db), origin: origin.flatMap(CatalogOrigin.init(rawValue:)))
     }
 }

@@ -11,11 +11,8 @@ struct SQLiteSessionStore: SessionStore {
         // A spent client gives one row with its mark and NULLs for the rest. The newest search
         // (of at most five) comes along, for the Search tab's link: bound to the client's id
         // rather than correlated with `s`, it runs once per read, not once per line. Rows are
-        // read in place: the shopper's columns once, from the first row, and only the two line
-        // columns from each row.
-        var stored: StoredClient?
-        let catalog = database.catalog.current.catalog
-        var items: [Cart.Item] = []
+        // read in place (``StoredClientRows`` names the columns).
+        var rows = StoredClientRows(catalog: database.catalog.current.catalog)
         try database.withConnection { db in
             try db.forEachRow(
                 """
@@ -29,29 +26,10 @@ struct SQLiteSessionStore: SessionStore {
                 // Converted already: a literal would build an array of existentials first.
                 StatementArguments([.text(clientID)])
             ) { row in
-                if stored == nil {
-                    if try row.bool(0) {
-                        stored = .spent
-                        return
-                    }
-                    stored = .active(StoredSession(
-                        shopperID: try row.string(2), shopperLiveKey: try row.string(3), createdAt: try row.int64(4),
-                        lastSeen: try row.int64(1), displayName: try row.string(5),
-                        preferences: Preferences(
-                            storedTheme: try row.string(6), storedTabOrder: try row.string(7),
-                            usesSidebar: try row.bool(8), notifications: try row.bool(9)
-                        ),
-                        cart: Cart(), cartVersion: try row.int64(10),
-                        newestSearch: try row.isNull(13) ? nil : try row.string(13)
-                    ))
-                }
-                guard !(try row.isNull(11)), let product = catalog.product(id: try row.int64(11)) else { return }
-                items.append(Cart.Item(product: product, quantity: try row.int(12)))
+                try rows.read(row)
             }
         }
-        guard case .active(var session) = stored else { return stored }
-        session.cart.items = items
-        return .active(session)
+        return rows.client
     }
 
     func touch(clientID: String, at now: Int64) throws {
@@ -121,56 +99,6 @@ struct SQLiteSessionStore: SessionStore {
             try db.execute("DELETE FROM join_codes WHERE expires_at < ?", [cutoff])
             try db.execute("DELETE FROM shoppers WHERE NOT EXISTS (SELECT 1 FROM clients WHERE clients.shopper_id = shoppers.id)")
             return deleted
-        }
-    }
-}
-
-/// Recent searches, in SQLite.
-struct SQLiteSearchHistoryStore: SearchHistoryStore {
-    let database: SQLiteDatabase
-
-    func recentSearches(for session: Session) throws -> [String] {
-        guard session.isStored else { return [] }
-        return try database.withConnection { db in
-            try db.fetchAll(
-                "SELECT query FROM recent_searches WHERE shopper_id = ? ORDER BY searched_at DESC, query LIMIT ?",
-                [session.shopperID, SearchHistory.limit]
-            ) { try $0.string(0) }
-        }
-    }
-
-    func clearSearches(for session: Session) throws {
-        guard session.isStored else { return }
-        try database.write { db in
-            try db.execute("DELETE FROM recent_searches WHERE shopper_id = ?", [session.shopperID])
-        }
-    }
-
-    func recordSearch(_ query: String, for session: Session, at nowMilliseconds: Int64) throws {
-        guard session.isStored else { return }
-        try database.write { db in
-            // "Tent" after "tent" is the same search again: keep only the newest spelling.
-            try db.execute(
-                "DELETE FROM recent_searches WHERE shopper_id = ? AND lower(query) = lower(?) AND query != ?",
-                [session.shopperID, query, query]
-            )
-            // Later than every search already there, even one in the same millisecond, so
-            // "newest first" never falls back to the order of the words.
-            try db.execute(
-                """
-                INSERT INTO recent_searches (shopper_id, query, searched_at)
-                VALUES (?, ?, max(?, coalesce((SELECT max(searched_at) + 1 FROM recent_searches WHERE shopper_id = ?), 0)))
-                ON CONFLICT (shopper_id, query) DO UPDATE SET searched_at = excluded.searched_at
-                """,
-                [session.shopperID, query, nowMilliseconds, session.shopperID]
-            )
-            try db.execute(
-                """
-                DELETE FROM recent_searches WHERE shopper_id = ? AND query NOT IN (
-                    SELECT query FROM recent_searches WHERE shopper_id = ? ORDER BY searched_at DESC LIMIT ?)
-                """,
-                [session.shopperID, session.shopperID, SearchHistory.limit]
-            )
         }
     }
 }

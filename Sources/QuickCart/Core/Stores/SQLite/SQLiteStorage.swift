@@ -71,13 +71,9 @@ final class SQLiteStorage: ShopStorage {
     }
 
     func sessionSecret() throws -> [UInt8] {
-        let hex = try database.read { db in
-            try db.fetchValue("SELECT value FROM settings WHERE key = 'session-secret'", as: String.self)
-        }
-        guard let hex, let secret = Hex.decode(hex), secret.count >= 32 else {
-            throw SQLiteStoreError.missingSecret
-        }
-        return secret
+        try SessionSecret.decode(database.read { db in
+            try db.fetchValue("SELECT value FROM settings WHERE key = ?", [SessionSecret.settingKey], as: String.self)
+        })
     }
 
     /// One file serves one process, so this process's hub is the whole way for the badge.
@@ -105,94 +101,5 @@ final class SQLiteStorage: ShopStorage {
         }
         database.pool.close()
         useLock.withLock { $0 = nil }
-    }
-}
-
-/// What the SQLite stores share: the pool, the live catalog (carts are read as product ids;
-/// it gives the starter cart), and the one place SQLite's passing failures become ``StorageError``.
-struct SQLiteDatabase: Sendable {
-    let pool: DatabasePool
-    let catalog: CatalogSource
-
-    /// A borrowed connection, outside any transaction: one statement is its own snapshot.
-    func withConnection<T>(_ body: (Database) throws -> T) throws -> T {
-        try Self.mapping { try pool.withConnection(body) }
-    }
-
-    /// A read transaction: one snapshot for several statements.
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try Self.mapping { try pool.read(body) }
-    }
-
-    /// A write transaction that first stores `session`'s shopper and client if they are not
-    /// stored yet, so they and the first change land together or not at all.
-    func write<T>(storing session: Session, at now: Int64, _ body: (Database) throws -> T) throws -> T {
-        try write { db in
-            try store(session, in: db, at: now)
-            return try body(db)
-        }
-    }
-
-    /// A write transaction.
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try Self.mapping { try pool.write(body) }
-    }
-
-    /// Stores `session`'s shopper with the starter cart (unless it starts empty), and its client,
-    /// unless stored already.
-    private func store(_ session: Session, in db: Database, at now: Int64) throws {
-        // A session read from the database moments ago is there: no insert to attempt.
-        guard !session.isStored else { return }
-        try db.execute(
-            "INSERT OR IGNORE INTO shoppers (id, created_at, last_seen, display_name, live_key) VALUES (?, ?, ?, ?, ?)",
-            [session.shopperID, session.createdAt, now, session.displayName, session.shopperLiveKey]
-        )
-        if db.changes == 1, !session.startsEmpty {
-            for (offset, item) in catalog.current.starterCart.items.enumerated() {
-                try db.execute(
-                    "INSERT INTO cart_items (shopper_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)",
-                    [session.shopperID, item.product.id, item.quantity, now * 1000 + Int64(offset)]
-                )
-            }
-        }
-        try db.execute(
-            "INSERT OR IGNORE INTO clients (id, shopper_id, created_at, last_seen, device) VALUES (?, ?, ?, ?, ?)",
-            [session.clientID, session.shopperID, now, now, session.device]
-        )
-    }
-
-    /// Runs `body`, turning SQLite's failures that pass with their cause (space, permissions,
-    /// locks, I/O) into ``StorageError/unavailable(reason:)``. The transaction they hit has
-    /// rolled back by then, so nothing changed.
-    static func mapping<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as SQLiteError where passingCodes.contains(error.code) {
-            throw StorageError.unavailable(reason: error.description)
-        }
-    }
-
-    private static let passingCodes: [SQLiteError.Code] = [.full, .readOnly, .busy, .locked, .ioError, .cantOpen, .permission]
-}
-
-/// Failures of the SQLite stores that are not SQLite's own.
-enum SQLiteStoreError: Error, CustomStringConvertible {
-    case missingSecret
-    /// Opened as an existing database, and there is no file at the path.
-    case noDatabase(path: String)
-
-    var description: String {
-        switch self {
-        case .missingSecret: "the session secret is missing from the settings table"
-        case .noDatabase(let path):
-            "there is no database at \(path): serving the shop (quickcart --db \(path)) creates it, or name an existing one with --db"
-        }
-    }
-
-    /// `path` from the root, for messages: a relative one is read from the working directory.
-    static func absolute(_ path: String) -> String {
-        guard !path.hasPrefix("/"), let directory = getcwd(nil, 0) else { return path }
-        defer { free(directory) }
-        return String(cString: directory) + "/" + path
     }
 }

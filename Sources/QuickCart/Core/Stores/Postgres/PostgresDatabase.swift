@@ -1,0 +1,79 @@
+import Postgres
+
+/// What the PostgreSQL stores share: the pool, the live catalog (carts are read as product
+/// ids; it gives the starter cart), and the one place PostgreSQL's passing failures become
+/// ``StorageError``.
+struct PostgresDatabase: Sendable {
+    let pool: PostgresPool
+    let catalog: CatalogSource
+
+    /// How often a transaction that lost a race (serialization failure, deadlock) runs at most.
+    static let maximumAttempts = 5
+
+    /// A borrowed connection, outside any transaction: one statement is its own snapshot.
+    @discardableResult
+    func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try Self.mapping { try pool.withConnection(body) }
+    }
+
+    /// A transaction that first stores `session`'s shopper and client if they are not stored
+    /// yet, so they and the first change land together or not at all.
+    @discardableResult
+    func write<T>(storing session: Session, at now: Int64, _ body: (PostgresConnection) throws -> T) throws -> T {
+        try write { connection in
+            try store(session, in: connection, at: now)
+            return try body(connection)
+        }
+    }
+
+    /// A read-committed transaction, rerun a few times if it loses a race.
+    @discardableResult
+    func write<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try Self.mapping { try pool.transaction(maximumAttempts: Self.maximumAttempts, body) }
+    }
+
+    /// Stores `session`'s shopper with the starter cart (unless it starts empty), and its
+    /// client, unless stored already, in one statement. Another transaction storing the same ones meanwhile makes
+    /// this one wait for it and then insert nothing.
+    private func store(_ session: Session, in connection: PostgresConnection, at now: Int64) throws {
+        // A session read from the database moments ago is there: no insert to attempt.
+        guard !session.isStored else { return }
+        // The starter cart as two array literals.
+        let starterCart = session.startsEmpty ? Cart() : catalog.current.starterCart
+        let starterProductIDs = "{" + starterCart.items.map { String($0.product.id) }.joined(separator: ",") + "}"
+        let starterQuantities = "{" + starterCart.items.map { String($0.quantity) }.joined(separator: ",") + "}"
+        // The client's reference is checked at the end of the statement, when the shopper is in.
+        try connection.execute(query: """
+            WITH stored AS (
+                INSERT INTO shoppers (id, created_at, last_seen, display_name, live_key)
+                VALUES (\(session.shopperID), \(session.createdAt), \(now), \(session.displayName), \(session.shopperLiveKey))
+                ON CONFLICT (id) DO NOTHING RETURNING id
+            ), client AS (
+                INSERT INTO clients (id, shopper_id, created_at, last_seen, device)
+                VALUES (\(session.clientID), \(session.shopperID), \(now), \(now), \(session.device))
+                ON CONFLICT (id) DO NOTHING
+            )
+            INSERT INTO cart_items (shopper_id, product_id, quantity, added_at)
+            SELECT stored.id, item.product_id, item.quantity, \(now)::bigint * 1000 + item.position - 1
+            FROM stored, unnest(\(starterProductIDs)::bigint[], \(starterQuantities)::integer[]) WITH ORDINALITY AS item (product_id, quantity, position)
+            """)
+    }
+
+    /// Runs `body`, turning PostgreSQL's passing failures (unreachable, restarting, out of
+    /// connections or space, a race lost too often) into ``StorageError/unavailable(reason:)``.
+    /// The transaction they hit has rolled back by then, so nothing changed.
+    static func mapping<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as PostgresError where error.isUnavailable || error.isTransactionRetryable || passingCodes.contains(where: error.has) {
+            throw StorageError.unavailable(reason: error.description)
+        }
+    }
+
+    /// Disk full, out of memory, a read-only server (a standby, or read-only by setting), a
+    /// statement or lock timeout.
+    private static let passingCodes: [PostgresError.Code] = [.diskFull, .outOfMemory, .readOnlySQLTransaction, .queryCanceled, .lockNotAvailable]
+}
+
+/// PostgreSQL's rows, as the shared decoding reads them.
+extension PostgresRow: StoredRow {}

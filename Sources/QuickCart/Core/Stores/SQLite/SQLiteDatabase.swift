@@ -1,0 +1,72 @@
+import SQLite
+
+/// What the SQLite stores share: the pool, the live catalog (carts are read as product ids;
+/// it gives the starter cart), and the one place SQLite's passing failures become ``StorageError``.
+struct SQLiteDatabase: Sendable {
+    let pool: DatabasePool
+    let catalog: CatalogSource
+
+    /// A borrowed connection, outside any transaction: one statement is its own snapshot.
+    func withConnection<T>(_ body: (Database) throws -> T) throws -> T {
+        try Self.mapping { try pool.withConnection(body) }
+    }
+
+    /// A read transaction: one snapshot for several statements.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try Self.mapping { try pool.read(body) }
+    }
+
+    /// A write transaction that first stores `session`'s shopper and client if they are not
+    /// stored yet, so they and the first change land together or not at all.
+    func write<T>(storing session: Session, at now: Int64, _ body: (Database) throws -> T) throws -> T {
+        try write { db in
+            try store(session, in: db, at: now)
+            return try body(db)
+        }
+    }
+
+    /// A write transaction.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try Self.mapping { try pool.write(body) }
+    }
+
+    /// Stores `session`'s shopper with the starter cart (unless it starts empty), and its client,
+    /// unless stored already.
+    private func store(_ session: Session, in db: Database, at now: Int64) throws {
+        // A session read from the database moments ago is there: no insert to attempt.
+        guard !session.isStored else { return }
+        try db.execute(
+            "INSERT OR IGNORE INTO shoppers (id, created_at, last_seen, display_name, live_key) VALUES (?, ?, ?, ?, ?)",
+            [session.shopperID, session.createdAt, now, session.displayName, session.shopperLiveKey]
+        )
+        if db.changes == 1, !session.startsEmpty {
+            for (offset, item) in catalog.current.starterCart.items.enumerated() {
+                try db.execute(
+                    "INSERT INTO cart_items (shopper_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)",
+                    [session.shopperID, item.product.id, item.quantity, now * 1000 + Int64(offset)]
+                )
+            }
+        }
+        try db.execute(
+            "INSERT OR IGNORE INTO clients (id, shopper_id, created_at, last_seen, device) VALUES (?, ?, ?, ?, ?)",
+            [session.clientID, session.shopperID, now, now, session.device]
+        )
+    }
+
+    /// Runs `body`, turning SQLite's failures that pass with their cause (space, permissions,
+    /// locks, I/O) into ``StorageError/unavailable(reason:)``. The transaction they hit has
+    /// rolled back by then, so nothing changed.
+    static func mapping<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SQLiteError where passingCodes.contains(error.code) {
+            throw StorageError.unavailable(reason: error.description)
+        }
+    }
+
+    private static let passingCodes: [SQLiteError.Code] = [.full, .readOnly, .busy, .locked, .ioError, .cantOpen, .permission]
+}
+
+/// SQLite's rows, copied or read in place, as the shared decoding reads them.
+extension Row: StoredRow {}
+extension StatementRow: StoredRow {}

@@ -1,0 +1,56 @@
+/// A client's session as the one statement of ``SessionStore/session(clientID:)`` reads it on
+/// every backend: the client, its shopper and its cart lines (a row per line; one row of NULL
+/// lines for an empty cart; one row with the spent mark for a spent client) and the newest
+/// search. Each backend writes the SQL; this reads its rows, whose columns are, in order:
+///
+/// | # | column | # | column |
+/// | --- | --- | --- | --- |
+/// | 0 | spent (or no shopper) | 7 | tab order |
+/// | 1 | the client's last seen | 8 | sidebar |
+/// | 2 | shopper id | 9 | notifications |
+/// | 3 | shopper's live key | 10 | cart version |
+/// | 4 | shopper's created at | 11 | line's product id (NULL without lines) |
+/// | 5 | display name | 12 | line's quantity |
+/// | 6 | theme | 13 | the newest search (NULL without) |
+///
+/// The session's columns are read once, from the first row, and only the two line columns
+/// from each row; lines of products the catalog no longer has are left out.
+struct StoredClientRows {
+    /// The catalog the lines' products are looked up in.
+    let catalog: Catalog
+    private var stored: StoredClient?
+    private var items: [Cart.Item] = []
+
+    init(catalog: Catalog) {
+        self.catalog = catalog
+    }
+
+    /// Reads one row of the statement's result.
+    mutating func read<Row: StoredRow & ~Copyable>(_ row: borrowing Row) throws {
+        if stored == nil {
+            if try row.bool(0) {
+                stored = .spent
+                return
+            }
+            stored = .active(StoredSession(
+                shopperID: try row.string(2), shopperLiveKey: try row.string(3), createdAt: try row.int64(4),
+                lastSeen: try row.int64(1), displayName: try row.string(5),
+                preferences: Preferences(
+                    storedTheme: try row.string(6), storedTabOrder: try row.string(7),
+                    usesSidebar: try row.bool(8), notifications: try row.bool(9)
+                ),
+                cart: Cart(), cartVersion: try row.int64(10),
+                newestSearch: try row.optionalString(13)
+            ))
+        }
+        guard case .active = stored, !(try row.isNull(11)), let product = catalog.product(id: try row.int64(11)) else { return }
+        items.append(Cart.Item(product: product, quantity: try row.int(12)))
+    }
+
+    /// The client the rows read: `nil` when there were none (no such client).
+    var client: StoredClient? {
+        guard case .active(var session) = stored else { return stored }
+        session.cart.items = items
+        return .active(session)
+    }
+}
