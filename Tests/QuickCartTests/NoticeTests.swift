@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTesting
+@testable import QuickCart
 import Testing
 
 extension ShopTests {
@@ -88,6 +89,17 @@ extension ShopTests {
             let page = try browser.get("/cart", headers: [("Cookie", "quickcart_notice=\(value)")])
             #expect(page.status == 200 && Self.notice(on: page) == nil, "a forged notice showed: \(Self.notice(on: page) ?? "")")
             #expect(!page.text.contains("555-0100"))
+        }
+
+        @Test("The cookie's form and MAC are those any instance of the shop computes: HMAC-SHA-256 of notice|EXPIRES|UNDO|TEXT under the notice key, 16 bytes in hex")
+        func noticeCookieIsPinned() throws {
+            let notices = NoticeCookies(secret: [UInt8](repeating: 1, count: 32), secure: false)
+            let now: Int64 = 1_800_000_000
+            // Computed outside the shop (Python's hmac) from the same secret.
+            #expect(notices.cookie(Notice(text: "Added Trail Running Shoes — 2 in cart"), at: now).value
+                    == "1800000060..adfc3970cd65f591b7d69da09a5873ca.Added%20Trail%20Running%20Shoes%20%E2%80%94%202%20in%20cart")
+            let removed = Notice(text: "Removed Insulated Water Bottle", undo: Notice.Undo(productID: 7, quantity: 2, cartVersion: 41))
+            #expect(notices.cookie(removed, at: now).value == "1800000060.7-2-41.02f57b8132b452657fd0d22900626612.Removed%20Insulated%20Water%20Bottle")
         }
 
         @Test("A signed notice with its text or its Undo changed shows nothing")

@@ -56,13 +56,18 @@ struct NoticeCookies: Sendable {
         let text = notice.text.utf8.count <= Notice.maximumLength ? notice.text : String(notice.text.prefix(Notice.maximumLength))
         let expires = String(now + Int64(Notice.lifetimeSeconds))
         let undo = notice.undo.map { "\($0.productID)-\($0.quantity)-\($0.cartVersion)" } ?? ""
-        var value = expires
+        let code = mac(expires: expires, undo: undo, text: text)
+        let encoded = PercentEncoding.encodingAllButUnreserved(text)
+        var value = ""
+        // Sized once: four appends to a growing string each copied it again.
+        value.reserveCapacity(expires.utf8.count + undo.utf8.count + code.utf8.count + encoded.utf8.count + 3)
+        value.append(expires)
         value.append(".")
         value.append(undo)
         value.append(".")
-        value.append(mac(expires: expires, undo: undo, text: text))
+        value.append(code)
         value.append(".")
-        value.append(PercentEncoding.encodingAllButUnreserved(text))
+        value.append(encoded)
         return Cookie(name: Notice.cookieName, value: value, path: "/", maxAge: Notice.lifetimeSeconds, secure: secure)
     }
 
@@ -86,8 +91,18 @@ struct NoticeCookies: Sendable {
         return Notice(text: text, undo: Self.undo(parts[1]))
     }
 
+    /// The first 16 bytes of the HMAC of `notice|EXPIRES|UNDO|TEXT`, in hex.
     private func mac(expires: String, undo: String, text: String) -> String {
-        Hex.encode(Array(key.authenticate("notice|\(expires)|\(undo)|\(text)".utf8).prefix(16)))
+        // The message as bytes, sized once, rather than an interpolated string copied to bytes.
+        var message: [UInt8] = []
+        message.reserveCapacity(9 + expires.utf8.count + undo.utf8.count + text.utf8.count)
+        message.append(contentsOf: "notice|".utf8)
+        message.append(contentsOf: expires.utf8)
+        message.append(UInt8(ascii: "|"))
+        message.append(contentsOf: undo.utf8)
+        message.append(UInt8(ascii: "|"))
+        message.append(contentsOf: text.utf8)
+        return Hex.encode(Array(key.authenticate(message).prefix(16)))
     }
 
     private static func undo(_ part: Substring) -> Notice.Undo? {
