@@ -79,9 +79,13 @@ struct APIPartsTests {
         let body = try APIBody.read(request(#"{"id": "3", "quantity": -2, "address": {"city": "Oslo"}}"#, contentType: "application/json; charset=utf-8"), fields: fields)
         #expect(body.string("id") == "3" && body.integer("quantity") == -2 && body.object("address")?.string("city") == "Oslo")
         #expect(try APIBody.read(request(#"{"quantity": 99999999999999999999999}"#), fields: fields).integer("quantity") == Int.max)
+        for (text, value) in [("3", 3), ("3.0", 3), ("-4.00", -4), ("3e0", 3), ("1E1", 10), ("250e-2", nil), ("2500e-3", nil), ("300e-2", 3), ("0.0", 0), ("-0", 0)] {
+            #expect(APIBody.wholeNumber(text) == value, "\(text)")
+        }
         let refused: [(String, APIProblem.Kind, String?)] = [
             (#"{"quantity": "2"}"#, .invalidBody, "quantity"),
-            (#"{"quantity": 1e2}"#, .invalidBody, "quantity"),
+            (#"{"quantity": 2.5}"#, .invalidBody, "quantity"),
+            (#"{"quantity": 25e-1}"#, .invalidBody, "quantity"),
             (#"{"quantity": null}"#, .invalidBody, "quantity"),
             (#"{"id": 3}"#, .invalidBody, "id"),
             (#"{"address": {"town": "Oslo"}}"#, .invalidBody, "address.town"),

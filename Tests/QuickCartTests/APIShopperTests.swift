@@ -100,17 +100,28 @@ extension ShopTests {
             let app = try TestApp.create(port: shop.port)
             let stream = try app.eventStream()
             #expect(try stream.next().data == "3")
-            let placed = try app.send("POST", "/api/v1/checkout")
+            var wrong = TestApp.delivery
+            wrong["country"] = "ZZ"
+            let refused = try app.send("POST", "/api/v1/checkout", json: ["delivery": wrong])
+            #expect(refused.status == 422 && refused.json["field"] as? String == "delivery.country", "\(backend): \(refused)")
+            #expect(try app.send("POST", "/api/v1/checkout", json: ["delivery": ["town": "Oslo"]]).json["field"] as? String == "delivery.town")
+            let placed = try app.send("POST", "/api/v1/checkout", json: ["delivery": TestApp.delivery])
             let order = try #require(placed.json["order"] as? [String: Any], "\(backend): \(placed)")
             let id = try #require(order["id"] as? String)
             #expect(placed.status == 201 && placed.header("Location") == "/api/v1/orders/\(id)", "\(backend): \(placed)")
-            #expect(order["state"] as? String == "placed" && (order["total"] as? [String: String])?["amount"] == "177.00", "\(backend): \(order)")
+            #expect(order["state"] as? String == "placed" && (order["subtotal"] as? [String: String])?["amount"] == "177.00", "\(backend): \(order)")
+            #expect((order["total"] as? [String: String])?["amount"] == "196.00", "\(backend): the express courier's 19.00 is in the total")
+            let method = order["deliveryMethod"] as? [String: Any]
+            #expect(method?["code"] as? String == "express" && method?["payment"] as? String == "on-delivery", "\(backend): \(order)")
+            #expect((order["delivery"] as? [String: Any])?["city"] as? String == "Portland")
             #expect((order["placedAt"] as? String)?.hasSuffix("Z") == true)
             let lines = order["lines"] as? [[String: Any]] ?? []
             #expect(lines.map { $0["productId"] as? String } == ["1", "2"] && lines.last?["quantity"] as? Int == 2, "\(lines)")
             #expect(try stream.next().data == "0", "\(backend): the stream did not hear the emptied cart")
             #expect(try app.get("/api/v1/cart").count == 0)
-            #expect(try app.send("POST", "/api/v1/checkout").problem == "empty-cart")
+            #expect(try app.send("POST", "/api/v1/checkout", json: ["delivery": TestApp.delivery]).problem == "empty-cart")
+            let methods = try anyone.get("/api/v1/delivery-methods").json["methods"] as? [[String: Any]] ?? []
+            #expect(methods.map { $0["code"] as? String } == ["standard", "express", "pickup", "international"], "\(methods)")
             let orders = try app.get("/api/v1/orders").json["orders"] as? [[String: Any]] ?? []
             #expect(orders.count == 1 && orders.first?["id"] as? String == id)
             #expect(try app.get("/api/v1/orders/\(id)").json["id"] as? String == id)
@@ -125,26 +136,32 @@ extension ShopTests {
             defer { shop.stop(); _ = location }
             let app = try TestApp.create(port: shop.port)
             let key = [("Idempotency-Key", "checkout-7f3a")]
-            let first = try app.send("POST", "/api/v1/checkout", headers: key)
+            let first = try app.send("POST", "/api/v1/checkout", json: ["delivery": TestApp.delivery], headers: key)
             let id = try #require((first.json["order"] as? [String: Any])?["id"] as? String, "\(backend): \(first)")
             #expect(first.status == 201 && first.header("Idempotent-Replayed") == nil)
             #expect(try app.send("POST", "/api/v1/cart/lines", json: ["productId": "3"]).count == 1)
-            let again = try app.send("POST", "/api/v1/checkout", headers: key)
+            let again = try app.send("POST", "/api/v1/checkout", json: ["delivery": TestApp.delivery], headers: key)
             #expect(again.status == 200 && again.header("Idempotent-Replayed") == "true" && again.header("Location") == "/api/v1/orders/\(id)", "\(backend): \(again)")
             #expect((again.json["order"] as? [String: Any])?["id"] as? String == id)
             #expect(try app.get("/api/v1/cart").count == 1, "\(backend): a replay emptied the cart")
+            var elsewhere = TestApp.delivery
+            elsewhere["city"] = "Salem"
+            let reused = try app.send("POST", "/api/v1/checkout", json: ["delivery": elsewhere], headers: key)
+            #expect(reused.status == 422 && reused.problem == "idempotency-key-reused", "\(backend): \(reused)")
 
             let port = shop.port, token = app.token
             let ids = Mutex<[String]>([])
             DispatchQueue.concurrentPerform(iterations: 5) { _ in
-                let answer = try? TestApp(port: port, token: token).send("POST", "/api/v1/checkout", headers: [("Idempotency-Key", "second")])
+                let answer = try? TestApp(port: port, token: token).send(
+                    "POST", "/api/v1/checkout", json: ["delivery": TestApp.delivery], headers: [("Idempotency-Key", "second")]
+                )
                 if let id = (answer?.json["order"] as? [String: Any])?["id"] as? String { ids.withLock { $0.append(id) } }
             }
             let seen = ids.withLock { $0 }
             #expect(seen.count == 5 && Set(seen).count == 1 && seen.first != id, "\(backend): \(seen)")
             #expect((try app.get("/api/v1/orders").json["orders"] as? [Any])?.count == 2, "\(backend): a repeated key placed another order")
             for bad in ["", String(repeating: "k", count: 256), "two words"] {
-                let refused = try app.send("POST", "/api/v1/checkout", headers: [("Idempotency-Key", bad)])
+                let refused = try app.send("POST", "/api/v1/checkout", json: ["delivery": TestApp.delivery], headers: [("Idempotency-Key", bad)])
                 #expect(refused.status == 400 && refused.json["field"] as? String == "Idempotency-Key", "\(backend): key “\(bad.prefix(10))”: \(refused)")
             }
         }

@@ -32,6 +32,13 @@ final class TestApp {
     let port: Int
     var token: String?
 
+    /// Delivery details the demo shop takes (express courier, within the US). Never changed
+    /// (`nonisolated(unsafe)`: JSON values are `Any`).
+    nonisolated(unsafe) static let delivery: [String: Any] = [
+        "name": "Dana Reyes", "email": "dana@example.com", "phone": "+1 503 555 0100", "addressLine1": "12 Trail Street",
+        "city": "Portland", "region": "OR", "postalCode": "97201", "country": "US", "method": "express",
+    ]
+
     init(port: Int, token: String? = nil) {
         self.port = port
         self.token = token

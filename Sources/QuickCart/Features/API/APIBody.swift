@@ -12,7 +12,7 @@ import MicroHTTP
 struct APIBody {
     /// What a member's value must be. Numbers are whole numbers: ids are strings, money is a
     /// decimal string, and a quantity sent as `"2"` or `2.0` is refused, not read.
-    indirect enum FieldType: Equatable {
+    indirect enum FieldType: Equatable, Sendable {
         case string
         case integer
         case object([String: FieldType])
@@ -93,7 +93,7 @@ struct APIBody {
         switch (type, value) {
         case (.string, .string): return
         case (.integer, .number(let text, _)):
-            guard text.utf8.drop(while: { $0 == UInt8(ascii: "-") }).allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            guard wholeNumber(text) != nil else {
                 throw APIProblem(.invalidBody, "“\(name)” must be a whole number, not \(text.prefix(40)).", field: name)
             }
         case (.object(let fields), .object):
@@ -130,7 +130,40 @@ struct APIBody {
     /// are out of every range anyway).
     func integer(_ name: String) -> Int? {
         guard case .number(let text, _)? = members[name] else { return nil }
-        return Int(text) ?? (text.hasPrefix("-") ? Int.min : Int.max)
+        return Self.wholeNumber(text)
+    }
+
+    /// A JSON number's text as a whole number, as JSON Schema's `integer` reads it: `3`, `3.0`
+    /// and `3e0` are 3, `2.5` is none. Beyond `Int`'s range it saturates.
+    static func wholeNumber(_ text: String) -> Int? {
+        let negative = text.hasPrefix("-")
+        let unsigned = negative ? text.dropFirst() : text[...]
+        let parts = unsigned.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "e" || $0 == "E" })
+        let mantissa = parts[0].split(separator: ".", omittingEmptySubsequences: false)
+        var digits = String(mantissa[0])
+        var fraction = mantissa.count > 1 ? String(mantissa[1]) : ""
+        var exponent = 0
+        if parts.count > 1 {
+            // The reader checked the form; an exponent past any quantity saturates.
+            exponent = Int(parts[1]) ?? (parts[1].hasPrefix("-") ? -1_000 : 1_000)
+        }
+        if exponent > 0 {
+            let moved = min(exponent, fraction.count)
+            digits += fraction.prefix(moved)
+            fraction = String(fraction.dropFirst(moved))
+            if exponent > moved { digits += String(repeating: "0", count: min(exponent - moved, 40)) }
+        } else if exponent < 0 {
+            let moved = min(-exponent, digits.count)
+            fraction = String(digits.suffix(moved)) + fraction
+            digits = String(digits.dropLast(moved))
+            if -exponent > moved { fraction = String(repeating: "0", count: min(-exponent - moved, 40)) + fraction }
+        }
+        guard fraction.allSatisfy({ $0 == "0" }) else { return nil }
+        let trimmed = digits.drop { $0 == "0" }
+        guard trimmed.count <= 18, let magnitude = Int(trimmed.isEmpty ? "0" : String(trimmed)) else {
+            return negative ? Int.min : Int.max
+        }
+        return negative ? -magnitude : magnitude
     }
 
     /// The object member `name` as a body of its own (its members were checked with it).

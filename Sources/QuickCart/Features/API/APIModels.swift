@@ -109,6 +109,11 @@ enum APIModels {
                     }
                 }
             }
+            json.field("subtotal") { money(order.subtotal, into: &$0) }
+            if let delivery = order.delivery {
+                json.field("delivery") { APIDelivery.details(delivery.details, into: &$0) }
+                json.field("deliveryMethod") { APIDelivery.method(of: delivery, into: &$0) }
+            }
             json.field("total") { money(order.total, into: &$0) }
         }
     }

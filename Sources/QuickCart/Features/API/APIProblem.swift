@@ -22,6 +22,7 @@ struct APIProblem: Error {
         case productUnavailable = "product-unavailable"
         case rateLimited = "rate-limited"
         case invalidCode = "invalid-code"
+        case idempotencyKeyReused = "idempotency-key-reused"
         case badRequest = "bad-request"
         case unavailable
         case internalError = "internal-error"
@@ -29,7 +30,7 @@ struct APIProblem: Error {
         var status: HTTPStatus {
             switch self {
             case .invalidJSON, .invalidBody, .badRequest: .badRequest
-            case .invalidValue, .invalidCode: .unprocessableContent
+            case .invalidValue, .invalidCode, .idempotencyKeyReused: .unprocessableContent
             case .unsupportedMediaType: .unsupportedMediaType
             case .bodyTooLarge: .contentTooLarge
             case .unauthorized: .unauthorized
@@ -59,6 +60,7 @@ struct APIProblem: Error {
             case .productUnavailable: "The product is no longer for sale"
             case .rateLimited: "Too many requests"
             case .invalidCode: "The code is not valid"
+            case .idempotencyKeyReused: "The Idempotency-Key was used for another request"
             case .badRequest: "The request cannot be read"
             case .unavailable: "The shop cannot serve this right now"
             case .internalError: "Something went wrong on the shop's side"
@@ -82,6 +84,7 @@ struct APIProblem: Error {
             case .productUnavailable: "The product is no longer for sale, so no more of it can be added."
             case .rateLimited: "Too many requests of this kind from this address; wait for `Retry-After` seconds."
             case .invalidCode: "The code is mistyped, used already, expired or void. Ask the other device for a new one."
+            case .idempotencyKeyReused: "The key placed an order with other delivery details. A new order needs a new key; nothing was changed."
             case .badRequest: "The request is malformed (its address or headers)."
             case .unavailable: "Storage cannot be reached or written just now; nothing was changed. Retry after `Retry-After` seconds."
             case .internalError: "The shop failed to answer; the failure is in its log. Retrying may work."

@@ -12,7 +12,8 @@ extension APIRoutes: ShopFeature {
                 events: EventsController(hub: shop.hub), cart: cart
             ),
             shop: APIShopController(
-                shelf: shop.shelf, productSearch: storage.productSearch, carts: storage.carts, orders: storage.orders, publisher: shop.publisher
+                shelf: shop.shelf, sessions: storage.sessions, productSearch: storage.productSearch, carts: storage.carts, orders: storage.orders,
+                deliveryMethods: storage.deliveryMethods, deliveryDetails: storage.deliveryDetails, publisher: shop.publisher
             ),
             document: APIDocument(staticFiles: shop.staticFiles),
             metrics: routes.metrics,
@@ -52,6 +53,7 @@ struct APIRoutes: Sendable {
         router.on(.get, "/api/v1/catalog", handler: open { request, _ in shop.catalog(request) })
         router.on(.get, "/api/v1/catalog/:id", handler: open { request, _ in try shop.product(request) })
         router.on(.get, "/api/v1/search", handler: open { request, _ in try shop.search(request) })
+        router.on(.get, "/api/v1/delivery-methods", handler: open { request, _ in try shop.methods(request) })
 
         router.on(.post, "/api/v1/client/join", handler: authorized(clients.join))
         router.on(.get, "/api/v1/cart", handler: authorized(cart.show))

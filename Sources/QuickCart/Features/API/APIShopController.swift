@@ -4,9 +4,12 @@ import MicroHTTP
 /// search the Search tab runs, and the ``CartStore`` checkout the web's Checkout button runs.
 struct APIShopController: Sendable {
     let shelf: LiveCatalog
+    let sessions: any SessionStore
     let productSearch: any ProductSearchStore
     let carts: any CartStore
     let orders: any OrderStore
+    let deliveryMethods: any DeliveryMethodStore
+    let deliveryDetails: any DeliveryDetailsStore
     let publisher: any BadgePublisher
 
     /// The most results a search answers, as the Search tab shows.
@@ -47,12 +50,31 @@ struct APIShopController: Sendable {
         }
     }
 
-    /// `POST /api/v1/checkout`: the cart becomes an order, as the web's "Place order" does, once
-    /// per intent: the `Idempotency-Key` when sent (the same key again returns the order it
-    /// placed, 200 with `Idempotent-Replayed: true`, and places none), else the cart's version
-    /// as this request read it (as the web's Review page sends its own).
+    /// `GET /api/v1/delivery-methods`: how the shop delivers, and where.
+    func methods(_ http: Request) throws -> Response {
+        let methods = try deliveryMethods.deliveryMethods()
+        return APIAnswer.json { json in
+            json.object { json in
+                json.field("methods") { json in json.array { json in for method in methods { APIDelivery.method(method, into: &json) } } }
+            }
+        }
+    }
+
+    /// `POST /api/v1/checkout` (`{"delivery": {…}}`, else the shopper's saved details): the cart as
+    /// this request read it becomes an order, as the web's "Place order" does, once per intent:
+    /// the `Idempotency-Key` when sent (the same key again returns the order it placed, 200 with
+    /// `Idempotent-Replayed: true`, and places none), else the cart's version as read.
     func checkout(_ request: APIRequest) throws -> Response {
-        _ = try APIBody.read(request.http, fields: [:])
+        let body = try APIBody.read(request.http, fields: APIDelivery.checkoutFields)
+        let given = APIDelivery.details(in: body)
+        let shown = OrderPlacement.lines(of: request.cart)
+        // Without details sent or saved the order goes without delivery, as the web's checkout
+        // places it until its checkout asks for them.
+        let delivery = try (given ?? deliveryDetails.deliveryDetails(for: request.session)?.details).map { details in
+            try APIDelivery.delivery(
+                details, methods: try deliveryMethods.deliveryMethods(), subtotal: OrderPlacement.subtotal(of: shown), saved: given == nil
+            )
+        }
         let intent: OrderIntent
         if let key = request.http.headers["Idempotency-Key"] {
             guard request.http.headers.values(named: "Idempotency-Key").count == 1, let keyed = OrderIntent(idempotencyKey: key) else {
@@ -67,7 +89,11 @@ struct APIShopController: Sendable {
         }
         let placed: PlacedOrder
         do {
-            placed = try carts.placeOrder(OrderPlacement(intent: intent), for: request.session, at: request.now)
+            placed = try carts.placeOrder(OrderPlacement(intent: intent, shownLines: shown, delivery: delivery), for: request.session, at: request.now)
+        } catch CartError.changedSinceShown {
+            // Another change came between this request's read and the placing.
+            guard case .active(let stored)? = try sessions.session(clientID: request.session.clientID) else { throw CartError.changedSinceShown }
+            throw request.stale(stored.cart, version: stored.cartVersion)
         } catch CartError.emptyCart {
             throw APIProblem(.emptyCart, "The cart is empty, so there is nothing to check out.")
         } catch CartError.nothingForSale {
@@ -79,6 +105,12 @@ struct APIShopController: Sendable {
         session.isStored = true
         guard let order = try orders.order(id: placed.orderID, for: session) else {
             throw APIProblem(.internalError, "The order was placed but could not be read back.")
+        }
+        if !placed.isNew, let given, order.delivery?.details != given {
+            throw APIProblem(
+                .idempotencyKeyReused, "This Idempotency-Key placed order \(order.number) with other delivery details; use a new key for a new order.",
+                field: "Idempotency-Key"
+            )
         }
         var response = answer(order, status: placed.isNew ? .created : .ok)
         response.headers["Location"] = "/api/v1/orders/" + order.number
