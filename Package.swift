@@ -84,18 +84,20 @@ let package = Package(
 
         // A raw-socket HTTP and event-stream client for tests against real servers.
         .target(name: "HTTPTesting", path: "Tests/HTTPTesting", swiftSettings: strictSwift),
+        // What every test target shares: temporary directories, a test failure, a recorder.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSwift),
         // A throwaway PostgreSQL server (Debian's binaries) in a temp dir, for tests.
         .target(name: "PostgresTesting", dependencies: ["Postgres", "CPostgres"], path: "Tests/PostgresTesting", swiftSettings: strictSwift),
 
         // CZlib: the static-file tests inflate what the server gzipped.
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTesting", "CZlib"], swiftSettings: strictSwift),
-        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: strictSwift),
-        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresTesting"], swiftSettings: strictSwift),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"], swiftSettings: strictSwift),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "PostgresTesting", "TestSupport"], swiftSettings: strictSwift),
         // Spec/ is the official Mustache spec, read by the tests from the source tree.
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], exclude: ["Spec"], swiftSettings: strictSwift),
         .testTarget(
             name: "QuickCartTests",
-            dependencies: ["QuickCart", "MicroHTTP", "SQLite", "Postgres", "Mustache", "Vips", "HTTPTesting", "PostgresTesting"],
+            dependencies: ["QuickCart", "MicroHTTP", "SQLite", "Postgres", "Mustache", "Vips", "HTTPTesting", "PostgresTesting", "TestSupport"],
             swiftSettings: strictSwift
         ),
         // The client against the real shop (in process, on a free port), on both backends.

@@ -1,6 +1,7 @@
 import Foundation
 import Postgres
 import PostgresTesting
+@_exported import TestSupport
 import Synchronization
 
 /// A new, empty database on the shared test server.
@@ -20,37 +21,6 @@ func withTestConnection<T>(_ body: (PostgresConnection, String) throws -> T) thr
     let connection = try PostgresConnection(connectionString: url)
     defer { connection.close() }
     return try body(connection, url)
-}
-
-/// An error thrown by test code, distinct from anything the library throws.
-struct TestFailure: Error, Equatable {
-    let reason: String
-}
-
-/// Collects values from several threads or `@Sendable` closures.
-final class Recorder<Value: Sendable>: Sendable {
-    private let storage = Mutex<[Value]>([])
-
-    func append(_ value: Value) {
-        storage.withLock { $0.append(value) }
-    }
-
-    var values: [Value] {
-        storage.withLock { $0 }
-    }
-
-    /// Waits until `condition` holds for the recorded values, checking every few ms.
-    ///
-    /// - Returns: Whether it held before the timeout.
-    @discardableResult
-    func wait(timeout: Duration = .seconds(5), until condition: ([Value]) -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while !condition(values) {
-            if ContinuousClock.now >= deadline { return false }
-            usleep(2_000)
-        }
-        return true
-    }
 }
 
 /// Runs `body(index)` on `count` threads at once and waits for all of them.

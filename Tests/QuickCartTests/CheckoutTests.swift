@@ -18,7 +18,7 @@ extension ShopTests {
 
         @Test("Checkout leads to the order on Profile with its lines, total and a confirmation, and empties the cart")
         func checkout() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let answer = try browser.click("Checkout", on: try browser.get("/cart"))
             #expect(answer.status == 303, "\(answer.summary)")
@@ -49,7 +49,7 @@ extension ShopTests {
 
         @Test("Checking out an empty cart is 400 and creates no order")
         func emptyCheckoutIsRejected() throws {
-            let shop = try TestShop(emptyCarts: true)
+            let shop = try TestShop(emptyCarts: true, inProcess: true)
             let browser = shop.browser()
             let answer = try browser.post("/cart/checkout", form: [("version", "0"), ("lines", "")])
             #expect(answer.status == 400, "\(answer.summary)")
@@ -58,7 +58,7 @@ extension ShopTests {
             #expect(Self.orders(on: try browser.get("/profile")).isEmpty)
 
             // And once more after a real checkout: still one order.
-            let demo = try TestShop()
+            let demo = try TestShop(inProcess: true)
             let shopper = demo.browser()
             #expect(try shopper.placeOrder().status == 303)
             let again = try shopper.post("/cart/checkout", form: [("version", "1"), ("lines", "")])
@@ -68,7 +68,7 @@ extension ShopTests {
 
         @Test("Two tabs (or a double click) pressing Checkout on one page place one order; both land on its confirmation")
         func oneOrderPerIntent() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let page = try browser.get("/cart")
             let first = try browser.click("Checkout", on: page)
@@ -86,7 +86,7 @@ extension ShopTests {
 
         @Test("Lines or prices other than those the page showed place nothing: the cart says what changed")
         func changedSinceShown() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let page = try browser.get("/cart")
             // Another tab raises the bottles after this page was shown.
@@ -102,7 +102,7 @@ extension ShopTests {
 
         @Test("Orders are listed newest first, each with its own lines")
         func ordersNewestFirst() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let first = try browser.placeOrder()
             #expect(first.status == 303)
@@ -120,7 +120,7 @@ extension ShopTests {
 
         @Test("An order number of another session shows no confirmation")
         func confirmationOnlyForOwnOrders() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let alice = shop.browser(), bob = shop.browser()
             let location = try #require(try alice.placeOrder().location)
             let page = try bob.get(String(location.prefix { $0 != "#" }))
@@ -138,7 +138,7 @@ extension ShopTests {
 
         @Test("Changing the display name answers 303 to Profile, which shows it")
         func rename() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             #expect(Self.displayName(on: try browser.get("/profile")) == "Guest")
             let answer = try browser.post("/profile/name", form: [("display_name", "  Ada Lovelace ")])
@@ -157,7 +157,7 @@ extension ShopTests {
 
         @Test("An empty, too long or control-character name is 400 and changes nothing", arguments: rejectedNames)
         func badNameIsRejected(name: String) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             #expect(try browser.post("/profile/name", form: [("display_name", "Grace")]).status == 303)
             let answer = try browser.post("/profile/name", form: [("display_name", name)])
@@ -169,7 +169,7 @@ extension ShopTests {
 
         @Test("A missing display_name field is 400")
         func missingNameIsRejected() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             #expect(try browser.post("/profile/name").status == 400)
             #expect(Self.displayName(on: try browser.get("/profile")) == "Guest")
@@ -177,7 +177,7 @@ extension ShopTests {
 
         @Test("Markup in a name renders escaped")
         func nameIsEscaped() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let name = "\"><script>alert(1)</script>"
             #expect(try browser.post("/profile/name", form: [("display_name", name)]).status == 303)
@@ -209,7 +209,7 @@ extension ShopTests {
 
         @Test("A post without a token is 403 and changes nothing", arguments: actions.map(\.0))
         func missingToken(path: String) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let before = try Self.state(of: browser)
             let fields = try #require(Self.actions.first { $0.0 == path }).1
@@ -221,7 +221,7 @@ extension ShopTests {
 
         @Test("Another session's token, a wrong or empty one, is 403", arguments: ["other", "wrong", "empty", "twice"])
         func wrongToken(kind: String) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let before = try Self.state(of: browser)
             let other = try shop.browser().token()
@@ -245,7 +245,7 @@ extension ShopTests {
             ("Origin", "http://127.0.0.1.evil.example"),
         ])
         func crossSiteOrigin(header: String, value: String) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let before = try Self.state(of: browser)
             for (path, fields) in Self.actions {
@@ -257,7 +257,7 @@ extension ShopTests {
 
         @Test("The same post with the token from this site goes through")
         func validTokenPasses() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let answer = try browser.post("/cart/items", form: [("product", "3")], headers: [("Origin", "http://127.0.0.1")])
             #expect(answer.status == 303, "\(answer.summary)")

@@ -8,7 +8,7 @@ extension ShopTests {
     @Suite("Limits and empty states") struct EmptyStateTests {
         @Test("An empty cart shows no count or subtotal, and keeps a disabled Checkout that says why")
         func emptyCart() throws {
-            let shop = try TestShop(emptyCarts: true)
+            let shop = try TestShop(emptyCarts: true, inProcess: true)
             let page = try shop.browser().get("/cart")
             let html = page.html
             let text = html.text(of: try #require(html.first("main")))
@@ -41,7 +41,7 @@ extension ShopTests {
 
         @Test("No results quotes the query once, cut short when long, and suggests the shop's own categories")
         func noResults() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let page = try shop.browser().search("zzqx")
             let main = page.html.text(of: try #require(page.html.first("main")))
             #expect(main.components(separatedBy: "zzqx").count - 1 == 1, "the query should show once: “\(main)”")
@@ -57,7 +57,7 @@ extension ShopTests {
 
         @Test("Saving the display name says so once, and Profile greets the shopper by it")
         func displayNameFeedback() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let saved = try browser.click("Save", on: try browser.get("/profile"))
             #expect(saved.status == 303, "\(saved.summary)")
@@ -71,7 +71,7 @@ extension ShopTests {
 
         @Test("Moving a tab, saving an order and Reset each say what happened and the bar's new order")
         func tabOrderNotices() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             func said(after answer: Page) throws -> String? {
                 NoticeTests.notice(on: try NoticeTests.next(browser, after: answer, path: "/profile"))

@@ -9,7 +9,7 @@ extension ShopTests {
     @Suite("Installable app") struct InstallableTests {
         @Test("Every page links the manifest and names the release", arguments: ["/", "/search", "/cart", "/profile", "/nowhere"])
         func pagesLinkTheManifest(path: String) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let page = try shop.browser().get(path)
             let html = page.html
             let links = html.elements("link") { $0["rel"] == "manifest" }
@@ -23,7 +23,7 @@ extension ShopTests {
 
         @Test("With the dark theme chosen, the browser's bar is the dark background")
         func darkThemeColour() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             _ = try browser.post("/profile/theme", form: [("theme", "dark")])
             let colours = try browser.get("/cart").html.elements("meta") { $0["name"] == "theme-color" }.map { $0["content"] ?? "" }
@@ -32,7 +32,7 @@ extension ShopTests {
 
         @Test("The manifest is application/manifest+json, standalone, with 192 and 512 px icons, maskable too, and shortcuts")
         func manifest() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let answer = try shop.browser().get("/manifest.webmanifest")
             try #require(answer.status == 200, "\(answer.summary)")
             #expect(answer.header("Content-Type") == "application/manifest+json")
@@ -68,7 +68,7 @@ extension ShopTests {
 
         @Test("The manifest and the offline page answer 304 to their own entity tag", arguments: ["/manifest.webmanifest", "/offline"])
         func revalidation(path: String) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let first = try shop.browser().get(path)
             #expect(first.header("Cache-Control") == "no-cache")
             let tag = try #require(first.header("ETag"))
@@ -79,7 +79,7 @@ extension ShopTests {
 
         @Test("The worker is Public/sw.js, served at /sw.js, JavaScript, always revalidated")
         func workerScript() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let page = try shop.browser().get("/")
             let release = try #require(page.html.first("html")?["data-release"])
             let answer = try shop.browser().get("/sw.js?v=" + release)
@@ -94,7 +94,7 @@ extension ShopTests {
 
         @Test("The worker's list is this release's: versioned files that answer with that version, and the offline page")
         func assetList() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let release = try #require(try shop.browser().get("/").html.first("html")?["data-release"])
             let answer = try shop.browser().get("/sw-assets.json")
             #expect(answer.header("Content-Type") == "application/json")
@@ -118,7 +118,7 @@ extension ShopTests {
 
         @Test("The offline page has the tab bar, no session and no count, and names its release")
         func offlinePage() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let release = try #require(try shop.browser().get("/").html.first("html")?["data-release"])
             let browser = shop.browser()
             let page = try browser.get("/offline")
@@ -156,7 +156,7 @@ extension ShopTests {
 
         @Test("The shop's own name is in every title, the header and the manifest, escaped, and makes a release of its own")
         func shopName() throws {
-            let standard = try TestShop()
+            let standard = try TestShop(inProcess: true)
             let standardRelease = try standard.browser().get("/").html.first("html")?["data-release"]
             let shop = try TestShop { $0.shop = ShopIdentity(name: "Trail & <Co>", shortName: "Trail") }
             for (path, title) in [("/", "Home"), ("/cart", "Cart"), ("/offline", "Offline"), ("/nowhere", "Page not found")] {

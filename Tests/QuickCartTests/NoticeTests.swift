@@ -25,7 +25,7 @@ extension ShopTests {
 
         @Test("Add sets a short-lived, HttpOnly, SameSite=Lax notice that the next page shows once and clears")
         func addLeavesANotice() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let answer = try browser.click("Add \(Products.tent) to cart", on: try browser.get("/"))
             let cookie = try #require(Self.noticeCookie(of: answer))
@@ -42,7 +42,7 @@ extension ShopTests {
 
         @Test("The steppers, the limit and Remove each say what happened")
         func wording() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let increased = try browser.click("Increase quantity of \(Products.shoes)", on: try browser.get("/cart"))
             #expect(Self.notice(on: try Self.next(browser, after: increased, path: "/cart")) == "\(Products.shoes) — 2 in cart")
@@ -62,7 +62,7 @@ extension ShopTests {
 
         @Test("Removing the only row leads back to the cart without an anchor")
         func removingTheLastRow() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             _ = try browser.click("Remove \(Products.bottle)", on: try browser.get("/cart"))
             let answer = try browser.click("Remove \(Products.shoes)", on: try browser.get("/cart"))
@@ -71,7 +71,7 @@ extension ShopTests {
 
         @Test("A page the script re-reads because the cart changed elsewhere leaves the notice for its own page")
         func refreshLeavesTheNotice() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let answer = try browser.click("Add \(Products.tent) to cart", on: try browser.get("/"))
             let cookie = try #require(Self.noticeCookie(of: answer))
@@ -84,7 +84,7 @@ extension ShopTests {
             "4102444800..00000000000000000000000000000000.Call%20555-0100",
         ])
         func forgedNoticeIsIgnored(value: String) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let page = try browser.get("/cart", headers: [("Cookie", "quickcart_notice=\(value)")])
             #expect(page.status == 200 && Self.notice(on: page) == nil, "a forged notice showed: \(Self.notice(on: page) ?? "")")
@@ -104,7 +104,7 @@ extension ShopTests {
 
         @Test("A signed notice with its text or its Undo changed shows nothing")
         func alteredNoticeIsIgnored() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let answer = try browser.click("Remove \(Products.bottle)", on: try browser.get("/cart"))
             let cookie = try #require(Self.noticeCookie(of: answer)).value
@@ -124,7 +124,7 @@ extension ShopTests {
 
         @Test("Remove's notice has Undo, a CSRF-checked post that puts the line back with its quantity, once")
         func undoRemove() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let removed = try browser.click("Remove \(Products.bottle)", on: try browser.get("/cart"))
             let cart = try Self.next(browser, after: removed, path: "/cart")
@@ -155,7 +155,7 @@ extension ShopTests {
 
         @Test("Undo after another change of the cart does nothing")
         func undoAfterAnotherChange() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let removed = try browser.click("Remove \(Products.bottle)", on: try browser.get("/cart"))
             let cart = try Self.next(browser, after: removed, path: "/cart")
@@ -169,7 +169,7 @@ extension ShopTests {
             "%0D%0ASet-Cookie%3A%20x", String(repeating: "A", count: 300),
         ])
         func oddNoticeIsIgnored(value: String) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let page = try browser.get("/cart", headers: [("Cookie", "quickcart_notice=\(value)")])
             #expect(page.status == 200 && Self.notice(on: page) == nil)

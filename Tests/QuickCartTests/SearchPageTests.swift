@@ -14,7 +14,7 @@ extension ShopTests {
 
         @Test("“tents” finds the Ultralight Tent first, on the page", arguments: ["tents", "tent", "ultralight te"])
         func pluralFindsTheTent(query: String) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let page = try shop.browser().search(query)
             #expect(page.status == 200, "\(page.summary)")
             #expect(page.productNames.first == Products.tent, "“\(query)” found \(page.productNames)")
@@ -23,7 +23,7 @@ extension ShopTests {
         @Test("Operators and quotes in a search are searched as words, never an error",
               arguments: ["\"tent", "tent OR", "NEAR(", "tent:*", "-", "*", "a & b | !c", "(((", "'"])
         func syntaxIsNotAnError(query: String) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let page = try shop.browser().search(query)
             #expect(page.status == 200, "\(page.summary)")
         }
@@ -31,7 +31,7 @@ extension ShopTests {
         @Test("A Unicode prepended letter before a quote, colon or ampersand is no syntax: 200, on the page",
               arguments: ["%E0%B5%8E%22%E0%B5%8E:", "%E0%B5%8E%26", "%E0%B5%8E(", "%E0%B5%8E%22tent", "tent%E0%B5%8E%22"])
         func prependedLettersAreNotSyntax(encoded: String) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let page = try shop.browser().get("/search?q=" + encoded)
             #expect(page.status == 200, "\(page.summary)")
         }
@@ -44,7 +44,7 @@ extension ShopTests {
         @Test("Search keeps its place for a new visitor as for a stored one: search, Home, Search shows the same search",
               arguments: [false, true])
         func placeKeptForEveryVisitor(stored: Bool) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             _ = try browser.get("/")
             if stored { try SearchTests.store(browser) }
@@ -61,7 +61,7 @@ extension ShopTests {
         @Test("A search from another site's link shows its results but is not remembered; this site's own is",
               arguments: [false, true])
         func crossSiteSearchWritesNothing(stored: Bool) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             _ = try browser.get("/")
             if stored { try SearchTests.store(browser) }
@@ -90,7 +90,7 @@ extension ShopTests {
         @Test("A refused search shows Search again, 400, the query kept in the field, the reason beside it",
               arguments: [String(repeating: "W", count: 101), "tent\u{1}x"])
         func refusedSearchKeepsTheQuery(query: String) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             try SearchTests.store(browser)
             _ = try browser.search("tent")
@@ -112,7 +112,7 @@ extension ShopTests {
 
         @Test("Clear forgets the session's recent searches, with a CSRF token, back to Search")
         func clearRecent() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             try SearchTests.store(browser)
             for query in ["tent", "shoe"] { _ = try browser.search(query) }
@@ -130,7 +130,7 @@ extension ShopTests {
 
         @Test("Clear also forgets the searches of a session not stored yet, and stores nothing")
         func clearRecentOfASessionNotStored() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             _ = try browser.get("/search")
             _ = try browser.search("tent")
@@ -145,7 +145,7 @@ extension ShopTests {
 
         @Test("Search counts the products of each category, as Home does")
         func categoriesWithCounts() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             for path in ["/", "/search"] {
                 let html = try browser.get(path).html

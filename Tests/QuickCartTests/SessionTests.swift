@@ -7,7 +7,7 @@ extension ShopTests {
     @Suite("Sessions") struct SessionTests {
         @Test("The first response sets an HttpOnly, SameSite=Lax session cookie for Path=/")
         func firstResponseSetsTheSessionCookie() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let page = try shop.browser().get("/")
             let cookies = page.setCookies.filter { $0.name == Page.sessionCookieName }
             try #require(cookies.count == 1, "expected one quickcart_session cookie, saw \(page.response.headers(named: "Set-Cookie"))")
@@ -20,7 +20,7 @@ extension ShopTests {
 
         @Test("A request with the cookie gets no new one, except the first change's answer: it stores the session under a new id")
         func knownSessionGetsNoNewCookie() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let first = try browser.get("/")
             let cookie = try #require(first.sessionCookie?.value)
@@ -57,7 +57,7 @@ extension ShopTests {
 
         @Test("A forged or altered cookie gets a fresh session with the demo cart, never an error", arguments: forgedCookies.map(\.0))
         func forgedCookieGetsAFreshSession(kind: String) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             // A real session that has changed its cart, so stealing it would show.
             let owner = shop.browser()
             #expect(try owner.post("/cart/items/\(try shop.productID(named: Products.shoes))/quantity", form: [("quantity", "7")]).status == 303)
@@ -77,12 +77,12 @@ extension ShopTests {
 
         @Test("A cookie from another shop (another secret) gets a fresh session")
         func cookieOfAnotherShopGetsAFreshSession() throws {
-            let other = try TestShop()
+            let other = try TestShop(inProcess: true)
             let foreign = other.browser()
             _ = try foreign.post("/cart/items/\(try other.productID(named: Products.shoes))/quantity", form: [("quantity", "9")])
             let cookie = try #require(foreign.sessionCookie)
 
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let page = try shop.browser(cookie: cookie).get("/cart")
             #expect(page.status == 200)
             #expect(page.sessionCookie != nil, "a cookie signed by another shop must be replaced")
@@ -91,7 +91,7 @@ extension ShopTests {
 
         @Test("Session A's changes are invisible to session B")
         func cartsAreIsolated() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let alice = shop.browser(), bob = shop.browser()
             _ = try bob.get("/")
             let tent = try shop.productID(named: Products.tent)
@@ -114,7 +114,7 @@ extension ShopTests {
 
         @Test("Posting to another session's item ids changes only one's own cart")
         func postsReachOnlyTheirOwnCart() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let alice = shop.browser(), bob = shop.browser()
             let tent = try shop.productID(named: Products.tent)
             _ = try alice.post("/cart/items", form: [("product", tent)])

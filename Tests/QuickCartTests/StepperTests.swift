@@ -7,7 +7,7 @@ extension ShopTests {
     struct StepperTests {
         @Test("The stepper forms carry the quantity the page showed")
         func formsCarryTheShownQuantity() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let page = try shop.browser().get("/cart")
             let html = page.html
             for (name, quantity) in [(Products.shoes, "1"), (Products.bottle, "2")] {
@@ -20,7 +20,7 @@ extension ShopTests {
 
         @Test("Two presses of Increase on the same page give +2, and of Decrease −2")
         func pressesFromOnePageAllCount() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let page = try browser.get("/cart")
             #expect(try browser.click("Increase quantity of \(Products.shoes)", on: page).status == 303)
@@ -39,7 +39,7 @@ extension ShopTests {
 
         @Test("Another tab's presses count too: the difference applies to the quantity stored now")
         func differenceAppliesToTheStoredQuantity() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let phone = shop.browser()
             // Two devices share a stored session's cookie (the change that stores a session gives it a new one).
             #expect(try phone.post("/profile/theme", form: [("theme", "dark")]).status == 303)
@@ -59,7 +59,7 @@ extension ShopTests {
 
         @Test("A relative change is clamped into 1...10", arguments: clampedDifferences)
         func relativeChangeIsClamped(start: String, quantity: String, shown: String, expected: Int) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let id = try #require(try browser.cart().row(Products.shoes)?.id)
             #expect(try browser.post("/cart/items/\(id)/quantity", form: [("quantity", start)]).status == 303)
@@ -70,7 +70,7 @@ extension ShopTests {
 
         @Test("Without a shown quantity a post stays absolute: the same post twice leaves one value")
         func withoutShownStaysAbsolute() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let id = try #require(try browser.cart().row(Products.shoes)?.id)
             #expect(try browser.post("/cart/items/\(id)/quantity", form: [("quantity", "4")]).status == 303)
@@ -80,7 +80,7 @@ extension ShopTests {
 
         @Test("A shown quantity that is not a whole number gets 400 and changes nothing", arguments: ["abc", "", "1.5", "2x", "-"])
         func nonNumberShownIsRejected(shown: String) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let before = try browser.cart()
             let id = try #require(before.row(Products.shoes)?.id)
@@ -92,7 +92,7 @@ extension ShopTests {
 
         @Test("A relative change to an item not in the cart is 404 and changes nothing")
         func relativeChangeOfAnAbsentItemIs404() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let tent = try shop.productID(named: Products.tent)
             let before = try browser.cart()

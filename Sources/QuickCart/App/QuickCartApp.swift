@@ -20,6 +20,8 @@ public final class QuickCartApp: Sendable {
     public let hub: BadgeHub
     private let storage: any ShopStorage
     private let server: Server
+    /// What the server answers with once it has read a request.
+    private let router: Router
     /// The operator's `/metrics` listener, when configured.
     private let metricsServer: Server?
     /// The plain-HTTP listener that redirects to HTTPS, when configured.
@@ -102,6 +104,7 @@ public final class QuickCartApp: Sendable {
         // Innermost, laid out from the finished route table: a slot per route.
         let requestMetrics = RequestMetrics(routePatterns: router.routePatterns)
         router.add(middleware: requestMetrics)
+        self.router = router
         let server = Server(
             configuration: Server.Configuration(
                 host: configuration.host, port: configuration.port, threadCount: threads,
@@ -147,6 +150,15 @@ public final class QuickCartApp: Sendable {
             configuration: Server.Configuration(host: address.host, port: address.port, threadCount: 1, connectionLimit: 64, maximumEventStreams: 1),
             responder: router
         )
+    }
+
+    /// Answers `request` as the server does once it has read one: through the same router
+    /// (middleware, routes, error pages), without a socket, whether or not the app was
+    /// started. For tests that need only a request and its answer, as Hummingbird's `.router`
+    /// test mode; the server's own steps before routing (static files' fast path, refusing a
+    /// malformed target or body) are not taken.
+    public func respond(to request: Request) -> Response {
+        router.respond(to: request)
     }
 
     /// The port the server listens on (useful with port 0).

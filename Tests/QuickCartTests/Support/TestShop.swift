@@ -1,27 +1,14 @@
 import Foundation
 import HTTPTesting
 import QuickCart
+@_exported import TestSupport
 import Testing
-
-/// A folder of its own under the system's temporary directory, removed with everything in it
-/// when the last reference goes.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("QuickCartTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        path = url.path
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
 
 /// The real QuickCart app on a free loopback port, on a fresh SQLite file in its own
 /// temporary directory. Stops when the test lets go of it; the directory goes with the last
-/// shop that uses it.
+/// shop that uses it. With `inProcess`, nothing listens: its browsers' requests go straight to
+/// the app's router (``QuickCartApp/respond(to:)``), for tests that need only requests and
+/// answers, not the server's own handling of a socket, streams or malformed requests.
 ///
 /// ```swift
 /// let shop = try TestShop()
@@ -33,6 +20,8 @@ final class TestShop {
     /// Where the database lives; pass it to another ``TestShop`` to restart on the same file.
     let directory: TemporaryDirectory
     private var isStopped = false
+    /// Whether requests go to the router in this process rather than through a socket.
+    let inProcess: Bool
 
     /// The repository's root, which holds `Views/` and `Public/`.
     static let repositoryRoot: String = URL(fileURLWithPath: #filePath)
@@ -52,6 +41,7 @@ final class TestShop {
         emptyCarts: Bool = false,
         heartbeatInterval: Double = 15,
         directory: TemporaryDirectory? = nil,
+        inProcess: Bool = false,
         configure: (inout QuickCart.Configuration) -> Void = { _ in }
     ) throws {
         let directory = try directory ?? TemporaryDirectory()
@@ -66,7 +56,8 @@ final class TestShop {
         configuration.accessLog = false
         configure(&configuration)
         app = try QuickCartApp(configuration: configuration)
-        try app.start()
+        self.inProcess = inProcess
+        if !inProcess { try app.start() }
         self.directory = directory
     }
 
@@ -85,7 +76,7 @@ final class TestShop {
 
     /// A browser with an empty cookie jar, or holding `cookie` as its session.
     func browser(cookie: String? = nil) -> Browser {
-        Browser(port: port, sessionCookie: cookie)
+        Browser(port: port, sessionCookie: cookie, app: inProcess ? app : nil)
     }
 
     /// A bare connection, for requests no browser would send.
@@ -113,9 +104,13 @@ final class Browser {
     private(set) var sessionCookie: String?
     private var csrfToken: String?
 
-    init(port: Int, sessionCookie: String? = nil) {
+    /// The app whose router answers in this process, for a shop with no socket.
+    private let app: QuickCartApp?
+
+    init(port: Int, sessionCookie: String? = nil, app: QuickCartApp? = nil) {
         self.port = port
         self.sessionCookie = sessionCookie
+        self.app = app
     }
 
     // MARK: - Requests
@@ -170,8 +165,12 @@ final class Browser {
                 headers.append(("Cookie", session))
             }
         }
-        let client = try TestHTTPClient(port: port)
-        let page = Page(try client.request(method, target, headers: headers, body: body), method: method, target: target)
+        let answer = if let app {
+            try InProcessRequests.send(to: app, method, target, headers: headers, body: body)
+        } else {
+            try TestHTTPClient(port: port).request(method, target, headers: headers, body: body)
+        }
+        let page = Page(answer, method: method, target: target)
         if let cookie = page.sessionCookie, cookie.value != sessionCookie {
             sessionCookie = cookie.value
             csrfToken = nil
