@@ -116,12 +116,17 @@ class PostgresServer:
 
 
 class EventStream:
-    """`GET /events` (or `path`, e.g. `/events?texts`) of one session on one instance; `next()`
-    returns the next badge count, `next_event()` the next (event, data) of any kind."""
+    """`GET /events` (or `path`, e.g. `/events?texts`) of one session on one instance, or with
+    `token` an app's `GET /api/v1/events`; `next()` returns the next badge count, `next_event()`
+    the next (event, data) of any kind."""
 
-    def __init__(self, port: int, cookie: str, timeout: float = 5.0, path: str = "/events"):
+    def __init__(self, port: int, cookie: str | None = None, timeout: float = 5.0, path: str = "/events", token: str | None = None):
         self.connection = http.client.HTTPConnection(HOST, port, timeout=timeout)
-        self.connection.request("GET", path, headers={"Cookie": f"{COOKIE_NAME}={cookie}"})
+        if token is not None:
+            path, headers = "/api/v1/events", {"Authorization": f"Bearer {token}"}
+        else:
+            headers = {"Cookie": f"{COOKIE_NAME}={cookie}"}
+        self.connection.request("GET", path, headers=headers)
         self.response = self.connection.getresponse()
         if self.response.status != 200:
             raise AssertionError(f"GET {path} on port {port}: {self.response.status}")

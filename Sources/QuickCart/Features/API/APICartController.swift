@@ -28,7 +28,13 @@ struct APICartController: Sendable {
             throw APIProblem(.productUnavailable, "\(product.name) is no longer available.", field: "productId")
         }
         let expected = try request.ifMatchVersion()
-        return try changed(request) {
+        return try changed(request, after: { cart in
+            if let index = cart.items.firstIndex(where: { $0.product.id == product.id }) {
+                cart.items[index].quantity = Cart.clamp(cart.items[index].quantity + quantity)
+            } else {
+                cart.items.append(Cart.Item(product: product, quantity: quantity))
+            }
+        }) {
             try carts.add(productID: product.id, quantity: quantity, for: request.session, at: request.now, ifVersion: expected)
         }
     }
@@ -40,7 +46,9 @@ struct APICartController: Sendable {
         let quantity = try Self.quantity(body.integer("quantity") ?? 0, field: "quantity")
         try refuseMore(of: productID, rising: quantity > request.cart.quantity(of: productID), request)
         let expected = try request.ifMatchVersion()
-        return try changed(request) {
+        return try changed(request, after: { cart in
+            for index in cart.items.indices where cart.items[index].product.id == productID { cart.items[index].quantity = quantity }
+        }) {
             try carts.setQuantity(quantity, of: productID, for: request.session, at: request.now, ifVersion: expected)
         }
     }
@@ -58,7 +66,11 @@ struct APICartController: Sendable {
         }
         try refuseMore(of: productID, rising: difference > 0, request)
         let expected = try request.ifMatchVersion()
-        return try changed(request) {
+        return try changed(request, after: { cart in
+            for index in cart.items.indices where cart.items[index].product.id == productID {
+                cart.items[index].quantity = Cart.clamp(cart.items[index].quantity + difference)
+            }
+        }) {
             try carts.adjustQuantity(by: difference, of: productID, for: request.session, at: request.now, ifVersion: expected)
         }
     }
@@ -69,7 +81,7 @@ struct APICartController: Sendable {
         let productID = try request.pathID("productId")
         let expected = try request.ifMatchVersion()
         guard request.cart.quantity(of: productID) > 0 else { return APIAnswer.cart(request.cart, version: request.cartVersion) }
-        return try changed(request) {
+        return try changed(request, after: { $0.items.removeAll { $0.product.id == productID } }) {
             try carts.remove(productID: productID, for: request.session, at: request.now, ifVersion: expected)
         }
     }
@@ -90,18 +102,27 @@ struct APICartController: Sendable {
         throw APIProblem(.productUnavailable, "\(product.name) is no longer available, so you cannot add more of it.")
     }
 
-    /// Runs a change, tells every stream of the shopper, and answers the cart as it is now.
-    private func changed(_ request: APIRequest, _ change: () throws -> CartChange) throws -> Response {
+    /// Runs a change, tells every stream of the shopper, and answers the cart as it is now:
+    /// the request's cart with `after` applied (the store's rule, clamping included) when the
+    /// change's version is the very next one, so no other change came in between; else read.
+    private func changed(_ request: APIRequest, after: (inout Cart) -> Void, _ change: () throws -> CartChange) throws -> Response {
+        let committed: CartChange
         do {
-            publisher.publish(try change(), for: request.session)
+            committed = try change()
+            publisher.publish(committed, for: request.session)
         } catch CartError.notInCart {
             throw APIProblem(.notFound, "That product is not in the cart.")
         } catch CartError.staleVersion {
             let (cart, version) = try current(request)
             throw request.stale(cart, version: version)
         }
-        let (cart, version) = try current(request)
-        return APIAnswer.cart(cart, version: version)
+        var cart = request.cart
+        after(&cart)
+        guard committed.version == request.cartVersion + 1, committed.itemCount == cart.itemCount else {
+            let (cart, version) = try current(request)
+            return APIAnswer.cart(cart, version: version)
+        }
+        return APIAnswer.cart(cart, version: committed.version)
     }
 
     /// The cart as stored now, read with its version (the client is stored by its first change).
