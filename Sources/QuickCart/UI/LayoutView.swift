@@ -17,7 +17,7 @@ final class LayoutView: MustacheView {
     let shop: ShopView
     /// Whether this is the offline page: the badge's count is not known there.
     let isOffline: Bool
-    let tabs: [TabView]
+    let tabs: [TabItemView]
     /// The cart's item count, which the badge shows.
     let cartCount: Int
     /// The sidebar/tab bar switch; only for a session, as it is a form.
@@ -32,7 +32,7 @@ final class LayoutView: MustacheView {
     let notice: NoticeView?
 
     init(
-        title: String, tab: TabBar.TabID?, preferences: Preferences, assets: AssetsView, shop: ShopView, tabs: [TabView], cartCount: Int,
+        title: String, tab: TabBar.TabID?, preferences: Preferences, assets: AssetsView, shop: ShopView, tabs: [TabItemView], cartCount: Int,
         layoutToggle: LayoutToggleView?, csrf: String, returnTo: String, notice: Notice? = nil, isOffline: Bool = false
     ) {
         self.title = title

@@ -98,7 +98,7 @@ public struct TabBar: Sendable {
     public let tabs: [Tab]
     /// The bar as most pages show it, in the standard order with every tab leading to its
     /// root: made once for each current tab, at ``rootBarIndex(_:)``.
-    private let rootBars: [[TabView]]
+    private let rootBars: [[TabItemView]]
 
     /// A bar of `tabs`, in that order.
     public init(tabs: [Tab]) {
@@ -160,32 +160,33 @@ public struct TabBar: Sendable {
     /// The tabs as the tab bar shows them, with `current` marked. `places` maps a tab to the
     /// address it was last left at, which its link returns to; the current tab's link always
     /// leads to the tab's root, as on iOS.
-    func views(current: TabID?, order: [String], places: [TabID: String]) -> [TabView] {
+    func views(current: TabID?, order: [String], places: [TabID: String]) -> [TabItemView] {
         if order.isEmpty, places.isEmpty {
             return rootBars[Self.rootBarIndex(current)]
         }
         return Self.views(of: arranged(by: order), current: current, places: places)
     }
 
-    private static func views(of tabs: [Tab], current: TabID?, places: [TabID: String]) -> [TabView] {
+    private static func views(of tabs: [Tab], current: TabID?, places: [TabID: String]) -> [TabItemView] {
         tabs.map { tab in
             let isCurrent = tab.id == current
             // Most tabs lead to their root: its bytes are made already.
             let place = isCurrent ? nil : places[tab.id].flatMap { $0 == tab.path ? nil : MustacheText($0) }
-            return TabView(tab: tab, isCurrent: isCurrent, path: place ?? tab.printed.path)
+            return TabItemView(tab: tab, isCurrent: isCurrent, path: place ?? tab.printed.path)
         }
     }
 }
 
-/// One tab of the bar on a page: the tab (made once, icon included) and what this page adds.
-/// The badge it carries is the layout's (``LayoutView``).
-struct TabView: MustacheView {
+/// One tab of the bar on a page (what SwiftUI calls a tab's `tabItem`; the bar, ``TabBar``,
+/// is the `TabView`): the tab (made once, icon included) and what this page adds. The badge
+/// it carries is the layout's (``LayoutView``).
+struct TabItemView: MustacheView {
     let tab: TabBar.Tab
     let isCurrent: Bool
     /// Where the link leads: the tab's root, or where the tab was last left.
     let path: MustacheText
 
-    static let mustacheFields: MustacheFields<TabView> = [
+    static let mustacheFields: MustacheFields<TabItemView> = [
         "id": .text(\.tab.printed.id),
         "title": .text(\.tab.printed.title),
         "path": .text(\.path),

@@ -302,8 +302,8 @@ struct ShopView: MustacheView {
     ]
 }
 
-/// A tab as QuickCart's `TabView` shows it: its texts made once (`TabBar.Printed`).
-struct TabView: MustacheView {
+/// A tab as QuickCart's `TabItemView` shows it: its texts made once (`TabBar.Printed`).
+struct TabItemView: MustacheView {
     var id: MustacheText
     var title: MustacheText
     var path: MustacheText
@@ -311,7 +311,7 @@ struct TabView: MustacheView {
     var current: Bool
     var prominent: Bool
 
-    static let mustacheFields: MustacheFields<TabView> = [
+    static let mustacheFields: MustacheFields<TabItemView> = [
         "id": .text(\.id), "title": .text(\.title), "path": .text(\.path), "icon": .text(\.icon),
         "current": .bool(\.current), "prominent": .bool(\.prominent),
     ]
@@ -335,7 +335,7 @@ final class LayoutView: MustacheView {
     let notifications: String
     let assets: AssetsView
     let shop = ShopView()
-    let tabs: [TabView]
+    let tabs: [TabItemView]
     let cartCount: Int
     let layoutToggle: LayoutToggleView?
     let csrf: MustacheCheckedText
@@ -343,7 +343,7 @@ final class LayoutView: MustacheView {
     let notice: String?
 
     init(
-        title: String, page: String, theme: String, layout: String, notifications: String, assets: AssetsView, tabs: [TabView],
+        title: String, page: String, theme: String, layout: String, notifications: String, assets: AssetsView, tabs: [TabItemView],
         cartCount: Int, layoutToggle: LayoutToggleView?, csrf: String, returnTo: String, notice: String?
     ) {
         self.title = title
@@ -388,7 +388,7 @@ let typedLayout = LayoutView(
     assets: AssetsView(css: MustacheText("/static/css/app.css?v=0123456789abcdef"), js: MustacheText("/static/js/app.js?v=0123456789abcdef")),
     tabs: [("home", "Home", "/"), ("search", "Search", "/search"), ("cart", "Cart", "/cart"), ("profile", "Profile", "/profile")]
         .enumerated().map { index, tab in
-            TabView(
+            TabItemView(
                 id: MustacheText(tab.0), title: MustacheText(tab.1), path: MustacheText(tab.2), icon: MustacheText(icons[index % icons.count]),
                 current: tab.0 == "cart", prominent: tab.0 == "cart"
             )
