@@ -20,6 +20,7 @@
 //   · install.js       the service worker and a new release's take-over, Profile's
 //                      "Install the app", the offline page's last-known count
 //   · devices.js       a code's live countdown; "A new device joined" as it happens
+//   · drafts.js        checkout's delivery details, as typed, survive a reload or Back
 // page.js holds what they share. Each leaves quietly when its page or browser lacks what it
 // needs; the live badge and the forms work together through the small interface the live
 // badge's start returns. This entry starts them in the order they rely on.
@@ -33,6 +34,7 @@ import './morph.js';
 import './page.js';
 
 import { start as startDevices } from './devices.js';
+import { start as startDrafts } from './drafts.js';
 import { start as startForms } from './forms.js';
 import { start as startInstall } from './install.js';
 import { start as startLiveBadge } from './live-badge.js';
@@ -51,3 +53,4 @@ startMinimise();
 startTabOrder();
 startInstall();
 startDevices();
+startDrafts();

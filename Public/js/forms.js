@@ -12,7 +12,8 @@
 // except a stepper's, which is queued and counts (its post is relative: the server applies
 // the difference from the quantity its page showed); a press of another form waits its turn. A post that fails (no connection, a 5xx) leaves
 // an inline message with Retry beside the form, never the browser's error page. GET forms
-// (Search) stay ordinary navigations.
+// (Search) stay ordinary navigations. (Over 400 lines: posting, morphing, keeping the place
+// and the messages share one queue and one place-keeping, which splitting would expose.)
 //
 // `live` is the live badge's interface (live-badge.js), or null without one.
 
@@ -89,11 +90,14 @@ export function start(live) {
       .then((res) => res.text().then((html) => ({ res, html })))
       .then(({ res, html }) => {
         if (!res.ok) {
-          showError(form, submitter, res.status, serverMessage(html));
+          if (!showRefusedFields(res.status, html)) showError(form, submitter, res.status, serverMessage(html));
           return;
         }
         const doc = parse(html);
-        if (!doc || doc.body.dataset.page !== document.body.dataset.page || otherRelease(doc)) {
+        // A step of a flow (checkout's Delivery leading to Review) is a page of its own:
+        // Back returns to it.
+        const steps = form.hasAttribute('data-navigates') && res.redirected;
+        if (steps || !doc || doc.body.dataset.page !== document.body.dataset.page || otherRelease(doc)) {
           // A different page (checkout leads to Profile), or one of a newer release, whose
           // parts must not be mixed with this page's files: go there as a link would, to
           // the part it offers focus to (fetch drops the redirect's #fragment).
@@ -114,11 +118,28 @@ export function start(live) {
       .catch(() => showError(form, submitter, 0, ''));
   }
 
+  // A form the server refused field by field (checkout's Delivery): its page comes back
+  // (400) with everything typed and a message beside each wrong field. It is morphed in,
+  // and focus goes to the first wrong field, as the page's autofocus does without script.
+  function showRefusedFields(status, html) {
+    const doc = status === 400 ? parse(html) : null;
+    if (!doc || doc.body.dataset.page !== document.body.dataset.page || otherRelease(doc)) return false;
+    if (!doc.querySelector('main [aria-invalid="true"]')) return false;
+    morphPage(doc);
+    const wrong = document.querySelector('main [autofocus]') || document.querySelector('main [aria-invalid="true"]');
+    if (wrong) wrong.focus();
+    return true;
+  }
+
   // ---- the page refetches itself when the cart changed elsewhere -------------
 
   // Whether the page will show the news: false where it cannot re-read itself.
   function refresh() {
     if (!/^(home|search|cart|profile)$/.test(document.body.dataset.page || '')) return false;
+    // A page holding what the shopper typed, or what they are about to order (checkout's
+    // Delivery and Review), is never changed under them: its badge follows alone, and
+    // Place order finds out on the server whether anything changed.
+    if (document.querySelector('main [data-keeps-input]')) return false;
     if (posting > 0) return true; // the post's answer brings the page; news after it refreshes then
     if (document.visibilityState === 'hidden') { staleWhileHidden = true; return true; }
     if (refreshing) { refreshAgain = true; return true; } // bursts coalesce into one more fetch

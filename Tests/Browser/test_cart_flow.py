@@ -1,6 +1,7 @@
 """A shopper on a phone changes quantities, removes an item and checks out."""
 from conftest import PHONE
 from pages import badge, press, subtotal, wait_for
+from checkout_steps import check_out
 
 
 def test_steppers_remove_and_checkout(server, browser):
@@ -16,8 +17,7 @@ def test_steppers_remove_and_checkout(server, browser):
     wait_for(lambda: badge(driver) == "2", what="badge 2 after removing the bottles")
     assert subtotal(driver) == "$256.00", f"expected $256.00 after removing the bottles, saw {subtotal(driver)}"
 
-    press(driver, "Checkout")
-    wait_for(lambda: "/profile" in driver.current_url, what="the profile page after checkout")
+    check_out(driver)
     assert "Order #" in driver.page_source and "$256.00" in driver.page_source, "expected the order with its total on Profile"
     assert badge(driver) == "", f"expected the badge hidden after checkout, saw {badge(driver)!r}"
     driver.get(server.url + "/cart")

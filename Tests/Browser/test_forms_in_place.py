@@ -8,6 +8,7 @@ from conftest import PHONE
 from forms_support import (centre, focused_name, page_marker, press_and_hear, row_names, same_page, screen_top,
                            scroll_y, shown_message, spoken)
 from pages import badge, button, wait_for
+from checkout_steps import check_out
 
 DEMO = ["Trail Running Shoes", "Insulated Water Bottle"]
 
@@ -135,7 +136,7 @@ def test_a_refused_post_stays_on_the_page_with_the_servers_reason(server, browse
 def test_checkout_still_leads_to_the_confirmation(server, browser):
     driver = browser(size=PHONE)
     driver.get(server.url + "/cart")
-    button(driver, "Checkout").click()
+    check_out(driver)
     wait_for(lambda: driver.current_url.endswith("#order-confirmation"), what="Profile at the order's confirmation")
     confirmation = driver.find_element(By.ID, "order-confirmation")
     assert "$177.00" in confirmation.text, f"expected the order's total in the confirmation, saw {confirmation.text!r}"

@@ -4,6 +4,7 @@ from selenium.webdriver.common.keys import Keys
 
 from conftest import PHONE
 from pages import badge, press, subtotal, wait_for
+from checkout_steps import check_out
 
 
 def test_everything_works_without_javascript(server, browser):
@@ -29,7 +30,6 @@ def test_everything_works_without_javascript(server, browser):
     wait_for(lambda: badge(driver) == "2", what="badge 2 after adding a tent from Search")
 
     driver.get(server.url + "/cart")
-    press(driver, "Checkout")
-    wait_for(lambda: "/profile" in driver.current_url, what="Profile after checkout")
+    check_out(driver)
     assert "Order #" in driver.page_source
     assert badge(driver) == ""

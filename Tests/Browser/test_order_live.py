@@ -3,7 +3,6 @@ the shell, and the open order page shows the new state and the tracking link in 
 says so in the polite live region; Profile's list follows the same way. The order page (and
 Profile with an order) has no serious axe-core violation and no Nu HTML checker error."""
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +13,8 @@ from selenium.webdriver.common.by import By
 
 from conftest import PHONE, ROOT
 from forms_support import page_marker, same_page, spoken
-from pages import press, wait_for
+from pages import wait_for
+from checkout_steps import check_out
 
 BINARY = Path(os.environ.get("QUICKCART_BINARY", ROOT / ".build" / "debug" / "quickcart"))
 
@@ -35,9 +35,7 @@ def state(driver, number):
 def test_a_mark_reaches_the_open_order_page_and_profile(server, browser):
     driver = browser(size=PHONE)
     driver.get(server.url + "/cart")
-    press(driver, "Checkout")
-    wait_for(lambda: "order=" in driver.current_url, what="the confirmation after checkout")
-    number = re.search(r"order=(\d+)", driver.current_url).group(1)
+    number = check_out(driver)
 
     driver.get(server.url + f"/orders/{number}")
     assert state(driver, number) == "placed"
@@ -62,9 +60,7 @@ def test_a_mark_reaches_the_open_order_page_and_profile(server, browser):
 def test_the_order_page_is_valid_html_and_accessible(server, browser, tmp_path):
     driver = browser(size=PHONE)
     driver.get(server.url + "/cart")
-    press(driver, "Checkout")
-    wait_for(lambda: "order=" in driver.current_url, what="the confirmation after checkout")
-    number = re.search(r"order=(\d+)", driver.current_url).group(1)
+    number = check_out(driver)
     mark(server, number, "shipped", "--tracking", f"https://track.example/{number}?a=1&b=2", "--carrier", "Posten & Co")
     driver.get(server.url + f"/orders/{number}")
     axe = Axe(driver)

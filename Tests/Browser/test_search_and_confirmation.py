@@ -17,6 +17,7 @@ from selenium.webdriver.common.keys import Keys
 
 from conftest import PHONE, TABLET
 from pages import badge, button, press, wait_for
+from checkout_steps import check_out
 
 DESKTOP = (1280, 800)
 
@@ -137,9 +138,7 @@ def test_checkout_lands_on_a_confirmation_first(server, browser):
     for size in (PHONE, TABLET):
         driver = browser(size=size)
         driver.get(server.url + "/cart")
-        press(driver, "Checkout")
-        wait_for(lambda: "#order-confirmation" in driver.current_url or "order=" in driver.current_url,
-                 what="Profile at the order's confirmation")
+        check_out(driver)
         confirmation = driver.find_element(By.ID, "order-confirmation")
         first = driver.execute_script("return document.querySelector('main > :not([data-notice]):not(.flash)')")
         assert first == confirmation, "expected the confirmation first in the page's content"
@@ -163,10 +162,15 @@ def test_the_confirmation_is_valid_html(server):
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
     cart = opener.open(server.url + "/cart", timeout=10).read().decode()
     csrf = re.search(r'name="csrf" value="([^"]+)"', cart).group(1)
-    # The checkout form carries the cart version and lines the page showed.
-    fields = dict(re.findall(r'<input type="hidden" name="(version|lines)" value="([^"]*)"', cart))
+    delivery = {"name": "Ada Lovelace", "email": "ada@example.com", "address_line1": "12 Analytical Row", "city": "Portland",
+                "postal_code": "97201", "country": "US", "method": "standard"}
+    saved = urllib.request.Request(server.url + "/checkout/delivery", data=urllib.parse.urlencode({"csrf": csrf, **delivery}).encode(),
+                                   headers={"Origin": server.url})
+    review = opener.open(saved, timeout=10).read().decode()  # follows the 303 to Review
+    # Place order's form carries what Review showed: the cart's version and lines, delivery, details.
+    fields = dict(re.findall(r'<input type="hidden" name="(version|lines|delivery|details)" value="([^"]*)"', review))
     body = urllib.parse.urlencode({"csrf": csrf, **fields}).encode()
-    request = urllib.request.Request(server.url + "/cart/checkout", data=body, headers={"Origin": server.url})
+    request = urllib.request.Request(server.url + "/checkout/place", data=body, headers={"Origin": server.url})
     page = opener.open(request, timeout=10)  # follows the 303 to Profile
     assert "order=" in page.url, f"expected Profile with the order, saw {page.url}"
     folder = Path(tempfile.mkdtemp(prefix="quickcart-confirmation-"))

@@ -16,11 +16,14 @@ extension ShopTests {
             }
         }
 
-        @Test("Checkout leads to the order on Profile with its lines, total and a confirmation, and empties the cart")
+        @Test("Checkout leads to the order on Profile with its lines, total, delivery and how to pay, and empties the cart")
         func checkout() throws {
             let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
-            let answer = try browser.click("Checkout", on: try browser.get("/cart"))
+            let cart = try browser.get("/cart")
+            let button = try #require(cart.html.button(named: "Checkout"), "no Checkout button")
+            #expect(cart.html.enclosing("form", of: button)?["action"] == "/checkout" && !button.has("disabled"))
+            let answer = try browser.placeOrder()
             #expect(answer.status == 303, "\(answer.summary)")
             let location = try #require(answer.location)
             try #require(location.hasPrefix("/profile?order="), "checkout should lead to the order on Profile, not \(location)")
@@ -29,50 +32,160 @@ extension ShopTests {
 
             let profile = try browser.get(String(location.prefix { $0 != "#" }))
             try #require(profile.status == 200, "\(profile.summary)")
-            let confirmation = try #require(profile.html.first { $0["id"] == "order-confirmation" || $0["role"] == "status" && profile.html.text(of: $0).contains("Order") },
-                                            "no confirmation on \(profile.summary)")
+            let confirmation = try #require(profile.html.first { $0["id"] == "order-confirmation" }, "no confirmation on \(profile.summary)")
             let confirmationText = profile.html.text(of: confirmation)
             #expect(confirmationText.contains("#\(orderID)") && confirmationText.contains("$177.00"), "the confirmation reads “\(confirmationText)”")
+            #expect(confirmationText.contains("Awaiting payment: nothing has been charged."), "\(confirmationText)")
+            #expect(confirmationText.contains("Pay by bank transfer once the order is placed, with the order number as the reference."))
+            #expect(confirmationText.contains("Standard shipping to Ada Lovelace, 12 Analytical Row, Portland, OR, 97201, United States."))
 
             let orders = Self.orders(on: profile)
             try #require(orders.count == 1, "expected one order on Profile, saw \(orders.count)")
             #expect(orders[0].title.contains("#\(orderID)"), "order title “\(orders[0].title)”")
             #expect(orders[0].lines == ["1 × Trail Running Shoes $128.00", "2 × Insulated Water Bottle $49.00"])
-            #expect(orders[0].total.contains("$177.00"), "order total “\(orders[0].total)”")
+            #expect(orders[0].total.contains("$177.00"), "free standard shipping from $100.00: “\(orders[0].total)”")
 
-            let cart = try browser.get("/cart")
-            #expect(cart.cartSnapshot.badge == "hidden", "the badge after checkout: \(cart.cartSnapshot)")
-            #expect(cart.cartSnapshot.rows.isEmpty)
-            #expect(cart.html.button(named: "Checkout")?.has("disabled") == true, "Checkout must be disabled after checkout")
+            let order = try browser.get("/orders/\(orderID)")
+            for text in ["12 Analytical Row", "Portland, OR, 97201", "United States", "ada@example.com", "+1 503 555 0100", "Standard shipping: Free"] {
+                #expect(order.text.contains(text), "the order's page lacks “\(text)”")
+            }
+
+            let after = try browser.get("/cart")
+            #expect(after.cartSnapshot.badge == "hidden", "the badge after checkout: \(after.cartSnapshot)")
+            #expect(after.cartSnapshot.rows.isEmpty)
+            #expect(after.html.button(named: "Checkout")?.has("disabled") == true, "Checkout must be disabled after checkout")
             #expect(profile.badge?.isHidden == true, "the Profile page's badge after checkout")
         }
 
-        @Test("Checking out an empty cart is 400 and creates no order")
+        @Test("Review shows the lines, subtotal, delivery, total and how to pay, and says nothing is charged")
+        func review() throws {
+            let shop = try TestShop(inProcess: true)
+            let browser = shop.browser()
+            #expect(try browser.post("/cart/items/\(try shop.productID(named: Products.shoes))/remove").status == 303)
+            let saved = try browser.postDelivery(["method": "express"])
+            #expect(saved.status == 303 && saved.location == "/checkout/review", "\(saved.summary)")
+            let review = try browser.get("/checkout/review")
+            #expect(review.html.first("h1").map { review.html.text(of: $0) } == "Review your order")
+            for text in [
+                "2 × Insulated Water Bottle", "$24.50 each", "Subtotal (2 items) $49.00", "Delivery: Express courier $19.00", "Total $68.00",
+                "Nothing is charged now.", "Pay when the order is delivered. The courier takes cash or card.", "12 Analytical Row",
+            ] {
+                let words = review.html.first("main").map { review.html.text(of: $0) } ?? ""
+                #expect(words.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains(text), "Review lacks “\(text)” in \(words)")
+            }
+            #expect(review.html.button(named: "Place order") != nil)
+            #expect(!review.text.lowercased().contains("card number"), "no card form")
+            // Standard shipping costs $6.95 below $100.00.
+            #expect(try browser.postDelivery().status == 303)
+            #expect(try browser.get("/checkout/review").text.contains("$55.95"))
+        }
+
+        @Test("The Delivery step checks every field on the server: a message each, aria-invalid, aria-describedby, focus on the first; what was typed stays; nothing is saved")
+        func validation() throws {
+            let shop = try TestShop(inProcess: true)
+            let browser = shop.browser()
+            let form = try browser.get("/checkout")
+            let inputs = form.html.elements("input") { $0["type"] != "hidden" && $0["type"] != "radio" }
+            let tokens = Dictionary(inputs.compactMap { input in input["name"].map { ($0, (input["autocomplete"] ?? "", input["type"] ?? "")) } }, uniquingKeysWith: { first, _ in first })
+            #expect(tokens["name"]! == ("name", "text") && tokens["email"]! == ("email", "email") && tokens["phone"]! == ("tel", "tel"))
+            #expect(tokens["address_line1"]!.0 == "address-line1" && tokens["address_line2"]!.0 == "address-line2" && tokens["city"]!.0 == "address-level2")
+            #expect(tokens["postal_code"]!.0 == "postal-code" && tokens["region"]!.0 == "address-level1")
+            #expect(form.html.first("select")?["autocomplete"] == "country")
+            for input in inputs { #expect(form.html.first("label") { $0["for"] == input["id"] } != nil, "\(input) has no label") }
+
+            let empty = try browser.postDelivery(Dictionary(uniqueKeysWithValues: Browser.deliveryFields.map { ($0.0, "") }))
+            #expect(empty.status == 400, "\(empty.summary)")
+            let required = ["name": "Enter your full name.", "email": "Enter your email address.", "address_line1": "Enter the street address.",
+                            "city": "Enter the town or city.", "postal_code": "Enter the postal code.", "country": "Choose the country."]
+            for (field, message) in required {
+                let control = try #require(empty.html.first { ($0.name == "input" || $0.name == "select") && $0["name"] == field }, "\(field)")
+                #expect(control["aria-invalid"] == "true", "\(field) is not marked invalid")
+                let describedBy = control["aria-describedby"]?.split(separator: " ").map(String.init) ?? []
+                let error = describedBy.compactMap { id in empty.html.first { $0["id"] == id } }.first { ($0["class"] ?? "").contains("field__error") }
+                #expect(error.map { empty.html.text(of: $0) } == "Error: " + message, "\(field): \(describedBy)")
+            }
+            #expect(empty.text.contains("Choose how your order is delivered."))
+            #expect(empty.html.first("input") { $0["name"] == "phone" }?["aria-invalid"] == nil, "the phone is optional")
+            let focused = empty.html.elements { $0["autofocus"] != nil }
+            #expect(focused.count == 1 && focused.first?["name"] == "name", "focus goes to the first wrong field only: \(focused)")
+
+            // One field wrong: only it is marked, focused, and everything typed comes back.
+            let one = try browser.postDelivery(["email": "ada.example.com", "phone": "call me"])
+            #expect(one.status == 400)
+            let email = try #require(one.html.first("input") { $0["name"] == "email" })
+            #expect(email["aria-invalid"] == "true" && email["autofocus"] != nil && email["value"] == "ada.example.com")
+            #expect(one.text.contains("Enter an email address like name@example.com."))
+            #expect(one.text.contains("Enter a phone number with digits, spaces and + - ( ) only, or leave it empty."))
+            #expect(one.html.first("input") { $0["name"] == "name" }?["aria-invalid"] == nil)
+            for (field, value) in Browser.deliveryFields where !["email", "phone", "country", "method"].contains(field) {
+                #expect(one.html.first("input") { $0["name"] == field }?["value"] == value, "\(field) was not kept")
+            }
+            #expect(one.html.first("option") { $0["value"] == "US" }?.has("selected") == true)
+            #expect(one.html.first("input") { $0["value"] == "standard" }?.has("checked") == true)
+            #expect(try browser.get("/checkout").html.first("input") { $0["name"] == "name" }?["value"] == "", "a refused form saved details")
+
+            // A method that does not deliver to the country says so.
+            let abroad = try browser.postDelivery(["country": "NO"])
+            #expect(abroad.status == 400 && abroad.text.contains("Standard shipping does not deliver to Norway. Choose another way."))
+            #expect(try browser.postDelivery(["country": "ZZ", "method": "international"]).text.contains("We do not deliver to that country."))
+            #expect(try browser.postDelivery(["country": "NO", "method": "international"]).status == 303)
+        }
+
+        @Test("The details are offered next time, on every device of the shopper; Profile edits and deletes them")
+        func savedDetails() throws {
+            let shop = try TestShop(inProcess: true)
+            let browser = shop.browser()
+            #expect(try browser.placeOrder().status == 303)
+            #expect(try browser.post("/cart/items", form: [("product", try shop.productID(named: Products.tent))]).status == 303)
+            let next = try browser.get("/checkout")
+            #expect(next.text.contains("We filled in the details you used last time."))
+            for (field, value) in Browser.deliveryFields where !["country", "method", "address_line2"].contains(field) {
+                #expect(next.html.first("input") { $0["name"] == field }?["value"] == value, "\(field) was not offered")
+            }
+            let profile = try browser.get("/profile")
+            #expect(profile.text.contains("12 Analytical Row") && profile.text.contains("Delivery: Standard shipping"))
+            #expect(try browser.post("/profile/delivery", form: Browser.deliveryFields.map { ($0.0, $0.0 == "city" ? "Salem" : $0.1) }).status == 303)
+            #expect(try browser.get("/checkout").html.first("input") { $0["name"] == "city" }?["value"] == "Salem")
+            let refused = try browser.post("/profile/delivery", form: Browser.deliveryFields.map { ($0.0, $0.0 == "postal_code" ? "97<201>" : $0.1) })
+            #expect(refused.status == 400 && refused.text.contains("Enter a postal code with letters, digits, spaces and hyphens only."))
+            #expect(try browser.post("/profile/delivery/delete").status == 303)
+            #expect(!(try browser.get("/profile").text.contains("Salem")))
+            let blank = try browser.get("/checkout")
+            #expect(blank.html.first("input") { $0["name"] == "city" }?["value"] == "" && !blank.text.contains("We filled in"))
+        }
+
+        @Test("Checking out an empty cart places nothing: Delivery says so, Place order without details leads there")
         func emptyCheckoutIsRejected() throws {
             let shop = try TestShop(emptyCarts: true, inProcess: true)
             let browser = shop.browser()
-            let answer = try browser.post("/cart/checkout", form: [("version", "0"), ("lines", "")])
-            #expect(answer.status == 400, "\(answer.summary)")
-            #expect(answer.text.contains("Your cart is empty"), "\(answer.summary)")
-            #expect(answer.tabBars.count == 1)
+            #expect(try browser.get("/checkout").text.contains("Your cart has nothing to check out."))
+            let answer = try browser.post("/checkout/place", form: [("version", "0"), ("lines", ""), ("delivery", "0"), ("details", "0")])
+            #expect(answer.status == 303 && answer.location == "/checkout", "\(answer.summary)")
             #expect(Self.orders(on: try browser.get("/profile")).isEmpty)
+            #expect(try browser.get("/checkout/review").location == "/cart", "Review of an empty cart leads to the cart")
 
-            // And once more after a real checkout: still one order.
+            // And once more after a real checkout: a new intent on the emptied cart is refused.
             let demo = try TestShop(inProcess: true)
             let shopper = demo.browser()
             #expect(try shopper.placeOrder().status == 303)
-            let again = try shopper.post("/cart/checkout", form: [("version", "1"), ("lines", "")])
-            #expect(again.status == 400, "a second checkout: \(again.summary)")
+            let tent = try demo.productID(named: Products.tent)
+            #expect(try shopper.post("/cart/items", form: [("product", tent)]).status == 303)
+            let details = try #require(try shopper.get("/checkout/review").html.first("input") { $0["name"] == "details" }?["value"])
+            #expect(try shopper.post("/cart/items/\(tent)/remove").status == 303)
+            // Standard shipping of nothing would cost $6.95.
+            let again = try shopper.post("/checkout/place", form: [("version", "99"), ("lines", ""), ("delivery", "695"), ("details", details)])
+            #expect(again.status == 400 && again.text.contains("Your cart is empty"), "a second checkout: \(again.summary)")
             #expect(Self.orders(on: try shopper.get("/profile")).count == 1)
         }
 
-        @Test("Two tabs (or a double click) pressing Checkout on one page place one order; both land on its confirmation")
+        @Test("Two tabs (or a double click) pressing Place order on one Review place one order; both land on its confirmation")
         func oneOrderPerIntent() throws {
             let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
-            let page = try browser.get("/cart")
-            let first = try browser.click("Checkout", on: page)
-            let second = try browser.click("Checkout", on: page)
+            #expect(try browser.postDelivery().status == 303)
+            let review = try browser.get("/checkout/review")
+            let first = try browser.click("Place order", on: review)
+            let second = try browser.click("Place order", on: review)
             #expect(first.status == 303 && second.status == 303, "\(first.summary) / \(second.summary)")
             let location = try #require(first.location)
             #expect(second.location == location, "the second press should land on the first's order")
@@ -84,20 +197,43 @@ extension ShopTests {
             #expect(Self.orders(on: try browser.get("/profile")).count == 2)
         }
 
-        @Test("Lines or prices other than those the page showed place nothing: the cart says what changed")
+        @Test("Lines, prices or delivery other than those Review showed place nothing: Review again, saying what changed")
         func changedSinceShown() throws {
             let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
-            let page = try browser.get("/cart")
-            // Another tab raises the bottles after this page was shown.
+            #expect(try browser.postDelivery().status == 303)
+            let review = try browser.get("/checkout/review")
+            // Another tab raises the bottles after Review was shown.
             #expect(try browser.post("/cart/items", form: [("product", try shop.productID(named: Products.bottle))]).status == 303)
-            let refused = try browser.click("Checkout", on: page)
-            #expect(refused.status == 303 && refused.location == "/cart", "\(refused.summary)")
-            let cart = try NoticeTests.next(browser, after: refused, path: "/cart")
-            #expect(NoticeTests.notice(on: cart)?.contains("You now have 3 of Insulated Water Bottle (it was 2).") == true, "\(cart.summary)")
+            let refused = try browser.click("Place order", on: review)
+            #expect(refused.status == 303 && refused.location == "/checkout/review?changed", "\(refused.summary)")
+            let again = try NoticeTests.next(browser, after: refused, path: "/checkout/review?changed")
+            #expect(NoticeTests.notice(on: again)?.contains("You now have 3 of Insulated Water Bottle (it was 2).") == true, "\(again.summary)")
+            #expect(again.text.contains("Something changed since you last saw your order, so nothing was ordered yet."))
             #expect(Self.orders(on: try browser.get("/profile")).isEmpty, "an order was placed at lines never shown")
-            #expect(try browser.placeOrder().status == 303, "checked out again from the cart as it is now")
+            #expect(try browser.click("Place order", on: again).status == 303, "placed once reviewed again")
             #expect(Self.orders(on: try browser.get("/profile")).first?.total.contains("$201.50") == true)
+
+            // Details changed in another tab since Review: Review again.
+            #expect(try browser.post("/cart/items", form: [("product", try shop.productID(named: Products.tent))]).status == 303)
+            #expect(try browser.postDelivery().status == 303)
+            let stale = try browser.get("/checkout/review")
+            #expect(try browser.postDelivery(["method": "express"]).status == 303)
+            let moved = try browser.click("Place order", on: stale)
+            #expect(moved.location == "/checkout/review?changed")
+            #expect(NoticeTests.notice(on: try NoticeTests.next(browser, after: moved, path: "/checkout/review"))?.contains("Your delivery details changed") == true)
+        }
+
+        @Test("A form of Place order that is damaged is refused with 400 and places nothing")
+        func damagedPlaceForm() throws {
+            let shop = try TestShop(inProcess: true)
+            let browser = shop.browser()
+            #expect(try browser.postDelivery().status == 303)
+            for fields in [[("version", "x"), ("lines", ""), ("delivery", "0"), ("details", "1")], [("version", "1"), ("lines", "3:1"), ("delivery", "0"), ("details", "1")],
+                           [("version", "1"), ("lines", "3:11:100"), ("delivery", "0"), ("details", "1")], [("version", "1"), ("lines", "")]] {
+                #expect(try browser.post("/checkout/place", form: fields).status == 400, "\(fields)")
+            }
+            #expect(Self.orders(on: try browser.get("/profile")).isEmpty)
         }
 
         @Test("Orders are listed newest first, each with its own lines")
@@ -196,7 +332,9 @@ extension ShopTests {
             ("/cart/items", [("product", "3")]),
             ("/cart/items/1/quantity", [("quantity", "5")]),
             ("/cart/items/2/remove", []),
-            ("/cart/checkout", []),
+            ("/checkout/delivery", Browser.deliveryFields),
+            ("/checkout/place", [("version", "0"), ("lines", ""), ("delivery", "0"), ("details", "0")]),
+            ("/profile/delivery", Browser.deliveryFields),
             ("/profile/name", [("display_name", "Mallory")]),
         ]
 
@@ -205,6 +343,7 @@ extension ShopTests {
             let cart = try browser.cart()
             let profile = try browser.get("/profile")
             return "\(cart) name \(ProfileTests.displayName(on: profile) ?? "?") orders \(CheckoutTests.orders(on: profile).count)"
+                + " delivery \(profile.text.contains("12 Analytical Row"))"
         }
 
         @Test("A post without a token is 403 and changes nothing", arguments: actions.map(\.0))

@@ -25,7 +25,7 @@ extension ShopTests {
 
         static let wrongMethods: [(String, String, String)] = [
             ("DELETE", "/cart", "GET, HEAD"), ("POST", "/cart", "GET, HEAD"), ("PUT", "/cart/items", "POST"),
-            ("GET", "/cart/checkout", "POST"), ("GET", "/cart/items", "POST"), ("GET", "/profile/name", "POST"),
+            ("GET", "/checkout/place", "POST"), ("GET", "/cart/items", "POST"), ("GET", "/profile/name", "POST"),
             ("DELETE", "/cart/items/1/remove", "POST"), ("PATCH", "/cart/items/1/quantity", "POST"), ("POST", "/events", "GET, HEAD"),
         ]
 

@@ -209,7 +209,7 @@ struct OrderExportTests {
     func numberMatchesProfile() throws {
         let shop = try TestShop()
         let browser = shop.browser()
-        let answer = try browser.click("Checkout", on: try browser.get("/cart"))
+        let answer = try browser.placeOrder()
         let location = try #require(answer.location)
         let profile = try browser.get(String(location.prefix { $0 != "#" }))
         let confirmation = try #require(profile.html.first { $0["id"] == "order-confirmation" })

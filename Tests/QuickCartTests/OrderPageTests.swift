@@ -8,7 +8,7 @@ extension ShopTests {
     @Suite("Order page") struct OrderPageTests {
         /// Checks out the browser's cart and returns the order's number.
         static func checkOut(_ browser: Browser) throws -> String {
-            let answer = try browser.click("Checkout", on: try browser.get("/cart"))
+            let answer = try browser.placeOrder()
             let location = try #require(answer.location)
             return String(location.dropFirst("/profile?order=".count).prefix { $0.isNumber })
         }

@@ -102,8 +102,8 @@ import Testing
         )
         try check(SearchView(query: "", results: [], resultSummary: "", recent: [], categories: links), fixture.layout(.search))
         try check(SearchView(query: "zz", results: [], resultSummary: "No results", recent: [], categories: links), fixture.layout(.search))
-        try check(CartView(cart: cart, version: 3, cards: fixture.cards), fixture.layout(.cart))
-        try check(CartView(cart: Cart(), version: 0, cards: fixture.cards), fixture.layout(.cart))
+        try check(CartView(cart: cart, cards: fixture.cards), fixture.layout(.cart))
+        try check(CartView(cart: Cart(), cards: fixture.cards), fixture.layout(.cart))
         let tabs = fixture.pages.tabBar.tabs
         try check(
             ProfileView(
@@ -115,16 +115,31 @@ import Testing
                 devices: [
                     DeviceView(name: "Chromium on Linux <b>", lastSeen: "1 Dec 2026", lastSeenISO: "2026-12-01T00:00:00Z", isThisDevice: true, handle: "ab"),
                     DeviceView(name: "Safari on iPhone", lastSeen: "30 Nov 2026", lastSeenISO: "2026-11-30T00:00:00Z", isThisDevice: false, handle: "cd"),
-                ]
+                ],
+                savedDelivery: SavedDeliveryView(details: DeliveryStoreTests.details(name: "Ann <b>"), methodName: "Standard <b>")
             ),
             fixture.layout(.profile)
         )
         try check(
             ProfileView(
                 displayName: "Guest", memberSince: "", memberSinceISO: "", orders: [], themes: [], tabOrder: [],
-                isCustomOrder: false, notificationsOn: true, confirmation: nil, devices: []
+                isCustomOrder: false, notificationsOn: true, confirmation: nil, devices: [], savedDelivery: nil
             ),
             fixture.layout(.profile)
+        )
+        let methods = DeliverySeed.methods
+        var typed = DeliveryStoreTests.details(name: "Ann <b>")
+        typed.email = "not an address"
+        let form = DeliveryFormView(
+            action: "/checkout/delivery", submitLabel: "Continue", details: typed, methods: methods, subtotal: cart.subtotal,
+            problems: typed.problems(methods: methods)
+        )
+        try check(CheckoutDeliveryView(form: form, offersSaved: true), fixture.layout(.cart))
+        try check(CheckoutDeliveryView(form: nil, offersSaved: false), fixture.layout(.cart))
+        try check(DeliveryDetailsPageView(form: form), fixture.layout(.profile))
+        let delivery = OrderDelivery(details: typed, method: methods[0], subtotal: cart.subtotal)
+        try check(
+            CheckoutReviewView(cart: cart, cartVersion: 4, delivery: delivery, detailsVersion: 7, changed: true), fixture.layout(.cart)
         )
         try check(ErrorView(title: "Page not found", message: "No <such> page", backHref: "/", backLabel: "Go to Home"), fixture.layout(nil, session: false))
 
@@ -160,10 +175,15 @@ import Testing
         let shop = try TestShop()
         let browser = shop.browser()
         _ = try browser.search("tent")
-        let checkout = try browser.click("Checkout", on: try browser.get("/cart"))
+        var paths = ["/checkout"]
+        #expect(try browser.postDelivery().status == 303)
+        paths += ["/checkout/review", "/profile/delivery"]
+        // Each checkout page as it shows before the order empties the cart.
+        let early = try paths.map { try browser.get($0).html }
+        let checkout = try browser.placeOrder()
         let orderPage = try #require(checkout.location).prefix { $0 != "#" }
-        for path in ["/", "/search", "/search?q=tent", "/search?q=nothing-like-it", "/cart", "/profile", String(orderPage), "/nowhere"] {
-            let html = try browser.get(path).html
+        for path in ["/", "/search", "/search?q=tent", "/search?q=nothing-like-it", "/cart", "/profile", String(orderPage), "/nowhere"] + paths {
+            let html = try paths.firstIndex(of: path).map { early[$0] } ?? browser.get(path).html
             let levels = html.elements { ["h1", "h2", "h3", "h4", "h5", "h6"].contains($0.name) }.map { Int($0.name.dropFirst())! }
             #expect(levels.first == 1, "\(path) should start with an h1: \(levels)")
             for (previous, next) in zip(levels, levels.dropFirst()) {

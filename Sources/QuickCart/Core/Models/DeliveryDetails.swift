@@ -67,6 +67,11 @@ public struct DeliveryDetails: Sendable, Hashable {
         }
     }
 
+    /// Town, region and postal code on one line, as an address is written: "Portland, OR, 97201".
+    public var cityLine: String {
+        [city, region, postalCode].filter { !$0.isEmpty }.joined(separator: ", ")
+    }
+
     /// The country's name, or its code when it names none.
     public var countryName: String { Country.named(country)?.name ?? country }
 

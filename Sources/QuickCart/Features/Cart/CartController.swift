@@ -11,7 +11,6 @@ extension CartController: ShopFeature {
         routes.post(tab.path("/items/:id/quantity"), use: cart.setQuantity)
         routes.post(tab.path("/items/:id/remove"), use: cart.remove)
         routes.post(tab.path("/items/:id/restore"), use: cart.undoRemove)
-        routes.post(tab.path("/checkout"), use: cart.checkout)
     }
 
     private static let tab = TabBar.TabID.cart
@@ -30,7 +29,7 @@ struct CartController: Sendable {
 
     func show(_ request: ShopRequest) throws -> Response {
         page.render(
-            CartView(cart: request.cart, version: request.cartVersion, cards: shelf.current.cards), title: "Cart", returnTo: Self.tab.path, for: request,
+            CartView(cart: request.cart, cards: shelf.current.cards), title: "Cart", returnTo: Self.tab.path, for: request,
             notice: DevicesController.joinedNotice(request.http.query["joined"])
         )
     }
@@ -125,32 +124,6 @@ struct CartController: Sendable {
             return committed(change, request, returnTo: Self.returnPath(request, at: productID), notice: Notice(text: text))
         } catch CartError.alreadyInCart {
             throw tooLate
-        }
-    }
-
-    /// `POST /cart/checkout` with `version` and `lines`, the cart version and lines the page
-    /// showed: the cart becomes an order at those prices, once per version shown (a second
-    /// press, another tab, a retry land on the order the first placed); the answer leads to
-    /// its confirmation. When the lines or prices changed since, nothing is placed and the
-    /// cart says what changed, to be checked out again.
-    func checkout(_ request: ShopRequest) throws -> Response {
-        let version = try request.integer("version", named: "cart version")
-        let shown = try ShownLinesField.decode(request.http.form["lines"] ?? "")
-        let placement = OrderPlacement(intent: .review(cartVersion: Int64(clamping: version)), shownLines: shown)
-        do {
-            let placed = try carts.placeOrder(placement, for: request.session, at: request.now)
-            let confirmation = TabBar.TabID.profile.path("?order=\(placed.orderID)#order-confirmation")
-            guard let change = placed.change else { return .redirect(to: confirmation) }
-            return committed(change, request, returnTo: confirmation)
-        } catch CartError.changedSinceShown {
-            let notice = ReviewChanges(shown: shown, now: request.cart, catalog: shelf.current.catalog).notice
-            var answer = Response.redirect(to: Self.tab.path)
-            answer.setCookie(notices.cookie(Notice(text: notice), at: request.now))
-            throw NothingChanged(answer: answer)
-        } catch CartError.emptyCart {
-            throw HTTPError(.badRequest, "Your cart is empty, so there is nothing to check out.")
-        } catch CartError.nothingForSale {
-            throw HTTPError(.badRequest, "Nothing in your cart is for sale any more; remove those items to continue.")
         }
     }
 

@@ -8,11 +8,8 @@ struct CartView: PageView {
     let count: Int
     let subtotal: Money
     let canCheckout: Bool
-    /// What checkout places: the cart's version and lines as this page shows them.
-    let cartVersion: Int64
-    let shownLines: String
 
-    init(cart: Cart, version: Int64, cards: ProductCards) {
+    init(cart: Cart, cards: ProductCards) {
         // By index, reading only what a row needs: an item holds a whole product, large to copy.
         var items: [CartRowView] = []
         items.reserveCapacity(cart.items.count)
@@ -27,8 +24,6 @@ struct CartView: PageView {
         count = cart.itemCount
         subtotal = cart.subtotal
         canCheckout = cart.canCheckout
-        cartVersion = version
-        shownLines = ShownLinesField.encode(OrderPlacement.lines(of: cart))
     }
 
     static let templateName = "cart"
@@ -38,8 +33,6 @@ struct CartView: PageView {
         "count": .int(\.count),
         "subtotal": .money(\.subtotal),
         "canCheckout": .bool(\.canCheckout),
-        "cartVersion": .int { Int($0.cartVersion) },
-        "shownLines": .text(\.shownLines),
         "hasUnavailable": .bool { $0.items.contains { !$0.isAvailable } },
     ]
 }

@@ -34,9 +34,12 @@ struct ReviewChanges: Sendable, Equatable {
     }
 
     /// The notice that leads the shopper back to check the cart again.
-    var notice: String {
-        let lead = "Your cart changed since you saw it, so nothing was ordered"
-        guard let first = sentences.first else { return lead + ". Please check it and place your order again." }
-        return lead + ": " + first + (sentences.count > 1 ? " (and more)" : "") + " Please check it again."
+    var notice: String { Self.notice(sentences) }
+
+    /// The notice naming the first of `changes` (a notice is short; the page shows the rest).
+    static func notice(_ changes: [String]) -> String {
+        let lead = "Your order changed since you saw it, so nothing was ordered"
+        guard let first = changes.first else { return lead + ". Please check it and place your order again." }
+        return lead + ": " + first + (changes.count > 1 ? " (and more)" : "") + " Please check it again."
     }
 }

@@ -18,6 +18,8 @@ struct OrderPageView: PageView {
         "history": .list { $0.order.history.reversed().map(OrderStateChangeView.init) },
         "shipment": .optional { $0.order.shipment.map(OrderStateChangeView.init) },
         "awaitingPayment": .bool { $0.order.state == .placed },
+        "address": .optional { $0.order.delivery.map(DeliveryAddressView.init) },
+        "subtotal": .money(\.order.subtotal),
     ]
 }
 

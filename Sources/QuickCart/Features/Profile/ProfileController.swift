@@ -4,7 +4,8 @@ import MicroHTTP
 extension ProfileController: ShopFeature {
     static func register(with shop: ShopContext, in routes: inout ShopRouter) throws {
         let profile = ProfileController(
-            orders: shop.storage.orders, sessions: shop.storage.sessions, sessionManager: shop.sessions, publisher: shop.publisher,
+            orders: shop.storage.orders, sessions: shop.storage.sessions, deliveryDetails: shop.storage.deliveryDetails,
+            deliveryMethods: shop.storage.deliveryMethods, sessionManager: shop.sessions, publisher: shop.publisher,
             page: try shop.pages.page(ProfileView.self, tab: tab), notices: shop.pages.notices
         )
         routes.get(tab.path, use: profile.show)
@@ -22,6 +23,8 @@ struct ProfileController: Sendable {
 
     let orders: any OrderStore
     let sessions: any SessionStore
+    let deliveryDetails: any DeliveryDetailsStore
+    let deliveryMethods: any DeliveryMethodStore
     /// Ends sessions (sign out).
     let sessionManager: SessionManager
     /// Ends a signed-out client's open streams, on every instance.
@@ -44,9 +47,17 @@ struct ProfileController: Sendable {
             isCustomOrder: !session.preferences.tabOrder.isEmpty,
             notificationsOn: session.preferences.notifications,
             confirmation: confirmed.map(OrderConfirmationView.init),
-            devices: try devices(of: session)
+            devices: try devices(of: session),
+            savedDelivery: try savedDelivery(of: session)
         )
         return page.render(content, title: "Profile", returnTo: Self.tab.path, for: request)
+    }
+
+    /// The saved delivery details, with their method's name while the shop offers it.
+    private func savedDelivery(of session: Session) throws -> SavedDeliveryView? {
+        guard let saved = try deliveryDetails.deliveryDetails(for: session) else { return nil }
+        let method = try deliveryMethods.deliveryMethods().first { $0.code == saved.details.method }
+        return SavedDeliveryView(details: saved.details, methodName: method?.name)
     }
 
     /// `POST /profile/name` with `display_name`; the notice says it was saved.

@@ -14,6 +14,8 @@ struct ProfileView: PageView {
     let confirmation: OrderConfirmationView?
     /// The shopper's devices, this one marked (empty until the shopper is stored).
     let devices: [DeviceView]
+    /// The delivery details saved for the next checkout.
+    let savedDelivery: SavedDeliveryView?
 
     static let templateName = "profile"
     static let mustacheFields: MustacheFields<ProfileView> = [
@@ -31,6 +33,7 @@ struct ProfileView: PageView {
         "devices": .list(\.devices),
         "hasDevices": .bool { !$0.devices.isEmpty },
         "hasOtherDevices": .bool { $0.devices.contains { !$0.isThisDevice } },
+        "savedDelivery": .optional(\.savedDelivery),
     ]
 }
 
@@ -50,6 +53,7 @@ struct OrderView: MustacheView {
         "stateLabel": .text(\.order.state.label),
         "stateAt": .text { OrderStateChangeView.time($0.order.history.last?.at ?? $0.order.placedAt) },
         "stateAtISO": .text { ProfileController.isoDate($0.order.history.last?.at ?? $0.order.placedAt) },
+        "address": .optional { $0.order.delivery.map(DeliveryAddressView.init) },
     ]
 }
 
@@ -72,6 +76,7 @@ struct OrderConfirmationView: MustacheView {
         "number": .text { $0.order.number },
         "total": .money(\.order.total),
         "itemCountText": .text { Badge.itemCountText($0.order.itemCount) },
+        "address": .optional { $0.order.delivery.map(DeliveryAddressView.init) },
     ]
 }
 

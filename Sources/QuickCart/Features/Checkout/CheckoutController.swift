@@ -1,0 +1,143 @@
+import MicroHTTP
+
+extension CheckoutController: ShopFeature {
+    static func register(with shop: ShopContext, in routes: inout ShopRouter) throws {
+        let checkout = CheckoutController(
+            shelf: shop.shelf, carts: shop.storage.carts, methods: shop.storage.deliveryMethods, details: shop.storage.deliveryDetails,
+            publisher: shop.publisher, notices: shop.pages.notices,
+            deliveryPage: try shop.pages.page(CheckoutDeliveryView.self, tab: .cart),
+            reviewPage: try shop.pages.page(CheckoutReviewView.self, tab: .cart)
+        )
+        routes.get(path, use: checkout.showDelivery)
+        routes.post(path + "/delivery", use: checkout.saveDelivery)
+        routes.get(path + "/review", use: checkout.showReview)
+        routes.post(path + "/place", use: checkout.place)
+    }
+
+    /// Checkout's address: the Cart tab's Checkout button leads here.
+    static let path = "/checkout"
+}
+
+/// Checkout in two steps. **Delivery** (`GET /checkout`, posted to `/checkout/delivery`): the
+/// details, checked field by field on the server (a refusal is the page again, 400, with what
+/// was typed and a message per field), saved on the shopper for next time. **Review**
+/// (`GET /checkout/review`): lines, delivery, total and how to pay, and "Place order"
+/// (`POST /checkout/place`), which places exactly what Review showed, once per intent.
+struct CheckoutController: Sendable {
+    let shelf: LiveCatalog
+    let carts: any CartStore
+    let methods: any DeliveryMethodStore
+    let details: any DeliveryDetailsStore
+    let publisher: any BadgePublisher
+    let notices: NoticeCookies
+    let deliveryPage: ShopPage<CheckoutDeliveryView>
+    let reviewPage: ShopPage<CheckoutReviewView>
+
+    /// `GET /checkout`: the form, filled with the saved details (checked, with `?check`, when
+    /// Review found them unusable now).
+    func showDelivery(_ request: ShopRequest) throws -> Response {
+        guard request.cart.canCheckout else { return deliveryPage(form: nil, offersSaved: false, request) }
+        let saved = try details.deliveryDetails(for: request.session)
+        let methods = try methods.deliveryMethods()
+        var filled = saved?.details ?? DeliveryDetails()
+        if filled.method.isEmpty, methods.count == 1 { filled.method = methods[0].code }
+        let problems = request.http.query["check"] != nil ? filled.problems(methods: methods) : []
+        let form = DeliveryFormView(
+            action: Self.path + "/delivery", submitLabel: "Continue to review", details: filled, methods: methods,
+            subtotal: request.cart.subtotal, problems: problems
+        )
+        return deliveryPage(form: form, offersSaved: saved != nil, request)
+    }
+
+    /// `POST /checkout/delivery`: saved and on to Review, or the form again (400) saying what to change.
+    func saveDelivery(_ request: ShopRequest) throws -> Response {
+        let typed = Self.details(from: request.http.form)
+        let methods = try methods.deliveryMethods()
+        let problems = typed.problems(methods: methods)
+        guard problems.isEmpty else {
+            let form = DeliveryFormView(
+                action: Self.path + "/delivery", submitLabel: "Continue to review", details: typed, methods: methods,
+                subtotal: request.cart.subtotal, problems: problems
+            )
+            throw NothingChanged(answer: deliveryPage(form: form, offersSaved: false, request, status: .badRequest))
+        }
+        _ = try details.saveDeliveryDetails(typed, for: request.session, at: request.nowMilliseconds)
+        return .redirect(to: Self.path + "/review")
+    }
+
+    /// `GET /checkout/review`: what Place order would place.
+    func showReview(_ request: ShopRequest) throws -> Response {
+        guard request.cart.canCheckout else { return .redirect(to: TabBar.TabID.cart.path) }
+        guard let saved = try details.deliveryDetails(for: request.session) else { return .redirect(to: Self.path) }
+        let methods = try methods.deliveryMethods()
+        guard saved.details.problems(methods: methods).isEmpty, let method = methods.first(where: { $0.code == saved.details.method }) else {
+            return .redirect(to: Self.path + "?check")
+        }
+        let review = CheckoutReviewView(
+            cart: request.cart, cartVersion: request.cartVersion,
+            delivery: OrderDelivery(details: saved.details, method: method, subtotal: request.cart.subtotal),
+            detailsVersion: saved.version, changed: request.http.query["changed"] != nil
+        )
+        return reviewPage.render(review, title: "Review your order", returnTo: Self.path + "/review", for: request)
+    }
+
+    /// `POST /checkout/place` with what Review showed: the order, once per cart version shown
+    /// (a second press, another tab or device lands on the order the first placed); or, when
+    /// anything changed since, nothing, and Review again saying what changed.
+    func place(_ request: ShopRequest) throws -> Response {
+        let version = try request.integer("version", named: "cart version")
+        let shown = try ShownLinesField.decode(request.http.form["lines"] ?? "")
+        let shownDelivery = try request.integer("delivery", named: "delivery price")
+        let shownDetails = try request.integer("details", named: "delivery details version")
+        let intent = OrderIntent.review(cartVersion: Int64(clamping: version))
+        guard let saved = try details.deliveryDetails(for: request.session) else { throw reviewAgain(request, to: Self.path, "Enter your delivery details first.") }
+        guard Int64(clamping: shownDetails) == saved.version else {
+            throw reviewAgain(request, "Your delivery details changed since you saw them. Check them below.")
+        }
+        guard let method = try methods.deliveryMethods().first(where: { $0.code == saved.details.method && $0.delivers(to: saved.details.country) }) else {
+            throw reviewAgain(request, to: Self.path + "?check", "That delivery method is no longer offered for your address. Choose another.")
+        }
+        let delivery = OrderDelivery(details: saved.details, method: method, subtotal: OrderPlacement.subtotal(of: shown))
+        do {
+            guard delivery.price.cents == Int64(clamping: shownDelivery) else { throw CartError.changedSinceShown }
+            let placed = try carts.placeOrder(OrderPlacement(intent: intent, shownLines: shown, delivery: delivery), for: request.session, at: request.now)
+            let confirmation = TabBar.TabID.profile.path + "?order=\(placed.orderID)#order-confirmation"
+            if let change = placed.change { publisher.publish(change, for: request.session) }
+            return .redirect(to: confirmation)
+        } catch CartError.changedSinceShown {
+            var changes = ReviewChanges(shown: shown, now: request.cart, catalog: shelf.current.catalog).sentences
+            let now = OrderDelivery(details: saved.details, method: method, subtotal: request.cart.subtotal).price
+            if now.cents != Int64(clamping: shownDelivery) {
+                changes.append("Delivery now costs \(now == .zero ? "nothing" : now.formatted) (it was \(Money(cents: Int64(clamping: shownDelivery)).formatted)).")
+            }
+            throw reviewAgain(request, ReviewChanges.notice(changes))
+        } catch CartError.emptyCart {
+            throw HTTPError(.badRequest, "Your cart is empty, so there is nothing to order.")
+        } catch CartError.nothingForSale {
+            throw HTTPError(.badRequest, "Nothing in your cart is for sale any more; remove those items to continue.")
+        }
+    }
+
+    /// Nothing placed: back to Review (or `path`) with `text` said there, and nothing stored.
+    private func reviewAgain(_ request: ShopRequest, to path: String = Self.path + "/review?changed", _ text: String) -> NothingChanged {
+        var answer = Response.redirect(to: path)
+        answer.setCookie(notices.cookie(Notice(text: text), at: request.now))
+        return NothingChanged(answer: answer)
+    }
+
+    private func deliveryPage(form: DeliveryFormView?, offersSaved: Bool, _ request: ShopRequest, status: HTTPStatus = .ok) -> Response {
+        deliveryPage.render(
+            CheckoutDeliveryView(form: form, offersSaved: offersSaved), title: "Delivery", returnTo: Self.path, for: request, status: status
+        )
+    }
+
+    /// The details a delivery form posted, each trimmed (the country's code in capitals).
+    static func details(from form: Parameters) -> DeliveryDetails {
+        var details = DeliveryDetails()
+        for field in DeliveryDetails.Field.allCases {
+            details[field] = (form[field.rawValue] ?? "").trimmingWhitespace()
+        }
+        details.country = details.country.uppercased()
+        return details
+    }
+}
