@@ -43,7 +43,7 @@ def test_orders_export_follow_prints_orders_from_every_instance(cluster, postgre
     def place(server) -> str:
         shopper = Shopper()
         shopper.begin(server.port)
-        answer = shopper.post(server.port, "/cart/checkout", {})
+        answer = shopper.post(server.port, "/checkout/place", shopper.review_fields(server.port))
         assert answer.status == 303, answer
         return answer.location.split("order=")[1].split("#")[0]
 

@@ -15,7 +15,7 @@ def test_a_mark_through_the_database_reaches_the_open_pages_on_every_instance(cl
     instances = cluster(2)
     shopper = Shopper()
     shopper.begin(instances[0].port)
-    answer = shopper.post(instances[0].port, "/cart/checkout", {})
+    answer = shopper.post(instances[0].port, "/checkout/place", shopper.review_fields(instances[0].port))
     assert answer.status == 303, answer
     number = answer.location.split("order=")[1].split("#")[0]
     streams = [EventStream(server.port, shopper.cookie, timeout=10.0, path="/events?texts") for server in instances]

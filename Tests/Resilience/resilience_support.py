@@ -30,6 +30,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # The folder holding Views/ and Public/: this checkout, unless $QUICKCART_RESOURCES says otherwise.
 RESOURCES = Path(os.environ.get("QUICKCART_RESOURCES", ROOT))
 HOST = "127.0.0.1"
+# Delivery details the Delivery step takes, for checkouts under load.
+DELIVERY = {"name": "Ada Lovelace", "email": "ada@example.com", "address_line1": "12 Analytical Row", "city": "Portland",
+            "postal_code": "97201", "country": "US", "method": "standard"}
 COOKIE_NAME = "quickcart_session"
 SERVING_LINE = re.compile(r"http://127\.0\.0\.1:(\d+)/")
 ORDER_LOCATION = re.compile(r"^/profile\?order=(\d+)#order-confirmation$")
@@ -205,6 +208,21 @@ class Shopper:
         cookie = cookie_value(answer.set_cookie)
         if cookie is not None:
             self.cookie = cookie
+
+    def review_fields(self, port: int) -> dict:
+        """The fields of Review's Place order form (what `POST /checkout/place` takes: the cart's
+        version and lines, the delivery price, the details' version), saving delivery details
+        first when the shopper has none; empty when there is nothing to check out."""
+        answer = self.request(port, "GET", "/checkout/review")
+        if answer.status == 303 and answer.location == "/checkout":
+            saved = self.post(port, "/checkout/delivery", DELIVERY)
+            if saved.status != 303:
+                raise AssertionError(f"POST /checkout/delivery: expected 303, saw {saved.status}: {saved.body[:300]!r}")
+            answer = self.request(port, "GET", "/checkout/review")
+        if answer.status != 200:
+            return {}
+        return {name.decode(): value.decode() for name, value in re.findall(
+            rb'<input type="hidden" name="(version|lines|delivery|details)" value="([^"]*)"', answer.body)}
 
     def post(self, port: int, path: str, fields: dict) -> Answer:
         """A form post with the session's CSRF token. Raises ``SessionLost`` when the server

@@ -183,7 +183,7 @@ class Worker(threading.Thread):
             steps = [
                 (Op("add", product), "/cart/items", {"product": product, "return_to": "/cart"}),
                 (Op("set", product, self.random.randint(1, 10)), f"/cart/items/{product}/quantity", None),
-                (Op("checkout"), "/cart/checkout", {}),
+                (Op("checkout"), "/checkout/place", {}),
             ]
             for op, path, fields in steps:
                 if self.stop.is_set():
@@ -193,6 +193,18 @@ class Worker(threading.Thread):
                 port, generation = self.wait_until_up()
                 if port is None:
                     return
+                if op.kind == "checkout":
+                    # Place order as Review shows it now (the cart's version and lines).
+                    try:
+                        fields = shopper.review_fields(port)
+                    except SessionLost:
+                        shopper.close()
+                        shopper, log = None, None
+                        break
+                    except TRANSPORT_ERRORS as error:
+                        if self.explained(generation, error):
+                            self.wait_until_up(generation)
+                        break
                 outcome = self.send(shopper, log, op, port, generation, path, fields)
                 if outcome == "drop-session":
                     shopper.close()

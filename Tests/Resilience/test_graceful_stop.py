@@ -191,9 +191,9 @@ class Poster(threading.Thread):
                 for kind in ("add", "checkout"):
                     if not self.server.alive():
                         return
-                    path, fields = ("/cart/items", {"product": product, "return_to": "/"}) if kind == "add" \
-                        else ("/cart/checkout", {})
+                    path = "/cart/items" if kind == "add" else "/checkout/place"
                     try:
+                        fields = {"product": product, "return_to": "/"} if kind == "add" else self.shopper.review_fields(self.port)
                         answer = self.shopper.post(self.port, path, fields)
                     except SessionLost as lost:
                         self.problems.append(f"{self.name}: session not recognised: {lost}")
@@ -233,11 +233,12 @@ class HalfSentCheckout:
     """A checkout whose headers and first body bytes are sent now, and the rest later."""
 
     def __init__(self, port, shopper: Shopper):
-        body = urllib.parse.urlencode({"csrf": shopper.csrf, "return_to": "/cart"}).encode()
+        body = urllib.parse.urlencode({"csrf": shopper.csrf, **shopper.review_fields(port)}).encode()
+        shopper.close()
         self.rest = body[len(body) // 2:]
         self.socket = socket.create_connection((HOST, port), timeout=10)
         self.socket.sendall(
-            f"POST /cart/checkout HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
+            f"POST /checkout/place HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
             f"Cookie: {COOKIE_NAME}={shopper.cookie}\r\nContent-Type: application/x-www-form-urlencoded\r\n"
             f"Content-Length: {len(body)}\r\n\r\n".encode() + body[:len(body) // 2])
         self.session_id = shopper.session_id
