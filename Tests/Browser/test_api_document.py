@@ -114,6 +114,7 @@ def test_every_route_and_status_answers_as_the_document_says(shop):
     assert status == 200 and joined["added"] == 0
 
     # Checkout, once per key, and orders.
+    assert app.send("POST", "/api/v1/checkout")[0] == 422
     bad = dict(DELIVERY, country="ZZ")
     assert app.send("POST", "/api/v1/checkout", {"delivery": bad})[0] == 422
     key = {"Idempotency-Key": "conformance-1"}

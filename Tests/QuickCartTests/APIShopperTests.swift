@@ -100,6 +100,8 @@ extension ShopTests {
             let app = try TestApp.create(port: shop.port)
             let stream = try app.eventStream()
             #expect(try stream.next().data == "3")
+            let none = try app.send("POST", "/api/v1/checkout")
+            #expect(none.status == 422 && none.problem == "delivery-required" && none.json["field"] as? String == "delivery", "\(backend): \(none)")
             var wrong = TestApp.delivery
             wrong["country"] = "ZZ"
             let refused = try app.send("POST", "/api/v1/checkout", json: ["delivery": wrong])

@@ -22,6 +22,7 @@ struct APIProblem: Error {
         case productUnavailable = "product-unavailable"
         case rateLimited = "rate-limited"
         case invalidCode = "invalid-code"
+        case deliveryRequired = "delivery-required"
         case idempotencyKeyReused = "idempotency-key-reused"
         case badRequest = "bad-request"
         case unavailable
@@ -30,7 +31,7 @@ struct APIProblem: Error {
         var status: HTTPStatus {
             switch self {
             case .invalidJSON, .invalidBody, .badRequest: .badRequest
-            case .invalidValue, .invalidCode, .idempotencyKeyReused: .unprocessableContent
+            case .invalidValue, .invalidCode, .deliveryRequired, .idempotencyKeyReused: .unprocessableContent
             case .unsupportedMediaType: .unsupportedMediaType
             case .bodyTooLarge: .contentTooLarge
             case .unauthorized: .unauthorized
@@ -60,6 +61,7 @@ struct APIProblem: Error {
             case .productUnavailable: "The product is no longer for sale"
             case .rateLimited: "Too many requests"
             case .invalidCode: "The code is not valid"
+            case .deliveryRequired: "Delivery details are needed"
             case .idempotencyKeyReused: "The Idempotency-Key was used for another request"
             case .badRequest: "The request cannot be read"
             case .unavailable: "The shop cannot serve this right now"
@@ -84,6 +86,7 @@ struct APIProblem: Error {
             case .productUnavailable: "The product is no longer for sale, so no more of it can be added."
             case .rateLimited: "Too many requests of this kind from this address; wait for `Retry-After` seconds."
             case .invalidCode: "The code is mistyped, used already, expired or void. Ask the other device for a new one."
+            case .deliveryRequired: "Checkout needs delivery details: send them as `delivery`, or save them on the web's checkout. Nothing was changed."
             case .idempotencyKeyReused: "The key placed an order with other delivery details. A new order needs a new key; nothing was changed."
             case .badRequest: "The request is malformed (its address or headers)."
             case .unavailable: "Storage cannot be reached or written just now; nothing was changed. Retry after `Retry-After` seconds."

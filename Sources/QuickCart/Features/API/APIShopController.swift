@@ -67,14 +67,17 @@ struct APIShopController: Sendable {
     func checkout(_ request: APIRequest) throws -> Response {
         let body = try APIBody.read(request.http, fields: APIDelivery.checkoutFields)
         let given = APIDelivery.details(in: body)
-        let shown = OrderPlacement.lines(of: request.cart)
-        // Without details sent or saved the order goes without delivery, as the web's checkout
-        // places it until its checkout asks for them.
-        let delivery = try (given ?? deliveryDetails.deliveryDetails(for: request.session)?.details).map { details in
-            try APIDelivery.delivery(
-                details, methods: try deliveryMethods.deliveryMethods(), subtotal: OrderPlacement.subtotal(of: shown), saved: given == nil
+        // The web's checkout asks for delivery details; so does this one.
+        guard let details = try given ?? deliveryDetails.deliveryDetails(for: request.session)?.details else {
+            throw APIProblem(
+                .deliveryRequired, "Checkout needs delivery details: send them as “delivery”, or save them on the web's checkout first.",
+                field: "delivery"
             )
         }
+        let shown = OrderPlacement.lines(of: request.cart)
+        let delivery = try APIDelivery.delivery(
+            details, methods: try deliveryMethods.deliveryMethods(), subtotal: OrderPlacement.subtotal(of: shown), saved: given == nil
+        )
         let intent: OrderIntent
         if let key = request.http.headers["Idempotency-Key"] {
             guard request.http.headers.values(named: "Idempotency-Key").count == 1, let keyed = OrderIntent(idempotencyKey: key) else {
