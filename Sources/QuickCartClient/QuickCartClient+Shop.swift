@@ -56,12 +56,16 @@ extension QuickCartClient {
     /// once per tap) when retrying after a timeout: the server answers with the order that key
     /// placed and places no second one (``CheckoutResult/isReplay``). Without a key, a retry of
     /// the same cart version is answered the same way.
-    /// - Throws: ``QuickCartError/emptyCart(_:)``, ``QuickCartError/nothingForSale(_:)``, or
+    /// `delivery` says where the order goes; without it the shopper's saved details (from a
+    /// checkout on the web) are used.
+    /// - Throws: ``QuickCartError/emptyCart(_:)``, ``QuickCartError/nothingForSale(_:)``,
+    ///   ``QuickCartError/deliveryRequired(_:)`` with no details sent or saved,
+    ///   ``QuickCartError/invalidValue(field:problem:)`` for details the shop refuses, or
     ///   ``QuickCartError/badRequest(field:problem:)`` for a key that is not 1 to 255 visible
     ///   ASCII characters.
-    public func checkout(idempotencyKey: String? = nil) async throws(QuickCartError) -> CheckoutResult {
+    public func checkout(idempotencyKey: String? = nil, delivery: DeliveryDetails? = nil) async throws(QuickCartError) -> CheckoutResult {
         let headers = idempotencyKey.map { ["Idempotency-Key": $0] } ?? [:]
-        let answer = try await send(request("POST", ["checkout"], headers: headers), body: Empty())
+        let answer = try await send(request("POST", ["checkout"], headers: headers), body: CheckoutBody(delivery: delivery))
         let placed = try answer.decode(PlacedOrder.self)
         return CheckoutResult(order: placed.order, isReplay: answer.replayed?.lowercased() == "true")
     }

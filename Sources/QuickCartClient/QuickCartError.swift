@@ -31,6 +31,8 @@ public enum QuickCartError: Error, Sendable, CustomStringConvertible {
     case emptyCart(Problem)
     /// 409 `nothing-for-sale`: checkout of a cart whose lines are all no longer for sale.
     case nothingForSale(Problem)
+    /// 422 `delivery-required`: checkout with no delivery details sent and none saved.
+    case deliveryRequired(Problem)
     /// 409 `product-unavailable`: adding to (or raising) a product no longer for sale.
     case productUnavailable(Problem)
     /// 422 `invalid-code`: the join code is wrong, expired or used.
@@ -74,6 +76,7 @@ public enum QuickCartError: Error, Sendable, CustomStringConvertible {
         case "method-not-allowed": self = .methodNotAllowed(problem)
         case "empty-cart": self = .emptyCart(problem)
         case "nothing-for-sale": self = .nothingForSale(problem)
+        case "delivery-required": self = .deliveryRequired(problem)
         case "product-unavailable": self = .productUnavailable(problem)
         case "invalid-code": self = .invalidCode(problem)
         case "bad-request": self = .badRequest(field: problem.field, problem: problem)
@@ -91,7 +94,7 @@ public enum QuickCartError: Error, Sendable, CustomStringConvertible {
             problem
         case .unauthorized(let problem), .notFound(let problem), .invalidJSON(let problem), .unsupportedMediaType(let problem),
              .bodyTooLarge(let problem), .methodNotAllowed(let problem), .emptyCart(let problem), .nothingForSale(let problem),
-             .productUnavailable(let problem), .invalidCode(let problem), .internalError(let problem), .otherProblem(let problem):
+             .deliveryRequired(let problem), .productUnavailable(let problem), .invalidCode(let problem), .internalError(let problem), .otherProblem(let problem):
             problem
         case .unexpectedResponse, .transport, .cancelled:
             nil

@@ -13,13 +13,13 @@ struct CheckoutTests {
         let cart = try await app.addLine(productID: shoes.id, quantity: 2)
         let key = UUID().uuidString
 
-        let placed = try await app.checkout(idempotencyKey: key)
+        let placed = try await app.checkout(idempotencyKey: key, delivery: .pickUp)
         #expect(!placed.isReplay && placed.order.state == .placed, "\(backend): \(placed)")
         #expect(placed.order.total == cart.subtotal && placed.order.lines.map(\.quantity) == cart.lines.map(\.quantity), "\(backend): \(placed.order)")
         #expect(placed.order.lines.map(\.productId) == cart.lines.map(\.product.id) && placed.order.history.map(\.state) == [.placed])
         #expect(placed.order.lines.first { $0.productId == shoes.id }?.unitPrice == shoes.price)
 
-        let repeated = try await app.checkout(idempotencyKey: key)
+        let repeated = try await app.checkout(idempotencyKey: key, delivery: .pickUp)
         #expect(repeated.isReplay && repeated.order == placed.order, "\(backend): the repeat placed \(repeated)")
         #expect(try await app.orders() == [placed.order], "\(backend): a repeated key placed a second order")
         #expect(try await app.order(id: placed.order.id) == placed.order)
@@ -28,14 +28,14 @@ struct CheckoutTests {
         // Two taps at once with a new key: still one order.
         _ = try await app.addLine(productID: shoes.id)
         let twin = UUID().uuidString
-        let taps = [Task { try await app.checkout(idempotencyKey: twin) }, Task { try await app.checkout(idempotencyKey: twin) }]
+        let taps = [Task { try await app.checkout(idempotencyKey: twin, delivery: .pickUp) }, Task { try await app.checkout(idempotencyKey: twin, delivery: .pickUp) }]
         var answers: [CheckoutResult] = []
         for tap in taps { answers.append(try await tap.value) }
         #expect(answers[0].order == answers[1].order && answers.filter(\.isReplay).count == 1, "\(backend): \(answers)")
         #expect(try await app.orders().map(\.id) == [answers[0].order.id, placed.order.id], "\(backend): newest first, one per key")
 
         // A new key on the empty cart places nothing.
-        let empty = await refusal { try await app.checkout(idempotencyKey: UUID().uuidString) }
+        let empty = await refusal { try await app.checkout(idempotencyKey: UUID().uuidString, delivery: .pickUp) }
         if case .emptyCart(let problem)? = empty {
             #expect(problem.status == 409)
         } else {
@@ -44,12 +44,36 @@ struct CheckoutTests {
         #expect(try await app.orders().count == 2)
     }
 
+    @Test("Checkout asks for delivery details when none are sent or saved, and keeps those sent on the order", arguments: [Backend.sqlite])
+    func deliveryDetails(backend: Backend) async throws {
+        let shop = try APIShop(backend)
+        let app = try await QuickCartClient.registered(at: shop)
+        _ = try await app.addLine(productID: try await app.product(named: DemoProducts.tent).id)
+        let none = await refusal { try await app.checkout() }
+        if case .deliveryRequired(let problem)? = none {
+            #expect(problem.status == 422 && problem.field == "delivery")
+        } else {
+            Issue.record("a checkout without delivery details answered \(String(describing: none))")
+        }
+        var abroad = DeliveryDetails.pickUp
+        abroad.country = "CA"
+        let refused = await refusal { try await app.checkout(delivery: abroad) }
+        if case .invalidValue(let field, _)? = refused {
+            #expect(field == "delivery.method", "picking up in a US store from Canada")
+        } else {
+            Issue.record("a pick-up from Canada answered \(String(describing: refused))")
+        }
+        #expect(try await app.orders().isEmpty, "a refused checkout placed an order")
+        let order = try await app.checkout(delivery: .pickUp).order
+        #expect(try await app.orders() == [order] && order.state == .placed)
+    }
+
     @Test("Another shopper's order is not found", arguments: [Backend.sqlite])
     func othersOrder(backend: Backend) async throws {
         let shop = try APIShop(backend)
         let app = try await QuickCartClient.registered(at: shop), other = try await QuickCartClient.registered(at: shop, device: "Other")
         _ = try await app.addLine(productID: try await app.product(named: DemoProducts.tent).id)
-        let order = try await app.checkout().order
+        let order = try await app.checkout(delivery: .pickUp).order
         let others = await refusal { try await other.order(id: order.id) }
         if case .notFound(let problem)? = others {
             #expect(problem.status == 404)

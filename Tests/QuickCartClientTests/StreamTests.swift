@@ -50,7 +50,7 @@ struct StreamTests {
         let events = Recording(app.events())
         let opened = await events.until { !$0.isEmpty }
         #expect(opened == [.badge(count: cart.count, version: cart.version)], "\(opened)")
-        _ = try await app.checkout()
+        _ = try await app.checkout(delivery: .pickUp)
         let emptied = try await app.cart()
         let heard = await events.until { $0.count == 2 }
         #expect(heard.last == .badge(count: 0, version: emptied.version), "the stream did not hear checkout empty the cart: \(heard)")
@@ -61,7 +61,7 @@ struct StreamTests {
         let shop = try APIShop(.sqlite)
         let app = try await QuickCartClient.registered(at: shop)
         _ = try await app.addLine(productID: try await app.product(named: DemoProducts.tent).id)
-        let order = try await app.checkout().order
+        let order = try await app.checkout(delivery: .pickUp).order
         let events = Recording(app.events())
         #expect(await events.until { !$0.isEmpty }.count == 1)
         #expect(shop.runCommand(["orders", "mark", order.id, "paid"]) == 0)

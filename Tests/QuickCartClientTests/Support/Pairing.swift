@@ -8,6 +8,14 @@ enum DemoProducts {
     static let tent = "Ultralight Tent"
 }
 
+extension DeliveryDetails {
+    /// Details the demo shop accepts: picked up in store, so an order's total is its subtotal.
+    static let pickUp = DeliveryDetails(
+        name: "Dana Reyes", email: "dana@example.com", addressLine1: "1 Main Street", city: "Springfield", region: "IL",
+        postalCode: "62701", country: "US", method: "pickup"
+    )
+}
+
 extension QuickCartClient {
     /// A new client of the shop at `shop`, with its token (and `reconnection` for its streams).
     static func registered(at shop: APIShop, device: String = "Test iPhone", reconnection: ReconnectPolicy = ReconnectPolicy()) async throws -> QuickCartClient {
