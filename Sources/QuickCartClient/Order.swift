@@ -13,6 +13,12 @@ public struct Order: Hashable, Sendable, Codable, Identifiable {
     /// What was bought.
     public let lines: [OrderLine]
     /// The sum of the line totals.
+    public let subtotal: Money
+    /// Where it goes; `nil` for an order placed before checkout asked for delivery.
+    public let delivery: OrderDelivery?
+    /// How it goes and is paid; `nil` as ``delivery`` is.
+    public let deliveryMethod: OrderDeliveryMethod?
+    /// The subtotal plus delivery.
     public let total: Money
 }
 

@@ -70,6 +70,12 @@ extension QuickCartClient {
         return CheckoutResult(order: placed.order, isReplay: answer.replayed?.lowercased() == "true")
     }
 
+    /// `GET /api/v1/delivery-methods`: how the shop delivers, in its order, for a Delivery
+    /// form's choices (a ``DeliveryDetails/method`` is one of their codes).
+    public func deliveryMethods() async throws(QuickCartError) -> [DeliveryMethod] {
+        try await fetch(request("GET", ["delivery-methods"]), as: DeliveryMethodList.self).methods
+    }
+
     /// `GET /api/v1/orders`: the shopper's orders, newest first.
     public func orders() async throws(QuickCartError) -> [Order] {
         try await fetch(request("GET", ["orders"]), as: OrderList.self).orders
@@ -102,6 +108,10 @@ struct ProductList: Decodable {
 
 struct PlacedOrder: Decodable {
     let order: Order
+}
+
+struct DeliveryMethodList: Decodable {
+    let methods: [DeliveryMethod]
 }
 
 struct OrderList: Decodable {

@@ -44,7 +44,7 @@ struct CheckoutTests {
         #expect(try await app.orders().count == 2)
     }
 
-    @Test("Checkout asks for delivery details when none are sent or saved, and keeps those sent on the order", arguments: [Backend.sqlite])
+    @Test("Checkout asks for delivery details when none are sent or saved, and keeps those sent on the order", arguments: Backend.allCases)
     func deliveryDetails(backend: Backend) async throws {
         let shop = try APIShop(backend)
         let app = try await QuickCartClient.registered(at: shop)
@@ -66,6 +66,11 @@ struct CheckoutTests {
         #expect(try await app.orders().isEmpty, "a refused checkout placed an order")
         let order = try await app.checkout(delivery: .pickUp).order
         #expect(try await app.orders() == [order] && order.state == .placed)
+        #expect(order.delivery?.postalCode == "62701" && order.delivery?.country == "US" && order.delivery?.name == "Dana Reyes", "\(order)")
+        let pickUp = try #require(try await app.deliveryMethods().first { $0.code == "pickup" })
+        #expect(pickUp.price.minorUnits == 0 && pickUp.countries == ["US"] && pickUp.payment == "in-store")
+        #expect(order.deliveryMethod?.code == "pickup" && order.deliveryMethod?.payment == "in-store" && order.deliveryMethod?.howToPay == pickUp.howToPay)
+        #expect(order.total == order.subtotal, "a free pick-up added to the total: \(order)")
     }
 
     @Test("Another shopper's order is not found", arguments: [Backend.sqlite])
