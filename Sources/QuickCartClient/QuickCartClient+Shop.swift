@@ -12,7 +12,7 @@ extension QuickCartClient {
     }
 
     /// `POST /api/v1/client/join`: makes this client one of the shopper who showed `code`
-    /// (the web's "Continue on another device", `XXXX-XXXX`); this client's own lines are added
+    /// (the web's "Continue on another device", `BCDF-GHJK` (two groups of four letters)); this client's own lines are added
     /// to that shopper's cart.
     /// - Throws: ``QuickCartError/invalidCode(_:)`` for a wrong, expired or used code.
     public func join(code: String) async throws(QuickCartError) -> JoinResult {

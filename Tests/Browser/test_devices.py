@@ -51,7 +51,7 @@ def show_code(driver, shop):
     press(driver, "Show a new code" if driver.find_elements(By.CSS_SELECTOR, "[data-join-code]") else "Show a code")
     wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "[data-join-code] strong"), what="a code on the page")
     code = driver.find_element(By.CSS_SELECTOR, "[data-join-code] strong").text.strip()
-    assert CODE.match(code), f"the code {code!r} is not XXXX-XXXX in the base-20 alphabet"
+    assert CODE.match(code), f"the code {code!r} is not two hyphenated groups of four in the base-20 alphabet"
     return code
 
 

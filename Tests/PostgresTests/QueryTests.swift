@@ -2,7 +2,7 @@ import Postgres
 import PostgresTesting
 import Testing
 
-/// Placeholders from the arguments: each interpolated value is the next `$n`, bound, never text.
+/// Numbered parameters from the arguments: each interpolated value becomes the next `$1`, `$2`, …, bound, never text.
 @Suite("Queries from interpolation")
 struct QueryTests {
     @Test func valuesBecomeNumberedParametersAndFragmentsStayText() {

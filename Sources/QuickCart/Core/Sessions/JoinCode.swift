@@ -1,7 +1,7 @@
 /// The codes that bring another device into a shopper's cart: eight letters of RFC 8628's
 /// base-20 alphabet (no vowels, so no words; no look-alikes such as 0/O or 1/I), shown as
-/// `XXXX-XXXX`. About 34.6 bits: with five wrong tries per code and a per-address limit, far
-/// past guessing within the code's ten minutes.
+/// `BCDF-GHJK` (two groups of four letters). About 34.6 bits: with five wrong tries per code
+/// and a per-address limit, far past guessing within the code's ten minutes.
 enum JoinCode {
     /// RFC 8628 §6.1's alphabet.
     static let alphabet = Array("BCDFGHJKLMNPQRSTVWXZ".utf8)
@@ -26,7 +26,7 @@ enum JoinCode {
         return String(decoding: letters, as: UTF8.self)
     }
 
-    /// `XXXX-XXXX`.
+    /// `BCDF-GHJK` (two groups of four letters).
     static func display(_ code: String) -> String {
         String(code.prefix(4)) + "-" + String(code.dropFirst(4))
     }

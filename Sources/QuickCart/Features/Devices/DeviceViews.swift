@@ -3,7 +3,7 @@ import Mustache
 /// "Continue on another device" (`device-code.mustache`): the code, the QR code of its link,
 /// and how long it lasts; or a button to show one.
 struct DeviceCodeView: PageView {
-    /// `XXXX-XXXX`, while a code is live.
+    /// `BCDF-GHJK` (two groups of four letters), while a code is live.
     let code: String?
     /// The join link the QR code carries.
     let link: String?
