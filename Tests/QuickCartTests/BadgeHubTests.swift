@@ -37,7 +37,7 @@ struct BadgeHubTests {
         defer { storage.close() }
         let now = TestSessions.start
         let manager = SessionManager(
-            store: storage.sessions, secret: Array(repeating: 7, count: 32), catalog: storage.catalog, idleLifetime: 3600, secureCookies: false
+            store: storage.sessions, secret: Array(repeating: 7, count: 32), liveCatalog: storage.liveCatalog, idleLifetime: 3600, secureCookies: false
         )
         let cookie = try #require(try manager.resolve(Request(method: .get, path: "/"), at: now).cookie?.value)
         let request = Request(method: .get, path: "/events", headers: ["Cookie": "\(SessionManager.cookieName)=\(cookie)"])
@@ -45,7 +45,7 @@ struct BadgeHubTests {
         let resolution = try manager.resolve(request, at: now)
         #expect(!resolution.session.isStored)
         let hub = BadgeHub()
-        let tent = try #require(storage.catalog.current.catalog.product(slug: "ultralight-tent"))
+        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
         // ...then another request's first change stored it and moved the streams, before this one subscribed.
         hub.publish(try storage.carts.add(productID: tent.id, for: resolution.session, at: now), for: resolution.session)
         let response = try EventsController(hub: hub).stream(ShopRequest(

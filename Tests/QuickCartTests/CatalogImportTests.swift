@@ -49,7 +49,7 @@ struct CatalogImportTests {
         func listing() throws -> [String] {
             let storage = try open()
             defer { storage.close() }
-            return try storage.catalogs.loadCatalog().products.map { "\($0.slug) \($0.price) \($0.isActive ? "active" : "inactive")" }
+            return try storage.catalogStore.loadCatalog().products.map { "\($0.slug) \($0.price) \($0.isActive ? "active" : "inactive")" }
         }
     }
 
@@ -75,13 +75,13 @@ struct CatalogImportTests {
         let workspace = try Workspace(backend)
         let storage = try workspace.open()
         defer { storage.close() }
-        let current = storage.catalog.current
+        let current = storage.liveCatalog.current
         #expect(current.origin == .demo && current.version == 1)
         #expect(current.catalog.products.map(\.id) == Array(1...Int64(CatalogSeed.products.count)))
         #expect(current.catalog.products.map(\.slug) == CatalogSeed.products.map(\.slug))
         #expect(current.starterCart == Cart.demo(from: current.catalog) && current.starterCart.itemCount == 3)
         let reopened = try workspace.open()
-        #expect(reopened.catalog.current.version == 1, "opening again imports nothing")
+        #expect(reopened.liveCatalog.current.version == 1, "opening again imports nothing")
         reopened.close()
     }
 
@@ -89,9 +89,9 @@ struct CatalogImportTests {
     func upsertAndDeactivate(backend: StoreBackend) throws {
         let workspace = try Workspace(backend)
         let before = try workspace.open()
-        let shoes = try #require(before.catalog.current.catalog.product(slug: "trail-running-shoes"))
-        let version = before.catalog.current.version
-        #expect(before.catalog.current.origin == .demo)
+        let shoes = try #require(before.liveCatalog.current.catalog.product(slug: "trail-running-shoes"))
+        let version = before.liveCatalog.current.version
+        #expect(before.liveCatalog.current.origin == .demo)
         before.close()
 
         let run = workspace.run(["catalog", "import", try workspace.file("own.csv", Self.ownCatalog)])
@@ -102,7 +102,7 @@ struct CatalogImportTests {
 
         let storage = try workspace.open()
         defer { storage.close() }
-        let current = storage.catalog.current
+        let current = storage.liveCatalog.current
         #expect(current.origin == .own && current.version > version)
         #expect(current.catalog.products.map(\.slug) == ["trail-running-shoes", "camp-chair"], "only the file's products are for sale, in its order")
         let updated = try #require(current.catalog.product(slug: "trail-running-shoes"))
@@ -128,7 +128,7 @@ struct CatalogImportTests {
         #expect(try workspace.listing() == original)
         let storage = try workspace.open()
         defer { storage.close() }
-        #expect(storage.catalog.current.origin == .demo)
+        #expect(storage.liveCatalog.current.origin == .demo)
     }
 
     @Test("A bad file prints every problem, one per line, exits non-zero and writes nothing", arguments: StoreBackend.allCases)
@@ -196,7 +196,7 @@ struct CatalogImportTests {
         let workspace = try Workspace(backend)
         let storage = try workspace.open()
         let session = TestSessions.new()
-        let tent = try #require(storage.catalog.current.catalog.product(slug: "ultralight-tent"))
+        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
         _ = try storage.carts.add(productID: tent.id, for: session, at: now)
         storage.close()
 
@@ -225,7 +225,7 @@ struct CatalogImportTests {
         let workspace = try Workspace(backend)
         let storage = try workspace.open()
         let session = TestSessions.new()
-        let shoes = try #require(storage.catalog.current.catalog.product(slug: "trail-running-shoes"))
+        let shoes = try #require(storage.liveCatalog.current.catalog.product(slug: "trail-running-shoes"))
         _ = try storage.carts.add(productID: shoes.id, for: session, at: now)
         let (orderID, _) = try storage.carts.checkout(for: TestSessions.stored(session), at: now)
         _ = try storage.carts.add(productID: shoes.id, for: TestSessions.stored(session), at: now + 1)
@@ -250,10 +250,10 @@ struct CatalogImportTests {
         let workspace = try Workspace(backend)
         let storage = try workspace.open()
         defer { storage.close() }
-        #expect(try storage.catalog.refresh(from: storage.catalogs) == false)
+        #expect(try storage.liveCatalog.refresh(from: storage.catalogStore) == false)
         #expect(workspace.run(["catalog", "import", try workspace.file("own.csv", Self.ownCatalog)]).status == 0)
-        #expect(try storage.catalog.refresh(from: storage.catalogs) == true)
-        #expect(storage.catalog.current.catalog.product(slug: "camp-chair") != nil)
-        #expect(storage.catalog.current.starterCart.isEmpty)
+        #expect(try storage.liveCatalog.refresh(from: storage.catalogStore) == true)
+        #expect(storage.liveCatalog.current.catalog.product(slug: "camp-chair") != nil)
+        #expect(storage.liveCatalog.current.starterCart.isEmpty)
     }
 }

@@ -70,7 +70,7 @@ struct DeliveryStoreTests {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
         let standard = try #require(DeliverySeed.methods.first { $0.code == "standard" })
-        let cart = storage.catalog.current.starterCart
+        let cart = storage.liveCatalog.current.starterCart
         let session = TestSessions.new()
         let delivery = OrderDelivery(details: Self.details(), method: standard, subtotal: cart.subtotal)
         #expect(delivery.price == .zero, "the demo cart's $177.00 is past standard's free-from $100.00")
@@ -83,7 +83,7 @@ struct DeliveryStoreTests {
         #expect(order.total == Money(cents: 17_700))
 
         // A small order pays for delivery: two bottles, $49.00 + $6.95.
-        let shoes = try #require(storage.catalog.current.catalog.product(slug: "trail-running-shoes"))
+        let shoes = try #require(storage.liveCatalog.current.catalog.product(slug: "trail-running-shoes"))
         let small = TestSessions.new()
         let change = try storage.carts.remove(productID: shoes.id, for: small, at: now)
         let stored = TestSessions.stored(small)
@@ -103,7 +103,7 @@ struct DeliveryStoreTests {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
         let express = try #require(DeliverySeed.methods.first { $0.code == "express" })
-        let cart = storage.catalog.current.starterCart
+        let cart = storage.liveCatalog.current.starterCart
         let session = TestSessions.new()
         _ = try storage.sessions.setDisplayName("Ada", for: session, at: now)
         let stored = TestSessions.stored(session)

@@ -10,7 +10,7 @@ struct JoinStoreTests {
     func joinMergesAndClamps(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open(emptyCarts: true)
         defer { storage.close() }
-        let catalog = storage.catalog.current.catalog
+        let catalog = storage.liveCatalog.current.catalog
         let tent = try #require(catalog.product(slug: "ultralight-tent")), shoes = try #require(catalog.product(slug: "trail-running-shoes"))
         let dana = TestSessions.new(), laptop = TestSessions.new()
         _ = try storage.carts.add(productID: tent.id, for: dana, at: now)

@@ -7,7 +7,7 @@ import Testing
 @Suite("Live keys")
 struct LiveKeyTests {
     private static func manager(secret: [UInt8], storage: any ShopStorage) -> SessionManager {
-        SessionManager(store: storage.sessions, secret: secret, catalog: storage.catalog, idleLifetime: 3600, secureCookies: false)
+        SessionManager(store: storage.sessions, secret: secret, liveCatalog: storage.liveCatalog, idleLifetime: 3600, secureCookies: false)
     }
 
     private static func request(cookie: String?) -> Request {

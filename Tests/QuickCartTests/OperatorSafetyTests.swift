@@ -108,8 +108,8 @@ struct OperatorSafetyTests {
         }
         #expect(workspace.run(["catalog", "import", try workspace.file("own.csv", lines.joined(separator: "\n"))]).status == 0)
         let storage = try workspace.open()
-        #expect(storage.catalog.current.catalog.products.map(\.name) == names)
-        #expect(storage.catalog.current.catalog.products.allSatisfy { $0.summary == "=1+1" && $0.category == "@Tools" })
+        #expect(storage.liveCatalog.current.catalog.products.map(\.name) == names)
+        #expect(storage.liveCatalog.current.catalog.products.allSatisfy { $0.summary == "=1+1" && $0.category == "@Tools" })
         let ordered = try OrderExportTests.placeOrder(storage, ["item-0", "item-2"], at: 1_796_029_300)
         storage.close()
 
@@ -129,7 +129,7 @@ struct OperatorSafetyTests {
         #expect(again.status == 0, "\(again.report)")
         #expect(again.output.hasSuffix("no changes\n"), "\(again.output)")
         let reopened = try workspace.open()
-        #expect(reopened.catalog.current.catalog.products.map(\.name) == names)
+        #expect(reopened.liveCatalog.current.catalog.products.map(\.name) == names)
         reopened.close()
 
         let orders = workspace.run(["orders", "export"])

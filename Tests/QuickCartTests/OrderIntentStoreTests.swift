@@ -13,7 +13,7 @@ struct OrderIntentStoreTests {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
         let session = TestSessions.new()
-        let shown = OrderPlacement.lines(of: storage.catalog.current.starterCart)
+        let shown = OrderPlacement.lines(of: storage.liveCatalog.current.starterCart)
         let placement = OrderPlacement(intent: .review(cartVersion: 0), shownLines: shown)
         let first = try storage.carts.placeOrder(placement, for: session, at: now)
         #expect(first.isNew && first.change == CartChange(itemCount: 0, version: 1))
@@ -32,7 +32,7 @@ struct OrderIntentStoreTests {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
         let session = TestSessions.new()
-        let tent = try #require(storage.catalog.current.catalog.product(slug: "ultralight-tent"))
+        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
         let change = try storage.carts.add(productID: tent.id, for: session, at: now)
         let phone = TestSessions.anotherClient(of: TestSessions.stored(session))
         let placement = OrderPlacement(intent: .review(cartVersion: change.version))
@@ -45,7 +45,7 @@ struct OrderIntentStoreTests {
     func intentsArePerShopper(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let tent = try #require(storage.catalog.current.catalog.product(slug: "ultralight-tent"))
+        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
         let ada = TestSessions.new(), bo = TestSessions.new()
         let placement = OrderPlacement(intent: .review(cartVersion: 0))
         let adas = try storage.carts.placeOrder(placement, for: ada, at: now)
@@ -65,19 +65,19 @@ struct OrderIntentStoreTests {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
         let session = TestSessions.new()
-        let shoes = try #require(storage.catalog.current.catalog.product(slug: "trail-running-shoes"))
+        let shoes = try #require(storage.liveCatalog.current.catalog.product(slug: "trail-running-shoes"))
         _ = try storage.sessions.setDisplayName("Ada", for: session, at: now)
         let stored = TestSessions.stored(session)
-        let shown = OrderPlacement.lines(of: storage.catalog.current.starterCart)
+        let shown = OrderPlacement.lines(of: storage.liveCatalog.current.starterCart)
         // The shoes cost more now: an import between Review and Place order.
-        let entries = storage.catalog.current.catalog.allProducts.map { product in
+        let entries = storage.liveCatalog.current.catalog.allProducts.map { product in
             CatalogEntry(
                 slug: product.slug, name: product.name, summary: product.summary, category: product.category,
                 price: product.id == shoes.id ? Money(cents: 13_800) : product.price,
                 icon: product.icon, isFeatured: product.isFeatured, isActive: product.isActive, image: nil
             )
         }
-        _ = try storage.catalogs.importCatalog(entries, origin: .own)
+        _ = try storage.catalogStore.importCatalog(entries, origin: .own)
         let before = try #require(try storage.sessions.stored(session))
         #expect(throws: CartError.changedSinceShown) {
             try storage.carts.placeOrder(OrderPlacement(intent: .review(cartVersion: 0), shownLines: shown), for: stored, at: now + 1)
@@ -103,7 +103,7 @@ struct OrderIntentStoreTests {
         defer { storage.close() }
         let session = TestSessions.new()
         _ = try storage.sessions.setDisplayName("Ada", for: session, at: now)
-        let placement = OrderPlacement(intent: .review(cartVersion: 0), shownLines: OrderPlacement.lines(of: storage.catalog.current.starterCart))
+        let placement = OrderPlacement(intent: .review(cartVersion: 0), shownLines: OrderPlacement.lines(of: storage.liveCatalog.current.starterCart))
         let outcomes = concurrently(Array(0..<8)) { _ in
             Result { try storage.carts.placeOrder(placement, for: TestSessions.stored(session), at: now + 1) }
         }

@@ -137,7 +137,7 @@ struct PhotoTests {
             """)])
         #expect(good.status == 0, "\(good.report)")
         let storage = try workspace.open()
-        let chair = try #require(storage.catalog.current.catalog.product(slug: "camp-chair"))
+        let chair = try #require(storage.liveCatalog.current.catalog.product(slug: "camp-chair"))
         storage.close()
         #expect(chair.image?.fileName == "chair.jpg" && chair.image?.width == 320 && chair.image?.height == 240)
 
@@ -158,7 +158,7 @@ struct PhotoTests {
             """)], database: shop.directory.path + "/quickcart.sqlite", media: workspace.media)
         #expect(run.status == 0, "\(run.report)")
         let storage = try StoreLocation(database: shop.directory.path + "/quickcart.sqlite", keeping: shop.directory).open()
-        let image = try #require(storage.catalog.current.catalog.product(slug: "camp-chair")?.image)
+        let image = try #require(storage.liveCatalog.current.catalog.product(slug: "camp-chair")?.image)
         storage.close()
 
         let client = shop.browser()

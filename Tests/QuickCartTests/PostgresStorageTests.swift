@@ -18,7 +18,7 @@ struct PostgresStorageTests {
     func passingFailuresAreUnavailable(state: String, passing: Bool) {
         let failure = PostgresError(kind: .server, sqlState: state, message: "m", operation: "execute")
         do {
-            try PostgresDatabase.mapping { throw failure }
+            try PostgresStoragePool.mapping { throw failure }
         } catch let error as StorageError {
             #expect(passing, "\(state) became \(error)")
         } catch let error as PostgresError {
@@ -68,7 +68,7 @@ struct PostgresStorageTests {
         let hub = BadgeHub()
         _ = first.badgePublisher(deliveringTo: BadgeHub())
         _ = second.badgePublisher(deliveringTo: hub)
-        let tent = try #require(first.catalog.current.catalog.product(slug: "ultralight-tent"))
+        let tent = try #require(first.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
         let session = TestSessions.new()
         let stream = EventStream()
         // Ended as the server ends a stream whose client left: the hub lets go of it.
@@ -92,7 +92,7 @@ struct PostgresStorageTests {
         let firstHub = BadgeHub(), secondHub = BadgeHub()
         let publisher = first.badgePublisher(deliveringTo: firstHub)
         _ = second.badgePublisher(deliveringTo: secondHub)
-        let tent = try #require(first.catalog.current.catalog.product(slug: "ultralight-tent"))
+        let tent = try #require(first.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
         let phone = TestSessions.new()
         let laptop = TestSessions.anotherClient(of: phone)
         let here = EventStream(), there = EventStream()
@@ -124,7 +124,7 @@ struct PostgresStorageTests {
         defer { first.close(); second.close() }
         let hub = BadgeHub()
         _ = second.badgePublisher(deliveringTo: hub)
-        let tent = try #require(first.catalog.current.catalog.product(slug: "ultralight-tent"))
+        let tent = try #require(first.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
         let fresh = TestSessions.new()
         let session = fresh
         _ = try first.carts.add(productID: tent.id, for: session, at: now)
@@ -158,8 +158,8 @@ struct PostgresStorageTests {
         let url = try TestPostgresServer.shared().makeDatabase(prefix: "concurrent")
         let storages = try (0..<3).map { _ in try Self.open(url) }
         defer { for storage in storages { storage.close() } }
-        let shoes = try #require(storages[0].catalog.current.catalog.product(slug: "trail-running-shoes"))
-        let tent = try #require(storages[0].catalog.current.catalog.product(slug: "ultralight-tent"))
+        let shoes = try #require(storages[0].liveCatalog.current.catalog.product(slug: "trail-running-shoes"))
+        let tent = try #require(storages[0].liveCatalog.current.catalog.product(slug: "ultralight-tent"))
         // Every instance stores the same new session with its first change, at once.
         let session = TestSessions.new()
         let failures = Mutex<[String]>([])
@@ -207,7 +207,7 @@ struct PostgresStorageTests {
         defer { storage.close() }
         let hub = BadgeHub()
         _ = storage.badgePublisher(deliveringTo: hub)
-        let tent = try #require(storage.catalog.current.catalog.product(slug: "ultralight-tent"))
+        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
         let session = TestSessions.new()
         let change = try storage.carts.add(productID: tent.id, for: session, at: now)
         let stream = EventStream()

@@ -11,7 +11,7 @@ struct SearchStoreTests {
     /// The names `query` finds, best first.
     private static func names(_ storage: any ShopStorage, _ query: String) throws -> [String] {
         try storage.productSearch.searchProducts(matching: query, limit: 50).map { id in
-            try #require(storage.catalog.current.catalog.product(id: id), "an id that is not in the catalog: \(id)").name
+            try #require(storage.liveCatalog.current.catalog.product(id: id), "an id that is not in the catalog: \(id)").name
         }
     }
 
@@ -146,7 +146,7 @@ struct SearchStoreTests {
     func importsStaySearchable(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let catalog = try storage.catalogs.loadCatalog()
+        let catalog = try storage.catalogStore.loadCatalog()
         let tent = try #require(catalog.products.first { $0.slug == "ultralight-tent" })
         func entry(_ product: Product, name: String? = nil, summary: String? = nil) -> CatalogEntry {
             CatalogEntry(
@@ -160,7 +160,7 @@ struct SearchStoreTests {
         )
         // Everything but the tent and the bottle is left out (inactive); the tent gets new words.
         let bottle = try #require(catalog.products.first { $0.slug == "insulated-water-bottle" })
-        let imported = try storage.catalogs.importCatalog(
+        let imported = try storage.catalogStore.importCatalog(
             [entry(tent, name: "Ultralight Shelter", summary: "A two-person shelter."), chair, entry(bottle)], origin: .own
         )
         let ids = { (query: String) in try storage.productSearch.searchProducts(matching: query, limit: 50) }

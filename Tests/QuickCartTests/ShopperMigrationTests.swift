@@ -124,7 +124,7 @@ struct ShopperMigrationTests {
         #expect(try storage.sessions.devices(ofShopper: stored.shopperID).map(\.clientID) == [id], "one client per shopper")
 
         // The cookie that reached the session reaches the shopper: nothing is lost.
-        let manager = SessionManager(store: storage.sessions, secret: secret, catalog: storage.catalog, idleLifetime: 3600, secureCookies: false)
+        let manager = SessionManager(store: storage.sessions, secret: secret, liveCatalog: storage.liveCatalog, idleLifetime: 3600, secureCookies: false)
         let request = Request(method: .get, path: "/", headers: ["Cookie": "\(SessionManager.cookieName)=\(token.cookieValue(key: HMACKey(secret)))"])
         let session = try manager.resolve(request, at: 300).session
         #expect(session.isStored && session.displayName == "Dana" && session.shopperID == stored.shopperID)

@@ -17,7 +17,7 @@ struct StoreTests {
     func catalogIsLoaded(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let catalog = storage.catalog.current.catalog
+        let catalog = storage.liveCatalog.current.catalog
         #expect(catalog.products.count == CatalogSeed.products.count)
         #expect(catalog.products.map(\.slug) == CatalogSeed.products.map(\.slug))
         #expect(catalog.products.map(\.price.cents) == CatalogSeed.products.map(\.priceCents))
@@ -30,11 +30,11 @@ struct StoreTests {
     func starterCart(backend: StoreBackend) throws {
         let location = try backend.makeLocation()
         let demo = try location.open()
-        #expect(demo.catalog.current.starterCart.items.map { "\($0.quantity) × \($0.product.name)" } == ["1 × Trail Running Shoes", "2 × Insulated Water Bottle"])
+        #expect(demo.liveCatalog.current.starterCart.items.map { "\($0.quantity) × \($0.product.name)" } == ["1 × Trail Running Shoes", "2 × Insulated Water Bottle"])
         demo.close()
         let empty = try location.open(emptyCarts: true)
         defer { empty.close() }
-        #expect(empty.catalog.current.starterCart.isEmpty)
+        #expect(empty.liveCatalog.current.starterCart.isEmpty)
     }
 
     @Test("The session secret is long, stable across reopening, and different for another shop", arguments: StoreBackend.allCases)
@@ -75,7 +75,7 @@ struct StoreTests {
         let stored = try #require(try storage.sessions.stored(session))
         #expect(stored == StoredSession(
             shopperID: session.shopperID, shopperLiveKey: session.shopperLiveKey, createdAt: now - 60, lastSeen: now, displayName: "Ada",
-            preferences: .standard, cart: storage.catalog.current.starterCart, cartVersion: 0
+            preferences: .standard, cart: storage.liveCatalog.current.starterCart, cartVersion: 0
         ))
     }
 
@@ -83,7 +83,7 @@ struct StoreTests {
     func refusedFirstChangeStoresNothing(backend: StoreBackend) throws {
         let location = try backend.makeLocation()
         let storage = try location.open()
-        let tent = try #require(storage.catalog.current.catalog.product(slug: "ultralight-tent"))
+        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
         let session = TestSessions.new()
         #expect(throws: CartError.notInCart) { try storage.carts.setQuantity(4, of: tent.id, for: session, at: now) }
         #expect(throws: CartError.notInCart) { try storage.carts.adjustQuantity(by: 1, of: tent.id, for: session, at: now) }
@@ -100,7 +100,7 @@ struct StoreTests {
     func checkoutWithNothingForSale(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open(emptyCarts: true)
         defer { storage.close() }
-        let products = storage.catalog.current.catalog.products
+        let products = storage.liveCatalog.current.catalog.products
         let tent = try #require(products.first { $0.slug == "ultralight-tent" })
         let session = TestSessions.new()
         _ = try storage.carts.add(productID: tent.id, for: session, at: now)
@@ -111,7 +111,7 @@ struct StoreTests {
                 icon: product.icon, isFeatured: product.isFeatured, isActive: true, image: nil
             )
         }
-        _ = try storage.catalogs.importCatalog(kept, origin: .own)
+        _ = try storage.catalogStore.importCatalog(kept, origin: .own)
         let before = try #require(try storage.sessions.stored(session))
         #expect(throws: CartError.nothingForSale) { try storage.carts.checkout(for: session, at: now) }
         #expect(try storage.sessions.stored(session) == before, "a refused checkout changed the session")
@@ -121,7 +121,7 @@ struct StoreTests {
     func storingTwiceIsHarmless(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let tent = try #require(storage.catalog.current.catalog.product(slug: "ultralight-tent"))
+        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
         let session = TestSessions.new()
         // Both requests resolved the session before either stored it.
         _ = try storage.carts.add(productID: tent.id, for: session, at: now)
@@ -184,7 +184,7 @@ struct StoreTests {
         let storage = try backend.makeLocation().open(emptyCarts: true)
         defer { storage.close() }
         let slugs = ["ultralight-tent", "trail-running-shoes", "daypack-22l"]
-        let products = try slugs.map { try #require(storage.catalog.current.catalog.product(slug: $0)) }
+        let products = try slugs.map { try #require(storage.liveCatalog.current.catalog.product(slug: $0)) }
         var session = TestSessions.new()
         var last = CartChange(itemCount: 0, version: 0)
         // Added within one second: the order still holds.
@@ -216,7 +216,7 @@ struct StoreTests {
         // The purged id starts again from nothing: no cart or searches come back with it.
         #expect(try storage.searches.recentSearches(for: TestSessions.stored(old)) == [])
         try storage.sessions.setDisplayName("Again", for: old, at: now)
-        #expect(try storage.sessions.stored(old)?.cart == storage.catalog.current.starterCart)
+        #expect(try storage.sessions.stored(old)?.cart == storage.liveCatalog.current.starterCart)
         #expect(try storage.sessions.deleteSessions(lastSeenBefore: now - 10) == 0)
     }
 
@@ -226,8 +226,8 @@ struct StoreTests {
     func add(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let tent = try #require(storage.catalog.current.catalog.product(slug: "ultralight-tent"))
-        let shoes = try #require(storage.catalog.current.catalog.product(slug: "trail-running-shoes"))
+        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
+        let shoes = try #require(storage.liveCatalog.current.catalog.product(slug: "trail-running-shoes"))
         let session = TestSessions.new()
         let first = try storage.carts.add(productID: tent.id, for: session, at: now)
         #expect(first == CartChange(itemCount: 4, version: 1))
@@ -243,8 +243,8 @@ struct StoreTests {
     func setQuantity(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let shoes = try #require(storage.catalog.current.catalog.product(slug: "trail-running-shoes"))
-        let tent = try #require(storage.catalog.current.catalog.product(slug: "ultralight-tent"))
+        let shoes = try #require(storage.liveCatalog.current.catalog.product(slug: "trail-running-shoes"))
+        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
         let session = TestSessions.new()
         for (posted, expected) in [(7, 7), (0, 1), (-3, 1), (11, 10), (Int.max, 10), (Int.min, 1), (4, 4)] {
             let change = try storage.carts.setQuantity(posted, of: shoes.id, for: session, at: now)
@@ -260,8 +260,8 @@ struct StoreTests {
     func adjustQuantity(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let shoes = try #require(storage.catalog.current.catalog.product(slug: "trail-running-shoes"))
-        let tent = try #require(storage.catalog.current.catalog.product(slug: "ultralight-tent"))
+        let shoes = try #require(storage.liveCatalog.current.catalog.product(slug: "trail-running-shoes"))
+        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
         let session = TestSessions.new()
         let steps: [(delta: Int, expected: Int)] = [(1, 2), (1, 3), (-1, 2), (20, 10), (1, 10), (-4, 6), (-50, 1), (-1, 1), (Int.max, 10), (Int.min, 1)]
         for step in steps {
@@ -276,7 +276,7 @@ struct StoreTests {
     func concurrentAdjustmentsAllCount(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let shoes = try #require(storage.catalog.current.catalog.product(slug: "trail-running-shoes"))
+        let shoes = try #require(storage.liveCatalog.current.catalog.product(slug: "trail-running-shoes"))
         let session = TestSessions.new()
         _ = try storage.carts.setQuantity(1, of: shoes.id, for: session, at: now)
         let failures = Mutex<[String]>([])
@@ -297,8 +297,8 @@ struct StoreTests {
     func remove(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let shoes = try #require(storage.catalog.current.catalog.product(slug: "trail-running-shoes"))
-        let tent = try #require(storage.catalog.current.catalog.product(slug: "ultralight-tent"))
+        let shoes = try #require(storage.liveCatalog.current.catalog.product(slug: "trail-running-shoes"))
+        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
         let session = TestSessions.new()
         #expect(try storage.carts.remove(productID: shoes.id, for: session, at: now) == CartChange(itemCount: 2, version: 1))
         #expect(try storage.carts.remove(productID: tent.id, for: TestSessions.stored(session), at: now) == CartChange(itemCount: 2, version: 2))
@@ -310,7 +310,7 @@ struct StoreTests {
     func restore(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let shoes = try #require(storage.catalog.current.catalog.product(slug: "trail-running-shoes"))
+        let shoes = try #require(storage.liveCatalog.current.catalog.product(slug: "trail-running-shoes"))
         let session = TestSessions.new()
         _ = try storage.carts.remove(productID: shoes.id, for: session, at: now)
         let stored = TestSessions.stored(session)
@@ -325,7 +325,7 @@ struct StoreTests {
     func checkout(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let tent = try #require(storage.catalog.current.catalog.product(slug: "ultralight-tent"))
+        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
         let session = TestSessions.new()
         let (firstID, emptied) = try storage.carts.checkout(for: session, at: now)
         #expect(emptied == CartChange(itemCount: 0, version: 1))
@@ -353,7 +353,7 @@ struct StoreTests {
     func versionsAndIsolation(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let shoes = try #require(storage.catalog.current.catalog.product(slug: "trail-running-shoes"))
+        let shoes = try #require(storage.liveCatalog.current.catalog.product(slug: "trail-running-shoes"))
         let ada = TestSessions.new(), bob = TestSessions.new()
         let versions = [
             try storage.carts.add(productID: shoes.id, for: ada, at: now).version,
@@ -375,7 +375,7 @@ struct StoreTests {
     func badgePublisher(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let tent = try #require(storage.catalog.current.catalog.product(slug: "ultralight-tent"))
+        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
         let hub = BadgeHub()
         let publisher = storage.badgePublisher(deliveringTo: hub)
         let ada = TestSessions.new(), bob = TestSessions.new()

@@ -3,7 +3,7 @@ import Mustache
 
 /// Error pages in the shop's own layout, tab bar included, with a sentence a person can act on.
 struct ErrorPages: Sendable {
-    let sessions: SessionManager
+    let sessionManager: SessionManager
     let page: ShopPage<ErrorView>
     let clock: Clock
 
@@ -12,7 +12,7 @@ struct ErrorPages: Sendable {
         // not take, a body the server refused before routing.
         if request.path == "/api" || request.path.hasPrefix("/api/") { return APIProblem.from(error).response }
         // The badge is a courtesy here: an error page must render even when the database cannot.
-        let resolution = try? sessions.resolve(request, at: clock.nowMilliseconds() / 1000)
+        let resolution = try? sessionManager.resolve(request, at: clock.nowMilliseconds() / 1000)
         let session = resolution?.session
         let count = resolution?.cart.itemCount ?? 0
         let back = Self.wayBack(for: error.status, request)

@@ -51,8 +51,8 @@ public final class QuickCartApp: Sendable {
 
         storage = try Storage.open(configuration, connections: threads + 2)
         let secret = try storage.sessionSecret()
-        let sessions = SessionManager(
-            store: storage.sessions, secret: secret, catalog: storage.catalog,
+        let sessionManager = SessionManager(
+            store: storage.sessions, secret: secret, liveCatalog: storage.liveCatalog,
             idleLifetime: configuration.sessionIdleSeconds, secureCookies: configuration.secureCookies
         )
         hub = BadgeHub()
@@ -86,11 +86,11 @@ public final class QuickCartApp: Sendable {
         let publisher = storage.badgePublisher(deliveringTo: hub)
         // One set of join rules (and one per-address limit on wrong codes) for the web and the API.
         let joining = DeviceJoining(
-            joinCodes: storage.joinCodes, sessions: storage.sessions, sessionManager: sessions, publisher: publisher, attempts: .joinTries()
+            joinCodes: storage.joinCodes, sessions: storage.sessions, sessionManager: sessionManager, publisher: publisher, attempts: .joinTries()
         )
         let context = ShopContext(
-            configuration: configuration, storage: storage, sessions: sessions, pages: pages,
-            shelf: LiveCatalog(source: storage.catalog, icons: icons), publisher: publisher, hub: hub,
+            configuration: configuration, storage: storage, sessionManager: sessionManager, pages: pages,
+            catalogDisplay: CatalogDisplay(liveCatalog: storage.liveCatalog, icons: icons), publisher: publisher, hub: hub,
             pendingSearches: PendingSearches(), joining: joining, staticFiles: staticFiles, assets: assets, release: release, clock: clock
         )
         var routes = try ShopRouter(
@@ -140,7 +140,7 @@ public final class QuickCartApp: Sendable {
         var router = Router()
         router.get("/metrics") { _ in
             let text = metrics.text(
-                requests: requests, server: shop, storage: storage.statistics(), catalogVersion: storage.catalog.current.version
+                requests: requests, server: shop, storage: storage.statistics(), catalogVersion: storage.liveCatalog.current.version
             )
             var response = Response(status: .ok, headers: ["Content-Type": MetricsText.contentType], body: .bytes(Array(text.utf8)))
             response.headers["Cache-Control"] = "no-store"
@@ -245,8 +245,8 @@ public final class QuickCartApp: Sendable {
     /// storage is out of reach, the first failure is logged, then the recovery.
     public func refreshCatalog() {
         do {
-            if try storage.catalog.refresh(from: storage.catalogs) {
-                let version = storage.catalog.current.version
+            if try storage.liveCatalog.refresh(from: storage.catalogStore) {
+                let version = storage.liveCatalog.current.version
                 Log.info("catalog version \(version) loaded")
                 // Every instance polls, so each tells its own open pages, once per version.
                 hub.announceCatalog(version: version)

@@ -5,10 +5,10 @@ import MicroHTTP
 struct ShopContext: Sendable {
     let configuration: Configuration
     let storage: any ShopStorage
-    let sessions: SessionManager
+    let sessionManager: SessionManager
     let pages: PageRenderer
     /// The catalog as pages show it, kept current as imports land.
-    let shelf: LiveCatalog
+    let catalogDisplay: CatalogDisplay
     /// Where changes are published (and sign-outs end streams), on every instance.
     let publisher: any BadgePublisher
     let hub: BadgeHub

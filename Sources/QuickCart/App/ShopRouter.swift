@@ -9,7 +9,7 @@ struct ShopRouter {
 
     /// The routes added so far.
     private(set) var router: Router
-    private let sessions: SessionManager
+    private let sessionManager: SessionManager
     /// What the handlers count (storage outages).
     let metrics: ShopMetrics
     private let pending: PendingSearches
@@ -18,13 +18,13 @@ struct ShopRouter {
     /// A router with no routes yet, its error pages in the shop's layout.
     /// - Throws: ``TemplateError`` when the error page's template does not fit its view.
     init(shop: ShopContext, metrics: ShopMetrics, securityHeaders: SecurityHeaders, accessLog: AccessLog?) throws {
-        let errorPages = ErrorPages(sessions: shop.sessions, page: try shop.pages.page(ErrorView.self, tab: nil), clock: shop.clock)
+        let errorPages = ErrorPages(sessionManager: shop.sessionManager, page: try shop.pages.page(ErrorView.self, tab: nil), clock: shop.clock)
         router = Router(renderError: errorPages.render, logError: { error, request in
             Log.error("\(request.method) \(request.path) failed: \(error)")
         })
         if let accessLog { router.add(middleware: accessLog) }
         router.add(middleware: securityHeaders)
-        sessions = shop.sessions
+        sessionManager = shop.sessionManager
         self.metrics = metrics
         pending = shop.pendingSearches
         clock = shop.clock
@@ -57,13 +57,13 @@ struct ShopRouter {
     /// new or renewed. With `storesSession`, an answer means the body stored the session if it
     /// was not stored yet, so the answer carries the cookie of the id it is stored under.
     private func page(storesSession: Bool = false, _ body: @escaping @Sendable (ShopRequest) throws -> Response) -> Router.Handler {
-        let sessions = sessions, clock = clock
+        let sessionManager = sessionManager, clock = clock
         let metrics = metrics
         let pending = pending
         return { request in
             do {
                 let now = clock.nowMilliseconds()
-                let resolution = try sessions.resolve(request, at: now / 1000)
+                let resolution = try sessionManager.resolve(request, at: now / 1000)
                 var session = resolution.session
                 // A session not stored yet keeps its searches in this instance's memory: its
                 // Search tab returns to the newest of them, as a stored session's does.
@@ -75,7 +75,7 @@ struct ShopRouter {
                         http: request, session: session, cart: resolution.cart, cartVersion: resolution.cartVersion,
                         isNewSession: resolution.isNew, nowMilliseconds: now
                     ))
-                    stored = storesSession ? sessions.cookieOnceStored(for: resolution, at: now / 1000) : nil
+                    stored = storesSession ? sessionManager.cookieOnceStored(for: resolution, at: now / 1000) : nil
                 } catch let unchanged as NothingChanged {
                     // Nothing was stored, so there is no new id whose cookie to set.
                     response = unchanged.answer
@@ -112,9 +112,9 @@ struct ShopRouter {
     /// and origin. Every post that succeeds stores its session (the first change of a cart,
     /// name or preferences), except where `storesSession` says otherwise.
     private func action(_ body: @escaping @Sendable (ShopRequest) throws -> Response, storesSession: Bool = true) -> Router.Handler {
-        let sessions = sessions
+        let sessionManager = sessionManager
         return page(storesSession: storesSession) { request in
-            try sessions.verify(request.http, for: request.session)
+            try sessionManager.verify(request.http, for: request.session)
             return try body(request)
         }
     }

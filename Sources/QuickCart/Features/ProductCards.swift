@@ -1,7 +1,7 @@
 import Mustache
 
 /// Product cards as Home and Search show them, and the cart's rows reuse: name, description,
-/// price and photo or icon, made once per catalog (``LiveCatalog`` makes them again when an import
+/// price and photo or icon, made once per catalog (``CatalogDisplay`` makes them again when an import
 /// lands), so a page only adds how many of each are in the cart.
 struct ProductCards: Sendable {
     private let cards: [Int64: ProductCard]

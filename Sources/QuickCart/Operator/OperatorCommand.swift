@@ -156,13 +156,13 @@ public enum OperatorCommand {
 
         let storage = try openExisting(configuration)
         defer { storage.close() }
-        let stored = try storage.catalogs.loadCatalog().products
+        let stored = try storage.catalogStore.loadCatalog().products
         let entries = CatalogFile.entries(rows, images: madeImages, stored: stored)
         let changes = CatalogChanges(from: stored, to: entries)
         if invocation.dryRun {
             output.write("dry run: \(path) is valid (\(entries.count) products); nothing was written\n")
         } else {
-            let imported = try storage.catalogs.importCatalog(entries, origin: .own)
+            let imported = try storage.catalogStore.importCatalog(entries, origin: .own)
             output.write("imported \(entries.count) products from \(path) (catalog version \(imported.version))\n")
         }
         output.write(changes.lines.joined(separator: "\n") + "\n")
@@ -178,7 +178,7 @@ public enum OperatorCommand {
     private static func exportCatalog(_ invocation: Invocation, output: Output) throws -> Int32 {
         let storage = try openExisting(invocation.configuration)
         defer { storage.close() }
-        output.write(CatalogFile.text(of: try storage.catalogs.loadCatalog().products, format: invocation.format))
+        output.write(CatalogFile.text(of: try storage.catalogStore.loadCatalog().products, format: invocation.format))
         return success
     }
 

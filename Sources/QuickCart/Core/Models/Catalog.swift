@@ -1,5 +1,5 @@
 /// Everything the shop sells, held in memory so pages read it without touching the database.
-/// An import replaces it while the server runs (see ``CatalogSource``); each request reads one
+/// An import replaces it while the server runs (see ``LiveCatalog``); each request reads one
 /// catalog and uses it throughout.
 public struct Catalog: Sendable {
     /// A category with its products, in catalog order.

@@ -94,7 +94,7 @@ public final class SessionManager: Sendable {
     public let cookieName: String
     let store: any SessionStore
     /// The cart of a session that is not stored yet.
-    private let catalog: CatalogSource
+    private let liveCatalog: LiveCatalog
     let key: HMACKey
     let idleLifetime: Int64
     private let secureCookies: Bool
@@ -108,9 +108,9 @@ public final class SessionManager: Sendable {
     /// pure functions of the token and the secret, so a revocation is never cached here.
     let verifiedBearers = Mutex<[String: BearerKeys]>([:])
 
-    init(store: any SessionStore, secret: [UInt8], catalog: CatalogSource, idleLifetime: Int64, secureCookies: Bool) {
+    init(store: any SessionStore, secret: [UInt8], liveCatalog: LiveCatalog, idleLifetime: Int64, secureCookies: Bool) {
         self.store = store
-        self.catalog = catalog
+        self.liveCatalog = liveCatalog
         key = HMACKey(secret)
         self.idleLifetime = idleLifetime
         self.secureCookies = secureCookies
@@ -151,7 +151,7 @@ public final class SessionManager: Sendable {
 
     /// The cart of a client not stored yet.
     func startingCart(of session: Session) -> Cart {
-        session.startsEmpty ? Cart() : catalog.current.starterCart
+        session.startsEmpty ? Cart() : liveCatalog.current.starterCart
     }
 
     /// The session of a cookie this server signed, or why it no longer leads anywhere.

@@ -68,7 +68,7 @@ public struct StoredDevice: Sendable, Equatable {
 /// A client is stored, with a new shopper, only with its first change of a cart, name or
 /// preferences: every method here and on ``CartStore`` that changes something for a
 /// ``Session`` whose ``Session/isStored`` is false first stores the shopper (with the current
-/// ``CatalogSource/Snapshot/starterCart``) and the client, in the same transaction as the
+/// ``LiveCatalog/Snapshot/starterCart``) and the client, in the same transaction as the
 /// change, so they land together or not at all. Storing one that another request stored
 /// meanwhile is harmless.
 ///

@@ -5,7 +5,7 @@
 ///
 /// ```swift
 /// let storage = try Storage.open(configuration, connections: threads + 2)
-/// let sessions = SessionManager(store: storage.sessions, secret: try storage.sessionSecret(), …)
+/// let sessionManager = SessionManager(store: storage.sessions, secret: try storage.sessionSecret(), …)
 /// let change = try storage.carts.add(productID: 3, for: session, at: now)
 /// ```
 ///
@@ -14,10 +14,10 @@
 public protocol ShopStorage: Sendable {
     /// Everything the shop sells now, and the cart a session has until it first changes
     /// something (the one it is stored with). Loaded when storage opened; the app refreshes it
-    /// from ``catalogs`` when an import lands.
-    var catalog: CatalogSource { get }
+    /// from ``catalogStore`` when an import lands.
+    var liveCatalog: LiveCatalog { get }
     /// The catalog as stored: load, version, import.
-    var catalogs: any CatalogStore { get }
+    var catalogStore: any CatalogStore { get }
     /// Sessions: lookup (with the cart), touch, display name, preferences, purge.
     var sessions: any SessionStore { get }
     /// Cart changes.

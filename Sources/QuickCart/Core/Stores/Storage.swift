@@ -47,11 +47,11 @@ public enum Storage {
     /// A database that already holds products (made before imports existed) keeps serving them
     /// when this fails (say, the file is missing or the disk is full); an empty one cannot.
     private static func loadDemoCatalogIfNeverImported(into storage: any ShopStorage, resourcesPath: String?) throws {
-        let current = storage.catalog.current
+        let current = storage.liveCatalog.current
         guard current.origin == nil else { return }
         do {
             let entries = try DemoCatalog.entries(resourcesPath: resourcesPath)
-            storage.catalog.replace(with: try storage.catalogs.importCatalog(entries, origin: .demo))
+            storage.liveCatalog.replace(with: try storage.catalogStore.importCatalog(entries, origin: .demo))
         } catch where !current.catalog.allProducts.isEmpty {
             Log.error("loading the demo catalog failed, serving the products stored: \(error)")
         }

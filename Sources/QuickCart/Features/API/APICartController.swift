@@ -5,7 +5,7 @@ import MicroHTTP
 /// stream of the shopper). Every answer is the cart with its `ETag`; a change with a stale
 /// `If-Match` is refused with 412 and the current cart.
 struct APICartController: Sendable {
-    let shelf: LiveCatalog
+    let catalogDisplay: CatalogDisplay
     let carts: any CartStore
     let sessions: any SessionStore
     let publisher: any BadgePublisher
@@ -21,7 +21,7 @@ struct APICartController: Sendable {
         let body = try APIBody.read(request.http, fields: ["productId": .string, "quantity": .integer], required: ["productId"])
         let quantity = try Self.quantity(body.integer("quantity") ?? 1, field: "quantity")
         let text = body.string("productId") ?? ""
-        guard let id = APIRequest.id(text), let product = shelf.current.catalog.product(id: id) else {
+        guard let id = APIRequest.id(text), let product = catalogDisplay.current.catalog.product(id: id) else {
             throw APIProblem(.invalidValue, "There is no product “\(LogLine.printable(text, limit: 40))” in the catalog.", field: "productId")
         }
         guard product.isActive else {
@@ -98,7 +98,7 @@ struct APICartController: Sendable {
 
     /// The web's rule: a product no longer for sale cannot be increased (it can be decreased or removed).
     private func refuseMore(of productID: Int64, rising: Bool, _ request: APIRequest) throws(APIProblem) {
-        guard rising, let product = shelf.current.catalog.product(id: productID), !product.isActive else { return }
+        guard rising, let product = catalogDisplay.current.catalog.product(id: productID), !product.isActive else { return }
         throw APIProblem(.productUnavailable, "\(product.name) is no longer available, so you cannot add more of it.")
     }
 

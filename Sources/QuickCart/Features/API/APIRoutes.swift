@@ -3,16 +3,16 @@ import MicroHTTP
 extension APIRoutes: ShopFeature {
     static func register(with shop: ShopContext, in routes: inout ShopRouter) {
         let storage = shop.storage
-        let cart = APICartController(shelf: shop.shelf, carts: storage.carts, sessions: storage.sessions, publisher: shop.publisher)
+        let cart = APICartController(catalogDisplay: shop.catalogDisplay, carts: storage.carts, sessions: storage.sessions, publisher: shop.publisher)
         let api = APIRoutes(
-            sessions: shop.sessions,
+            sessionManager: shop.sessionManager,
             cart: cart,
             clients: APIClientsController(
-                sessionManager: shop.sessions, sessions: storage.sessions, joining: shop.joining, creations: .clientCreations(),
+                sessionManager: shop.sessionManager, sessions: storage.sessions, joining: shop.joining, creations: .clientCreations(),
                 events: EventsController(hub: shop.hub), cart: cart
             ),
             shop: APIShopController(
-                shelf: shop.shelf, sessions: storage.sessions, productSearch: storage.productSearch, carts: storage.carts, orders: storage.orders,
+                catalogDisplay: shop.catalogDisplay, sessions: storage.sessions, productSearch: storage.productSearch, carts: storage.carts, orders: storage.orders,
                 deliveryMethods: storage.deliveryMethods, deliveryDetails: storage.deliveryDetails, publisher: shop.publisher
             ),
             document: APIDocument(staticFiles: shop.staticFiles),
@@ -27,7 +27,7 @@ extension APIRoutes: ShopFeature {
 /// from `Authorization` (no cookie, so no CSRF token; CORS is not opened), its client looked up
 /// afresh, and every failure answered as a problem.
 struct APIRoutes: Sendable {
-    let sessions: SessionManager
+    let sessionManager: SessionManager
     let cart: APICartController
     let clients: APIClientsController
     let shop: APIShopController
@@ -77,11 +77,11 @@ struct APIRoutes: Sendable {
 
     /// A handler for the client of the request's bearer token.
     private func authorized(_ body: @escaping @Sendable (APIRequest) throws -> Response) -> Router.Handler {
-        let sessions = sessions, clock = clock
+        let sessionManager = sessionManager, clock = clock
         return answering { request in
             let now = clock.nowMilliseconds() / 1000
             let token = try Self.bearerToken(in: request)
-            guard let resolution = try sessions.resolve(bearer: token, at: now) else {
+            guard let resolution = try sessionManager.resolve(bearer: token, at: now) else {
                 throw APIProblem(
                     .unauthorized, "The bearer token is not valid: it was signed out, has expired, or was never this shop's.",
                     headers: [("WWW-Authenticate", #"Bearer error="invalid_token""#)]

@@ -3,7 +3,7 @@ import MicroHTTP
 /// The catalog, search, checkout and orders through the API: the catalog the pages show, the
 /// search the Search tab runs, and the ``CartStore`` checkout the web's Checkout button runs.
 struct APIShopController: Sendable {
-    let shelf: LiveCatalog
+    let catalogDisplay: CatalogDisplay
     let sessions: any SessionStore
     let productSearch: any ProductSearchStore
     let carts: any CartStore
@@ -17,7 +17,7 @@ struct APIShopController: Sendable {
 
     /// `GET /api/v1/catalog`: every product for sale, in catalog order.
     func catalog(_ http: Request) -> Response {
-        let products = shelf.current.catalog.products
+        let products = catalogDisplay.current.catalog.products
         return APIAnswer.json(capacity: 256 + products.count * 400) { json in
             json.object { json in
                 json.field("products") { APIModels.products(products, into: &$0) }
@@ -27,7 +27,7 @@ struct APIShopController: Sendable {
 
     /// `GET /api/v1/catalog/:id`: one product, also one no longer for sale (carts may hold it).
     func product(_ http: Request) throws -> Response {
-        guard let id = http.routeParameters["id"].flatMap(APIRequest.id), let product = shelf.current.catalog.product(id: id) else {
+        guard let id = http.routeParameters["id"].flatMap(APIRequest.id), let product = catalogDisplay.current.catalog.product(id: id) else {
             throw APIProblem(.notFound, "There is no such product.")
         }
         return APIAnswer.json(capacity: 512) { APIModels.product(product, into: &$0) }
@@ -40,7 +40,7 @@ struct APIShopController: Sendable {
         if let problem = SearchController.problem(with: query) {
             throw APIProblem(.invalidValue, problem, field: "q")
         }
-        let catalog = shelf.current.catalog
+        let catalog = catalogDisplay.current.catalog
         let found = query.isEmpty ? [] : try productSearch.searchProducts(matching: query, limit: Self.searchLimit).compactMap(catalog.product(id:))
         return APIAnswer.json(capacity: 256 + found.count * 400) { json in
             json.object { json in
@@ -124,7 +124,7 @@ struct APIShopController: Sendable {
     /// `GET /api/v1/orders`: the shopper's orders, newest first.
     func list(_ request: APIRequest) throws -> Response {
         let placed = try orders.orders(for: request.session)
-        let catalog = shelf.current.catalog
+        let catalog = catalogDisplay.current.catalog
         return APIAnswer.json(capacity: 256 + placed.count * 600) { json in
             json.object { json in
                 json.field("orders") { json in
@@ -142,13 +142,13 @@ struct APIShopController: Sendable {
         guard let id = request.http.routeParameters["id"].flatMap(APIRequest.id), let order = try orders.order(id: id, for: request.session) else {
             throw APIProblem(.notFound, "There is no such order.")
         }
-        let catalog = shelf.current.catalog
+        let catalog = catalogDisplay.current.catalog
         return APIAnswer.json { APIModels.order(order, catalog: catalog, into: &$0) }
     }
 
     /// `{"order": Order}`.
     func answer(_ order: Order, status: HTTPStatus) -> Response {
-        let catalog = shelf.current.catalog
+        let catalog = catalogDisplay.current.catalog
         return APIAnswer.json(status: status) { json in
             json.object { json in
                 json.field("order") { APIModels.order(order, catalog: catalog, into: &$0) }

@@ -3,7 +3,7 @@ import MicroHTTP
 extension CartController: ShopFeature {
     static func register(with shop: ShopContext, in routes: inout ShopRouter) throws {
         let cart = CartController(
-            shelf: shop.shelf, carts: shop.storage.carts, publisher: shop.publisher,
+            catalogDisplay: shop.catalogDisplay, carts: shop.storage.carts, publisher: shop.publisher,
             page: try shop.pages.page(CartView.self, tab: tab), notices: shop.pages.notices
         )
         routes.get(tab.path, use: cart.show)
@@ -20,7 +20,7 @@ extension CartController: ShopFeature {
 /// its undo) and checkout. Each change commits, tells the session's open tabs the new count, then answers
 /// 303 back to the row the form came from, with a one-shot notice of what happened.
 struct CartController: Sendable {
-    let shelf: LiveCatalog
+    let catalogDisplay: CatalogDisplay
     let carts: any CartStore
     let publisher: any BadgePublisher
     let page: ShopPage<CartView>
@@ -29,7 +29,7 @@ struct CartController: Sendable {
 
     func show(_ request: ShopRequest) throws -> Response {
         page.render(
-            CartView(cart: request.cart, cards: shelf.current.cards), title: "Cart", returnTo: Self.tab.path, for: request,
+            CartView(cart: request.cart, cards: catalogDisplay.current.cards), title: "Cart", returnTo: Self.tab.path, for: request,
             notice: DevicesController.joinedNotice(request.http.query["joined"])
         )
     }
@@ -37,7 +37,7 @@ struct CartController: Sendable {
     /// `POST /cart/items` with `product`: one more of it, up to the maximum.
     func add(_ request: ShopRequest) throws -> Response {
         let id = try request.integer("product", named: "product")
-        guard let product = shelf.current.catalog.product(id: Int64(clamping: id)) else {
+        guard let product = catalogDisplay.current.catalog.product(id: Int64(clamping: id)) else {
             throw HTTPError(.notFound, "That product is not in our catalog.")
         }
         guard product.isActive else {
@@ -56,7 +56,7 @@ struct CartController: Sendable {
         let quantity = try request.integer("quantity", named: "quantity")
         let shown = try request.optionalInteger("shown", named: "quantity shown")
         // One catalog for the whole request (a catalog read takes a lock and copies its parts).
-        let product = shelf.current.catalog.product(id: productID)
+        let product = catalogDisplay.current.catalog.product(id: productID)
         if let product, !product.isActive,
            quantity > (shown ?? request.cart.quantity(of: productID)) {
             throw HTTPError(.badRequest, "\(product.name) is no longer available, so you cannot add more of it.")
@@ -92,7 +92,7 @@ struct CartController: Sendable {
         let index = before.firstIndex { $0.product.id == productID }
         let rest = before.filter { $0.product.id != productID }
         let neighbour = index.flatMap { rest.indices.contains($0) ? rest[$0] : rest.last }
-        let name = shelf.current.catalog.product(id: productID)?.name ?? "the item"
+        let name = catalogDisplay.current.catalog.product(id: productID)?.name ?? "the item"
         let undo = Notice.Undo(productID: productID, quantity: request.cart.quantity(of: productID), cartVersion: change.version)
         return committed(
             change, request,
@@ -109,7 +109,7 @@ struct CartController: Sendable {
         let productID = try request.productID()
         let quantity = try request.integer("quantity", named: "quantity")
         let version = try request.integer("version", named: "cart version")
-        guard let product = shelf.current.catalog.product(id: productID) else {
+        guard let product = catalogDisplay.current.catalog.product(id: productID) else {
             throw HTTPError(.notFound, "That product is not in our catalog.")
         }
         let tooLate = NothingChanged(answer: {

@@ -3,7 +3,7 @@ import MicroHTTP
 extension CheckoutController: ShopFeature {
     static func register(with shop: ShopContext, in routes: inout ShopRouter) throws {
         let checkout = CheckoutController(
-            shelf: shop.shelf, carts: shop.storage.carts, methods: shop.storage.deliveryMethods, details: shop.storage.deliveryDetails,
+            catalogDisplay: shop.catalogDisplay, carts: shop.storage.carts, methods: shop.storage.deliveryMethods, details: shop.storage.deliveryDetails,
             publisher: shop.publisher, notices: shop.pages.notices,
             deliveryPage: try shop.pages.page(CheckoutDeliveryView.self, tab: .cart),
             reviewPage: try shop.pages.page(CheckoutReviewView.self, tab: .cart)
@@ -24,7 +24,7 @@ extension CheckoutController: ShopFeature {
 /// (`GET /checkout/review`): lines, delivery, total and how to pay, and "Place order"
 /// (`POST /checkout/place`), which places exactly what Review showed, once per intent.
 struct CheckoutController: Sendable {
-    let shelf: LiveCatalog
+    let catalogDisplay: CatalogDisplay
     let carts: any CartStore
     let methods: any DeliveryMethodStore
     let details: any DeliveryDetailsStore
@@ -105,7 +105,7 @@ struct CheckoutController: Sendable {
             if let change = placed.change { publisher.publish(change, for: request.session) }
             return .redirect(to: confirmation)
         } catch CartError.changedSinceShown {
-            var changes = ReviewChanges(shown: shown, now: request.cart, catalog: shelf.current.catalog).sentences
+            var changes = ReviewChanges(shown: shown, now: request.cart, catalog: catalogDisplay.current.catalog).sentences
             let now = OrderDelivery(details: saved.details, method: method, subtotal: request.cart.subtotal).price
             if now.cents != Int64(clamping: shownDelivery) {
                 changes.append("Delivery now costs \(now == .zero ? "nothing" : now.formatted) (it was \(Money(cents: Int64(clamping: shownDelivery)).formatted)).")

@@ -3,7 +3,7 @@ import MicroHTTP
 extension DevicesController: ShopFeature {
     static func register(with shop: ShopContext, in routes: inout ShopRouter) throws {
         let devices = DevicesController(
-            joinCodes: shop.storage.joinCodes, sessions: shop.storage.sessions, sessionManager: shop.sessions, publisher: shop.publisher,
+            joinCodes: shop.storage.joinCodes, sessions: shop.storage.sessions, sessionManager: shop.sessionManager, publisher: shop.publisher,
             codePage: try shop.pages.page(DeviceCodeView.self, tab: .profile), joinPage: try shop.pages.page(JoinView.self, tab: .profile),
             notices: shop.pages.notices, joining: shop.joining, secure: shop.configuration.secureCookies
         )

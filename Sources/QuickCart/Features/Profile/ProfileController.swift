@@ -5,7 +5,7 @@ extension ProfileController: ShopFeature {
     static func register(with shop: ShopContext, in routes: inout ShopRouter) throws {
         let profile = ProfileController(
             orders: shop.storage.orders, sessions: shop.storage.sessions, deliveryDetails: shop.storage.deliveryDetails,
-            deliveryMethods: shop.storage.deliveryMethods, sessionManager: shop.sessions, publisher: shop.publisher,
+            deliveryMethods: shop.storage.deliveryMethods, sessionManager: shop.sessionManager, publisher: shop.publisher,
             page: try shop.pages.page(ProfileView.self, tab: tab), notices: shop.pages.notices
         )
         routes.get(tab.path, use: profile.show)

@@ -3,7 +3,7 @@ import MicroHTTP
 extension SearchController: ShopFeature {
     static func register(with shop: ShopContext, in routes: inout ShopRouter) throws {
         let search = SearchController(
-            shelf: shop.shelf, searches: shop.storage.searches, pending: shop.pendingSearches,
+            catalogDisplay: shop.catalogDisplay, searches: shop.storage.searches, pending: shop.pendingSearches,
             productSearch: shop.storage.productSearch, page: try shop.pages.page(SearchView.self, tab: .search)
         )
         routes.get(tab.path, use: search.show)
@@ -22,7 +22,7 @@ struct SearchController: Sendable {
     /// At most this many results are shown.
     static let resultLimit = 50
 
-    let shelf: LiveCatalog
+    let catalogDisplay: CatalogDisplay
     let searches: any SearchHistoryStore
     /// Searches of sessions not stored yet.
     let pending: PendingSearches
@@ -37,19 +37,19 @@ struct SearchController: Sendable {
             return try refuse(query, because: problem, request)
         }
         let recent = try recentSearches(adding: query, request)
-        let shelf = shelf.current
+        let display = catalogDisplay.current
         // Products for sale only: the store leaves inactive ones out, and the catalog this
         // request reads (an import may have landed between the two) has the last word.
         let results = try productSearch.searchProducts(matching: query, limit: Self.resultLimit)
-            .compactMap { shelf.catalog.product(id: $0) }.filter(\.isActive)
+            .compactMap { display.catalog.product(id: $0) }.filter(\.isActive)
         let returnTo = query.isEmpty ? Self.tab.path : Self.href(for: query)
         let content = SearchView(
             query: query,
             problem: nil,
-            results: shelf.cards.views(results, cart: request.cart, under: SearchView.resultsLevel),
+            results: display.cards.views(results, cart: request.cart, under: SearchView.resultsLevel),
             resultSummary: Self.summary(count: results.count, query: query),
             recent: recent.map { RecentSearchView(text: $0, href: Self.href(for: $0)) },
-            categories: shelf.categoryLinks
+            categories: display.categoryLinks
         )
         let title = query.isEmpty ? "Search" : "“\(SearchView.quoted(query))” – Search"
         return page.render(content, title: title, returnTo: returnTo, for: request)
@@ -85,7 +85,7 @@ struct SearchController: Sendable {
             results: [],
             resultSummary: "",
             recent: try recentSearches(adding: "", request).map { RecentSearchView(text: $0, href: Self.href(for: $0)) },
-            categories: shelf.current.categoryLinks
+            categories: catalogDisplay.current.categoryLinks
         )
         return page.render(content, title: "Search", returnTo: Self.tab.path, for: request, status: .badRequest)
     }

@@ -23,12 +23,12 @@ final class PostgresBadgeRelay: BadgePublisher {
     private let hub: BadgeHub
     private let listener: PostgresListener
     private let probes = NotificationProbes()
-    private let database: PostgresDatabase
+    private let pool: PostgresStoragePool
 
     /// - Precondition: `connectionString` parses (the pool was made from it already).
-    init(connectionString: String, hub: BadgeHub, database: PostgresDatabase) {
+    init(connectionString: String, hub: BadgeHub, pool: PostgresStoragePool) {
         self.hub = hub
-        self.database = database
+        self.pool = pool
         do {
             listener = try PostgresListener(
                 connectionString: connectionString,
@@ -44,7 +44,7 @@ final class PostgresBadgeRelay: BadgePublisher {
                     case nil: break
                     }
                 },
-                onReconnect: { [hub] in Self.resendCurrentCounts(to: hub, from: database) }
+                onReconnect: { [hub] in Self.resendCurrentCounts(to: hub, from: pool) }
             )
         } catch {
             preconditionFailure("the listener refused a connection string the pool accepted: \(error)")
@@ -74,7 +74,7 @@ final class PostgresBadgeRelay: BadgePublisher {
     /// Sends `payloads` to every instance (this one hears them again, harmlessly).
     private func notifyOthers(_ payloads: [String], about what: String) {
         do {
-            try database.withConnection { connection in
+            try pool.withConnection { connection in
                 for payload in payloads {
                     _ = try connection.fetchValue("SELECT pg_notify($1, $2)::text", Self.channel, payload, as: String.self)
                 }
@@ -96,11 +96,11 @@ final class PostgresBadgeRelay: BadgePublisher {
     /// The listener's state, after timing one notification through the database: a probe
     /// sent on ``probeChannel`` with this instance's nonce and its send time, waited for up
     /// to a second. A probe that does not come back leaves the last measured lag.
-    func statistics(probingThrough database: PostgresDatabase) -> StorageStatistics.Listener {
+    func statistics(probingThrough pool: PostgresStoragePool) -> StorageStatistics.Listener {
         if listener.isListening {
             let (payload, returned) = probes.next()
             do {
-                try database.withConnection { connection in
+                try pool.withConnection { connection in
                     _ = try connection.execute("SELECT pg_notify($1::text, $2::text)", Self.probeChannel, payload)
                 }
                 probes.waitForReturn(after: returned, timeout: .seconds(1))
@@ -159,11 +159,11 @@ final class PostgresBadgeRelay: BadgePublisher {
 
     /// Reads the count and version of every shopper with an open stream on this instance, in
     /// one query, and sends each to its streams even if that version was sent before.
-    private static func resendCurrentCounts(to hub: BadgeHub, from database: PostgresDatabase) {
+    private static func resendCurrentCounts(to hub: BadgeHub, from pool: PostgresStoragePool) {
         let liveKeys = hub.liveKeysWithOpenStreams
         guard !liveKeys.isEmpty else { return }
         do {
-            let current = try database.withConnection { connection in
+            let current = try pool.withConnection { connection in
                 try connection.fetchAll(
                     """
                     SELECT s.live_key, s.cart_version,

@@ -10,7 +10,7 @@ import Postgres
 /// counts from what the one before it committed, the count read is exact, and two changes of
 /// one cart never lock rows in opposite orders.
 struct PostgresCartStore: CartStore {
-    let database: PostgresDatabase
+    let pool: PostgresStoragePool
 
     func add(productID: Int64, quantity: Int, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
         let quantity = Cart.clamp(quantity)
@@ -75,7 +75,7 @@ struct PostgresCartStore: CartStore {
     }
 
     func placeOrder(_ placement: OrderPlacement, for session: Session, at now: Int64) throws -> PlacedOrder {
-        try database.write(storing: session, at: now) { connection in
+        try pool.write(storing: session, at: now) { connection in
             // The shopper's row lock first, as every change of the cart takes it: a second
             // placing of the same intent waits here for the first to commit, then finds its order.
             _ = try connection.fetchValue("SELECT id FROM shoppers WHERE id = $1 FOR UPDATE", session.shopperID, as: String.self)
@@ -141,7 +141,7 @@ struct PostgresCartStore: CartStore {
     private func change(
         for session: Session, at now: Int64, ifVersion expectedVersion: Int64? = nil, _ body: (PostgresConnection) throws -> Void
     ) throws -> CartChange {
-        try database.write(storing: session, at: now) { connection in
+        try pool.write(storing: session, at: now) { connection in
             let version = try Self.bumpVersion(in: connection, for: session)
             if let expectedVersion, version - 1 != expectedVersion { throw CartError.staleVersion }
             try body(connection)

@@ -7,16 +7,16 @@ struct PostgresCatalogStore: CatalogStore {
     /// The advisory lock an import holds, so two imports run one after the other: "QCIMPORT".
     static let importLockKey: Int64 = 0x5143_494D_504F_5254
 
-    let database: PostgresDatabase
+    let pool: PostgresStoragePool
 
     func catalogVersion() throws -> Int64 {
-        try database.withConnection { connection in try Self.version(in: connection) }
+        try pool.withConnection { connection in try Self.version(in: connection) }
     }
 
     func loadCatalog() throws -> StoredCatalog {
         // One snapshot for the version and the products.
-        try PostgresDatabase.mapping {
-            try database.pool.transaction(.repeatableRead, maximumAttempts: PostgresDatabase.maximumAttempts) { connection in
+        try PostgresStoragePool.mapping {
+            try pool.connections.transaction(.repeatableRead, maximumAttempts: PostgresStoragePool.maximumAttempts) { connection in
                 try Self.load(from: connection)
             }
         }
@@ -24,7 +24,7 @@ struct PostgresCatalogStore: CatalogStore {
 
     @discardableResult
     func importCatalog(_ entries: [CatalogEntry], origin: CatalogOrigin) throws -> StoredCatalog {
-        try database.write { connection in
+        try pool.write { connection in
             _ = try connection.fetchValue("SELECT pg_advisory_xact_lock($1)::text", Self.importLockKey, as: String.self)
             let plan = CatalogImportPlan(
                 entries: entries, stored: try connection.fetchAll("SELECT slug FROM products ORDER BY position, id") { try $0.string(0) }

@@ -2,11 +2,11 @@ import Postgres
 
 /// Shoppers' saved delivery details in PostgreSQL (`delivery_details`, one row per shopper).
 struct PostgresDeliveryDetailsStore: DeliveryDetailsStore {
-    let database: PostgresDatabase
+    let pool: PostgresStoragePool
 
     func deliveryDetails(for session: Session) throws -> SavedDeliveryDetails? {
         guard session.isStored else { return nil }
-        return try database.withConnection { connection in
+        return try pool.withConnection { connection in
             try connection.fetchOne(
                 "SELECT version, \(DeliveryDetailsColumns.list) FROM delivery_details WHERE shopper_id = $1", session.shopperID
             ) { row in
@@ -18,7 +18,7 @@ struct PostgresDeliveryDetailsStore: DeliveryDetailsStore {
     }
 
     func saveDeliveryDetails(_ details: DeliveryDetails, for session: Session, at nowMilliseconds: Int64) throws -> Int64 {
-        try database.write(storing: session, at: nowMilliseconds / 1000) { connection in
+        try pool.write(storing: session, at: nowMilliseconds / 1000) { connection in
             let fields = DeliveryDetails.Field.allCases
             let values = fields.indices.map { "$\($0 + 4)" }.joined(separator: ", ")
             let updates = fields.map { "\($0.rawValue) = excluded.\($0.rawValue)" }.joined(separator: ", ")
@@ -41,7 +41,7 @@ struct PostgresDeliveryDetailsStore: DeliveryDetailsStore {
 
     func deleteDeliveryDetails(for session: Session) throws -> Bool {
         guard session.isStored else { return false }
-        return try database.write { connection in
+        return try pool.write { connection in
             try connection.execute("DELETE FROM delivery_details WHERE shopper_id = $1", session.shopperID) > 0
         }
     }

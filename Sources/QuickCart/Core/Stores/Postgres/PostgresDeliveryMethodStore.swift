@@ -2,14 +2,14 @@ import Postgres
 
 /// The shop's delivery methods in PostgreSQL (`delivery_methods`), in the file's order.
 struct PostgresDeliveryMethodStore: DeliveryMethodStore {
-    let database: PostgresDatabase
+    let pool: PostgresStoragePool
 
     func deliveryMethods() throws -> [DeliveryMethod] {
-        try database.withConnection { connection in try Self.methods(in: connection, where: "true", []) }
+        try pool.withConnection { connection in try Self.methods(in: connection, where: "true", []) }
     }
 
     func replaceDeliveryMethods(_ methods: [DeliveryMethod]) throws {
-        try database.write { connection in
+        try pool.write { connection in
             try connection.execute(sql: "DELETE FROM delivery_methods")
             try Self.insert(methods, into: connection)
         }

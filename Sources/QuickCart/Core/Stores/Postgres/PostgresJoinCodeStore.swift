@@ -4,10 +4,10 @@ import Postgres
 /// transaction that locks the code's row first, so two joins with one code, through any
 /// instances, cannot both win; then the shopper's row (its cart version), as cart changes do.
 struct PostgresJoinCodeStore: JoinCodeStore {
-    let database: PostgresDatabase
+    let pool: PostgresStoragePool
 
     func createCode(hash: String, nonce: String, for session: Session, at now: Int64) throws {
-        try database.write(storing: session, at: now) { connection in
+        try pool.write(storing: session, at: now) { connection in
             try connection.execute("DELETE FROM join_codes WHERE client_id = $1 AND used_at IS NULL", session.clientID)
             try connection.execute(query: """
                 INSERT INTO join_codes (code_hash, nonce, shopper_id, client_id, created_at, expires_at)
@@ -17,7 +17,7 @@ struct PostgresJoinCodeStore: JoinCodeStore {
     }
 
     func newestCode(ofClient clientID: String) throws -> StoredJoinCode? {
-        try database.withConnection { connection in
+        try pool.withConnection { connection in
             try connection.fetchAll(
                 """
                 SELECT nonce, created_at, expires_at, used_at, wrong_tries FROM join_codes
@@ -34,7 +34,7 @@ struct PostgresJoinCodeStore: JoinCodeStore {
     }
 
     func preview(hash: String, at now: Int64) throws -> JoinPreview? {
-        try database.withConnection { connection in
+        try pool.withConnection { connection in
             try connection.fetchAll(
                 """
                 SELECT s.display_name, s.id,
@@ -51,7 +51,7 @@ struct PostgresJoinCodeStore: JoinCodeStore {
     }
 
     func join(hash: String, for session: Session, at now: Int64) throws -> JoinOutcome {
-        try database.write { connection in
+        try pool.write { connection in
             let code = try connection.fetchAll(
                 """
                 SELECT shopper_id, client_id, used_at IS NULL AND expires_at > $2 AND wrong_tries <= $3, code_hash

@@ -6,10 +6,10 @@ struct PostgresOrderFeed: OrderFeed {
     /// so ids of orders and of moves commit in order across the cluster: "QCORDERS".
     static let orderLockKey: Int64 = 0x5143_4F52_4445_5253
 
-    let database: PostgresDatabase
+    let pool: PostgresStoragePool
 
     func placedOrders(afterID: Int64, placedSince: Int64?, limit: Int) throws -> [Order] {
-        try database.write { connection in
+        try pool.write { connection in
             try PostgresOrderStore.orders(
                 in: connection, where: "o.id IN (SELECT id FROM orders WHERE id > $1 AND placed_at >= $2 ORDER BY id LIMIT $3)",
                 [afterID.postgresValue, (placedSince ?? Int64.min).postgresValue, Int64(max(0, limit)).postgresValue], newestFirst: false
@@ -18,13 +18,13 @@ struct PostgresOrderFeed: OrderFeed {
     }
 
     func lastMoveID() throws -> Int64 {
-        try database.withConnection { connection in
+        try pool.withConnection { connection in
             try connection.fetchValue("SELECT coalesce(max(id), 0)::bigint FROM order_states", as: Int64.self) ?? 0
         }
     }
 
     func movedOrders(afterMoveID: Int64, placedSince: Int64?, limit: Int) throws -> (orders: [Order], lastMoveID: Int64) {
-        try database.write { connection in
+        try pool.write { connection in
             let last = try connection.fetchValue(
                 """
                 SELECT max(id) FROM (SELECT id FROM order_states WHERE id > $1 AND state <> 'placed' ORDER BY id LIMIT $2) AS moves
@@ -42,7 +42,7 @@ struct PostgresOrderFeed: OrderFeed {
     }
 
     func moveNews(afterMoveID: Int64, limit: Int) throws -> [OrderMoveNews] {
-        try database.withConnection { connection in
+        try pool.withConnection { connection in
             try connection.fetchAll(
                 """
                 SELECT m.id, m.order_id, m.state, coalesce(s.live_key, '')

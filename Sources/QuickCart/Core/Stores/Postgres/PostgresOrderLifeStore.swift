@@ -3,10 +3,10 @@ import Postgres
 /// Orders' moves in PostgreSQL: the order's row is locked while its state is read and the move
 /// appended, so two moves of one order at once take turns and the second sees the first.
 struct PostgresOrderLifeStore: OrderLifeStore {
-    let database: PostgresDatabase
+    let pool: PostgresStoragePool
 
     func move(orderID: Int64, by change: OrderStateChange) throws -> OrderMove {
-        try database.write { connection in
+        try pool.write { connection in
             guard let shopperID = try connection.fetchValue(
                 "SELECT shopper_id FROM orders WHERE id = $1 FOR UPDATE", orderID, as: String.self
             ) else { throw OrderMoveError.unknownOrder(orderID) }

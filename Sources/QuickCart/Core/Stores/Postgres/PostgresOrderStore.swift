@@ -2,18 +2,18 @@ import Postgres
 
 /// Orders in PostgreSQL: a shopper's, with their lines and histories (`order_states`).
 struct PostgresOrderStore: OrderStore {
-    let database: PostgresDatabase
+    let pool: PostgresStoragePool
 
     func orders(for session: Session) throws -> [Order] {
         guard session.isStored else { return [] }
-        return try database.write { connection in
+        return try pool.write { connection in
             try Self.orders(in: connection, where: "o.shopper_id = $1", [session.shopperID.postgresValue], newestFirst: true)
         }
     }
 
     func order(id: Int64, for session: Session) throws -> Order? {
         guard session.isStored else { return nil }
-        return try database.write { connection in
+        return try pool.write { connection in
             try Self.orders(
                 in: connection, where: "o.id = $1 AND o.shopper_id = $2", [id.postgresValue, session.shopperID.postgresValue], newestFirst: true
             ).first

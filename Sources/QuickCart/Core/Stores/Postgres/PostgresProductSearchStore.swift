@@ -2,7 +2,7 @@
 /// the name weighing most, and the words as written at the lowest weight), indexed with GIN,
 /// ranked by `ts_rank`. Inactive products are never found.
 struct PostgresProductSearchStore: ProductSearchStore {
-    let database: PostgresDatabase
+    let pool: PostgresStoragePool
 
     func searchProducts(matching query: String, limit: Int) throws -> [Int64] {
         let terms = ProductSearch.terms(in: query)
@@ -13,7 +13,7 @@ struct PostgresProductSearchStore: ProductSearchStore {
         // "running" as "run", which "runn" is not the start of, and drops a common word.
         // Terms are letters, digits and marks only, so none is tsquery syntax.
         let required = terms.required.joined(separator: " & ")
-        return try database.withConnection { connection in
+        return try pool.withConnection { connection in
             try connection.fetchAll(
                 """
                 SELECT id FROM products, (

@@ -2,11 +2,11 @@ import Postgres
 
 /// Recent searches, in PostgreSQL.
 struct PostgresSearchHistoryStore: SearchHistoryStore {
-    let database: PostgresDatabase
+    let pool: PostgresStoragePool
 
     func recentSearches(for session: Session) throws -> [String] {
         guard session.isStored else { return [] }
-        return try database.withConnection { connection in
+        return try pool.withConnection { connection in
             try connection.fetchAll(
                 "SELECT query FROM recent_searches WHERE shopper_id = $1 ORDER BY searched_at DESC, query LIMIT $2",
                 session.shopperID, SearchHistory.limit
@@ -16,14 +16,14 @@ struct PostgresSearchHistoryStore: SearchHistoryStore {
 
     func clearSearches(for session: Session) throws {
         guard session.isStored else { return }
-        try database.write { connection in
+        try pool.write { connection in
             _ = try connection.execute("DELETE FROM recent_searches WHERE shopper_id = $1", session.shopperID)
         }
     }
 
     func recordSearch(_ query: String, for session: Session, at nowMilliseconds: Int64) throws {
         guard session.isStored else { return }
-        try database.write { connection in
+        try pool.write { connection in
             // "Tent" after "tent" is the same search again: keep only the newest spelling.
             try connection.execute(
                 "DELETE FROM recent_searches WHERE shopper_id = $1 AND lower(query) = lower($2) AND query <> $2",

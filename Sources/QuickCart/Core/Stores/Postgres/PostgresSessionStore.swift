@@ -6,7 +6,7 @@ struct PostgresSessionStore: SessionStore {
     /// and the others skip their turn: "QCPURGE" in ASCII.
     static let purgeLockKey: Int64 = 0x51_4350_5552_4745
 
-    let database: PostgresDatabase
+    let pool: PostgresStoragePool
 
     func session(clientID: String) throws -> StoredClient? {
         // One statement is its own snapshot: the client, its shopper and the cart lines are
@@ -14,8 +14,8 @@ struct PostgresSessionStore: SessionStore {
         // client one row with its mark. The newest search (of at most five) comes along, for
         // the Search tab's link, bound to the client's id so it runs once (``StoredClientRows``
         // names the columns).
-        var rows = StoredClientRows(catalog: database.catalog.current.catalog)
-        try database.withConnection { connection in
+        var rows = StoredClientRows(catalog: pool.liveCatalog.current.catalog)
+        try pool.withConnection { connection in
             _ = try connection.fetchAll(
                 """
                 SELECT cl.spent_at IS NOT NULL OR s.id IS NULL, cl.last_seen, s.id, s.live_key, s.created_at, s.display_name,
@@ -34,19 +34,19 @@ struct PostgresSessionStore: SessionStore {
     }
 
     func touch(clientID: String, at now: Int64) throws {
-        try database.withConnection { connection in
+        try pool.withConnection { connection in
             try connection.execute("UPDATE clients SET last_seen = $1 WHERE id = $2 AND spent_at IS NULL", now, clientID)
         }
     }
 
     func setDisplayName(_ name: String, for session: Session, at now: Int64) throws {
-        try database.write(storing: session, at: now) { connection in
+        try pool.write(storing: session, at: now) { connection in
             try connection.execute("UPDATE shoppers SET display_name = $1, last_seen = $2 WHERE id = $3", name, now, session.shopperID)
         }
     }
 
     func setPreferences(_ preferences: Preferences, for session: Session, at now: Int64) throws {
-        try database.write(storing: session, at: now) { connection in
+        try pool.write(storing: session, at: now) { connection in
             try connection.execute(query: """
                 UPDATE shoppers SET theme = \(preferences.theme.rawValue), tab_order = \(preferences.storedTabOrder),
                     sidebar = \(preferences.usesSidebar), notifications = \(preferences.notifications), last_seen = \(now)
@@ -56,7 +56,7 @@ struct PostgresSessionStore: SessionStore {
     }
 
     func devices(ofShopper shopperID: String) throws -> [StoredDevice] {
-        try database.withConnection { connection in
+        try pool.withConnection { connection in
             try connection.fetchAll(
                 "SELECT id, device, created_at, last_seen FROM clients WHERE shopper_id = $1 ORDER BY created_at, id", shopperID
             ) { row in
@@ -67,7 +67,7 @@ struct PostgresSessionStore: SessionStore {
 
     @discardableResult
     func endClients(_ clientIDs: [String], ofShopper shopperID: String, spendingUnstored: String?, at now: Int64) throws -> [String] {
-        try database.write { connection in
+        try pool.write { connection in
             var ended: [String] = []
             for clientID in clientIDs {
                 // The row stays as the mark that the id is spent; it no longer names a shopper.
@@ -94,7 +94,7 @@ struct PostgresSessionStore: SessionStore {
     /// nothing and returns 0 (the other one's purge covers the same clients).
     @discardableResult
     func deleteSessions(lastSeenBefore cutoff: Int64) throws -> Int {
-        try database.write { connection in
+        try pool.write { connection in
             // Released with the transaction, so a crashed purger leaves no lock behind.
             let locked: Bool = try connection.fetchValue("SELECT pg_try_advisory_xact_lock($1)", Self.purgeLockKey) ?? false
             guard locked else { return 0 }

@@ -5,8 +5,8 @@ import Synchronization
 /// of connections per instance, the schema migrated on open (once across instances), and a
 /// listener that carries the live badge between them. Every store's SQL lives in this folder.
 final class PostgresStorage: ShopStorage {
-    let catalog: CatalogSource
-    let catalogs: any CatalogStore
+    let liveCatalog: LiveCatalog
+    let catalogStore: any CatalogStore
     let sessions: any SessionStore
     let carts: any CartStore
     let orders: any OrderStore
@@ -17,7 +17,7 @@ final class PostgresStorage: ShopStorage {
     let productSearch: any ProductSearchStore
     let deliveryMethods: any DeliveryMethodStore
     let deliveryDetails: any DeliveryDetailsStore
-    private let database: PostgresDatabase
+    private let pool: PostgresStoragePool
     /// Private, so it cannot be printed by accident: it may hold a password.
     private let connectionString: String
     /// The badge relays started by ``badgePublisher(deliveringTo:)``, stopped by ``close()``.
@@ -31,44 +31,44 @@ final class PostgresStorage: ShopStorage {
     /// - Throws: ``StorageError/unavailable(reason:)`` when the database cannot be reached;
     ///   ``PostgresError`` when the URL is malformed or the schema is not this build's.
     init(connectionString: String, maximumConnections: Int, makeStarterCart: @escaping @Sendable (Catalog, CatalogOrigin?) -> Cart) throws {
-        let pool = try PostgresDatabase.mapping {
+        let connections = try PostgresStoragePool.mapping {
             try PostgresPool(
                 connectionString: connectionString, maximumConnections: maximumConnections,
                 configuration: PostgresConnection.Configuration(connectTimeout: .seconds(2))
             )
         }
-        // The source starts empty and is filled by the store it serves, before anyone reads it.
-        let source = CatalogSource(StoredCatalog(products: [], version: -1, origin: nil), makeStarterCart: makeStarterCart)
-        let database = PostgresDatabase(pool: pool, catalog: source)
-        let catalogs = PostgresCatalogStore(database: database)
+        // The live catalog starts empty and is filled by the store it serves, before anyone reads it.
+        let source = LiveCatalog(StoredCatalog(products: [], version: -1, origin: nil), makeStarterCart: makeStarterCart)
+        let pool = PostgresStoragePool(connections: connections, liveCatalog: source)
+        let catalogStore = PostgresCatalogStore(pool: pool)
         do {
-            try PostgresDatabase.mapping {
-                try PostgresSchema.migrator.migrate(pool)
-                try Self.makeSessionSecretIfMissing(in: pool)
+            try PostgresStoragePool.mapping {
+                try PostgresSchema.migrator.migrate(connections)
+                try Self.makeSessionSecretIfMissing(in: connections)
             }
-            source.replace(with: try catalogs.loadCatalog())
+            source.replace(with: try catalogStore.loadCatalog())
         } catch {
-            pool.close()
+            connections.close()
             throw error
         }
         self.connectionString = connectionString
-        self.database = database
-        catalog = source
-        self.catalogs = catalogs
-        sessions = PostgresSessionStore(database: database)
-        carts = PostgresCartStore(database: database)
-        orders = PostgresOrderStore(database: database)
-        orderFeed = PostgresOrderFeed(database: database)
-        orderLife = PostgresOrderLifeStore(database: database)
-        searches = PostgresSearchHistoryStore(database: database)
-        joinCodes = PostgresJoinCodeStore(database: database)
-        productSearch = PostgresProductSearchStore(database: database)
-        deliveryMethods = PostgresDeliveryMethodStore(database: database)
-        deliveryDetails = PostgresDeliveryDetailsStore(database: database)
+        self.pool = pool
+        liveCatalog = source
+        self.catalogStore = catalogStore
+        sessions = PostgresSessionStore(pool: pool)
+        carts = PostgresCartStore(pool: pool)
+        orders = PostgresOrderStore(pool: pool)
+        orderFeed = PostgresOrderFeed(pool: pool)
+        orderLife = PostgresOrderLifeStore(pool: pool)
+        searches = PostgresSearchHistoryStore(pool: pool)
+        joinCodes = PostgresJoinCodeStore(pool: pool)
+        productSearch = PostgresProductSearchStore(pool: pool)
+        deliveryMethods = PostgresDeliveryMethodStore(pool: pool)
+        deliveryDetails = PostgresDeliveryDetailsStore(pool: pool)
     }
 
     func sessionSecret() throws -> [UInt8] {
-        try SessionSecret.decode(database.withConnection { connection in
+        try SessionSecret.decode(pool.withConnection { connection in
             try connection.fetchValue("SELECT value FROM settings WHERE key = $1", SessionSecret.settingKey, as: String.self)
         })
     }
@@ -76,20 +76,20 @@ final class PostgresStorage: ShopStorage {
     /// Starts this instance's listener, which feeds `hub` with the changes every instance
     /// commits; the cart store sends them (`NOTIFY`) inside the committing transaction.
     func badgePublisher(deliveringTo hub: BadgeHub) -> any BadgePublisher {
-        let relay = PostgresBadgeRelay(connectionString: connectionString, hub: hub, database: database)
+        let relay = PostgresBadgeRelay(connectionString: connectionString, hub: hub, pool: pool)
         relays.withLock { $0.append(relay) }
         relay.start()
         return relay
     }
 
     func ping() throws {
-        try PostgresDatabase.mapping { try database.pool.ping() }
+        try PostgresStoragePool.mapping { try pool.connections.ping() }
     }
 
     func statistics() -> StorageStatistics {
         let relay = relays.withLock { $0.first }
         return StorageStatistics(
-            connectionWaits: database.pool.connectionWaitCount, writerWaits: nil, listener: relay?.statistics(probingThrough: database)
+            connectionWaits: pool.connections.connectionWaitCount, writerWaits: nil, listener: relay?.statistics(probingThrough: pool)
         )
     }
 
@@ -99,12 +99,12 @@ final class PostgresStorage: ShopStorage {
             return relays
         }
         for relay in relays { relay.stop() }
-        database.pool.close()
+        pool.connections.close()
     }
 
     /// Every instance offers a secret; the first to arrive keeps it, and all read that one.
-    private static func makeSessionSecretIfMissing(in pool: PostgresPool) throws {
-        try pool.withConnection { connection in
+    private static func makeSessionSecretIfMissing(in connections: PostgresPool) throws {
+        try connections.withConnection { connection in
             try connection.execute(
                 "INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING", SessionSecret.settingKey, SessionSecret.make()
             )

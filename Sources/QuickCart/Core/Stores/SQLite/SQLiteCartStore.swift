@@ -3,7 +3,7 @@ import SQLite
 /// Cart changes in SQLite, by shopper. Every change is one write transaction that also stores
 /// a new shopper and client, so a cart change and who it belongs to land together or not at all.
 struct SQLiteCartStore: CartStore {
-    let database: SQLiteDatabase
+    let pool: SQLiteStoragePool
 
     func add(productID: Int64, quantity: Int, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
         let quantity = Cart.clamp(quantity)
@@ -69,7 +69,7 @@ struct SQLiteCartStore: CartStore {
 
     func placeOrder(_ placement: OrderPlacement, for session: Session, at now: Int64) throws -> PlacedOrder {
         // Writes take turns, so an intent found missing here stays missing until this commits.
-        try database.write(storing: session, at: now) { db in
+        try pool.write(storing: session, at: now) { db in
             if let placed = try db.fetchValue(
                 "SELECT id FROM orders WHERE shopper_id = ? AND intent = ?", [session.shopperID, placement.intent.key], as: Int64.self
             ) {
@@ -123,7 +123,7 @@ struct SQLiteCartStore: CartStore {
     private func change(
         for session: Session, at now: Int64, ifVersion expectedVersion: Int64? = nil, _ body: (Database) throws -> Void
     ) throws -> CartChange {
-        try database.write(storing: session, at: now) { db in
+        try pool.write(storing: session, at: now) { db in
             if let expectedVersion {
                 // The write is the only one of the process: nothing can change the version
                 // between this read and the commit.

@@ -3,19 +3,19 @@ import SQLite
 /// The catalog in SQLite: the `products` table, with the catalog's version and origin in
 /// `settings` (`catalog-version`, `catalog-origin`).
 struct SQLiteCatalogStore: CatalogStore {
-    let database: SQLiteDatabase
+    let pool: SQLiteStoragePool
 
     func catalogVersion() throws -> Int64 {
-        try database.withConnection { db in try Self.version(in: db) }
+        try pool.withConnection { db in try Self.version(in: db) }
     }
 
     func loadCatalog() throws -> StoredCatalog {
-        try database.read { db in try Self.load(from: db) }
+        try pool.read { db in try Self.load(from: db) }
     }
 
     @discardableResult
     func importCatalog(_ entries: [CatalogEntry], origin: CatalogOrigin) throws -> StoredCatalog {
-        try database.write { db in
+        try pool.write { db in
             let plan = CatalogImportPlan(
                 entries: entries, stored: try db.fetchAll("SELECT slug FROM products ORDER BY position, id") { try $0.string(0) }
             )

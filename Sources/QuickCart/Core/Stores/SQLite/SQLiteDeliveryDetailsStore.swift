@@ -2,11 +2,11 @@ import SQLite
 
 /// Shoppers' saved delivery details in SQLite (`delivery_details`, one row per shopper).
 struct SQLiteDeliveryDetailsStore: DeliveryDetailsStore {
-    let database: SQLiteDatabase
+    let pool: SQLiteStoragePool
 
     func deliveryDetails(for session: Session) throws -> SavedDeliveryDetails? {
         guard session.isStored else { return nil }
-        return try database.read { db in
+        return try pool.read { db in
             try db.withFirstRow(
                 """
                 SELECT version, \(DeliveryDetailsColumns.list) FROM delivery_details WHERE shopper_id = ?
@@ -21,7 +21,7 @@ struct SQLiteDeliveryDetailsStore: DeliveryDetailsStore {
     }
 
     func saveDeliveryDetails(_ details: DeliveryDetails, for session: Session, at nowMilliseconds: Int64) throws -> Int64 {
-        try database.write(storing: session, at: nowMilliseconds / 1000) { db in
+        try pool.write(storing: session, at: nowMilliseconds / 1000) { db in
             let previous = try db.fetchValue("SELECT version FROM delivery_details WHERE shopper_id = ?", [session.shopperID], as: Int64.self) ?? 0
             let version = max(previous + 1, nowMilliseconds)
             let fields = DeliveryDetails.Field.allCases
@@ -38,7 +38,7 @@ struct SQLiteDeliveryDetailsStore: DeliveryDetailsStore {
 
     func deleteDeliveryDetails(for session: Session) throws -> Bool {
         guard session.isStored else { return false }
-        return try database.write { db in
+        return try pool.write { db in
             try db.execute("DELETE FROM delivery_details WHERE shopper_id = ?", [session.shopperID])
             return db.changes > 0
         }

@@ -2,14 +2,14 @@ import SQLite
 
 /// The shop's delivery methods in SQLite (`delivery_methods`), in the file's order.
 struct SQLiteDeliveryMethodStore: DeliveryMethodStore {
-    let database: SQLiteDatabase
+    let pool: SQLiteStoragePool
 
     func deliveryMethods() throws -> [DeliveryMethod] {
-        try database.read { db in try Self.methods(in: db, where: "1", []) }
+        try pool.read { db in try Self.methods(in: db, where: "1", []) }
     }
 
     func replaceDeliveryMethods(_ methods: [DeliveryMethod]) throws {
-        try database.write { db in
+        try pool.write { db in
             try db.execute(sql: "DELETE FROM delivery_methods")
             try Self.insert(methods, into: db)
         }

@@ -3,10 +3,10 @@ import SQLite
 /// Codes that bring another device into a shopper's cart, in SQLite. A join is one write
 /// transaction (SQLite runs them one at a time, so two joins with one code cannot both win).
 struct SQLiteJoinCodeStore: JoinCodeStore {
-    let database: SQLiteDatabase
+    let pool: SQLiteStoragePool
 
     func createCode(hash: String, nonce: String, for session: Session, at now: Int64) throws {
-        try database.write(storing: session, at: now) { db in
+        try pool.write(storing: session, at: now) { db in
             try db.execute("DELETE FROM join_codes WHERE client_id = ? AND used_at IS NULL", [session.clientID])
             try db.execute(
                 """
@@ -19,7 +19,7 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
     }
 
     func newestCode(ofClient clientID: String) throws -> StoredJoinCode? {
-        try database.withConnection { db in
+        try pool.withConnection { db in
             try db.withFirstRow(
                 """
                 SELECT nonce, created_at, expires_at, used_at, wrong_tries FROM join_codes
@@ -36,7 +36,7 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
     }
 
     func preview(hash: String, at now: Int64) throws -> JoinPreview? {
-        try database.withConnection { db in
+        try pool.withConnection { db in
             try db.withFirstRow(
                 """
                 SELECT s.display_name, s.id,
@@ -53,7 +53,7 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
     }
 
     func join(hash: String, for session: Session, at now: Int64) throws -> JoinOutcome {
-        try database.write { db in
+        try pool.write { db in
             let code = try db.withFirstRow(
                 "SELECT shopper_id, client_id, used_at IS NULL AND expires_at > ? AND wrong_tries <= ?, code_hash FROM join_codes WHERE code_hash = ?",
                 [now, JoinCode.allowedWrongTries, hash]

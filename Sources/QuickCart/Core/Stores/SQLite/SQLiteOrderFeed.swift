@@ -2,12 +2,12 @@ import SQLite
 
 /// Every session's orders, in SQLite.
 struct SQLiteOrderFeed: OrderFeed {
-    let database: SQLiteDatabase
+    let pool: SQLiteStoragePool
 
     func placedOrders(afterID: Int64, placedSince: Int64?, limit: Int) throws -> [Order] {
         // SQLite commits one writer at a time and ids only grow, so an id seen means every
         // smaller id is committed too: following by id misses nothing. The same holds for moves.
-        try database.read { db in
+        try pool.read { db in
             try SQLiteOrderStore.orders(
                 in: db, where: "o.id IN (SELECT id FROM orders WHERE id > ? AND placed_at >= ? ORDER BY id LIMIT ?)",
                 [afterID, placedSince ?? Int64.min, max(0, limit)], newestFirst: false
@@ -16,11 +16,11 @@ struct SQLiteOrderFeed: OrderFeed {
     }
 
     func lastMoveID() throws -> Int64 {
-        try database.withConnection { db in try db.fetchValue("SELECT coalesce(max(id), 0) FROM order_states", as: Int64.self) ?? 0 }
+        try pool.withConnection { db in try db.fetchValue("SELECT coalesce(max(id), 0) FROM order_states", as: Int64.self) ?? 0 }
     }
 
     func movedOrders(afterMoveID: Int64, placedSince: Int64?, limit: Int) throws -> (orders: [Order], lastMoveID: Int64) {
-        try database.read { db in
+        try pool.read { db in
             let moves = try db.fetchAll(
                 "SELECT id, order_id FROM order_states WHERE id > ? AND state <> 'placed' ORDER BY id LIMIT ?", [afterMoveID, max(0, limit)]
             ) { row in (id: try row.int64(0), orderID: try row.int64(1)) }
@@ -34,7 +34,7 @@ struct SQLiteOrderFeed: OrderFeed {
     }
 
     func moveNews(afterMoveID: Int64, limit: Int) throws -> [OrderMoveNews] {
-        try database.withConnection { db in
+        try pool.withConnection { db in
             try db.fetchAll(
                 """
                 SELECT m.id, m.order_id, m.state, coalesce(s.live_key, '')

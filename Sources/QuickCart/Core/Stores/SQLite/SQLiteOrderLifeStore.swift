@@ -3,10 +3,10 @@ import SQLite
 /// Orders' moves in SQLite: one write transaction reads the state and appends the move, and
 /// SQLite runs one writer at a time, so no two moves start from the same state.
 struct SQLiteOrderLifeStore: OrderLifeStore {
-    let database: SQLiteDatabase
+    let pool: SQLiteStoragePool
 
     func move(orderID: Int64, by change: OrderStateChange) throws -> OrderMove {
-        try database.write { db in
+        try pool.write { db in
             let owner = try db.fetchOne(
                 """
                 SELECT s.live_key, (SELECT state FROM order_states WHERE order_id = o.id ORDER BY id DESC LIMIT 1)

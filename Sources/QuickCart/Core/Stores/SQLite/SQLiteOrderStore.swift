@@ -2,18 +2,18 @@ import SQLite
 
 /// Orders in SQLite: a shopper's, with their lines and histories (`order_states`).
 struct SQLiteOrderStore: OrderStore {
-    let database: SQLiteDatabase
+    let pool: SQLiteStoragePool
 
     func orders(for session: Session) throws -> [Order] {
         guard session.isStored else { return [] }
-        return try database.read { db in
+        return try pool.read { db in
             try Self.orders(in: db, where: "o.shopper_id = ?", [session.shopperID], newestFirst: true)
         }
     }
 
     func order(id: Int64, for session: Session) throws -> Order? {
         guard session.isStored else { return nil }
-        return try database.read { db in
+        return try pool.read { db in
             try Self.orders(in: db, where: "o.id = ? AND o.shopper_id = ?", [id, session.shopperID], newestFirst: true).first
         }
     }

@@ -6,7 +6,7 @@ import SQLite
 /// with `products`. Ranked by `bm25()` with the name weighing most. Inactive products are
 /// never found.
 struct SQLiteProductSearchStore: ProductSearchStore {
-    let database: SQLiteDatabase
+    let pool: SQLiteStoragePool
 
     func searchProducts(matching query: String, limit: Int) throws -> [Int64] {
         let terms = ProductSearch.terms(in: query)
@@ -28,7 +28,7 @@ struct SQLiteProductSearchStore: ProductSearchStore {
         var arguments = [expression.databaseValue, (Self.quoted(last) + "*").databaseValue]
         if let required { arguments.append(required.databaseValue) }
         arguments.append(limit.databaseValue)
-        return try database.read { db in
+        return try pool.read { db in
             try db.fetchAll(sql, StatementArguments(arguments)) { try $0.int64(0) }
         }
     }

@@ -2,11 +2,11 @@ import SQLite
 
 /// Recent searches, in SQLite.
 struct SQLiteSearchHistoryStore: SearchHistoryStore {
-    let database: SQLiteDatabase
+    let pool: SQLiteStoragePool
 
     func recentSearches(for session: Session) throws -> [String] {
         guard session.isStored else { return [] }
-        return try database.withConnection { db in
+        return try pool.withConnection { db in
             try db.fetchAll(
                 "SELECT query FROM recent_searches WHERE shopper_id = ? ORDER BY searched_at DESC, query LIMIT ?",
                 [session.shopperID, SearchHistory.limit]
@@ -16,14 +16,14 @@ struct SQLiteSearchHistoryStore: SearchHistoryStore {
 
     func clearSearches(for session: Session) throws {
         guard session.isStored else { return }
-        try database.write { db in
+        try pool.write { db in
             try db.execute("DELETE FROM recent_searches WHERE shopper_id = ?", [session.shopperID])
         }
     }
 
     func recordSearch(_ query: String, for session: Session, at nowMilliseconds: Int64) throws {
         guard session.isStored else { return }
-        try database.write { db in
+        try pool.write { db in
             // "Tent" after "tent" is the same search again: keep only the newest spelling.
             try db.execute(
                 "DELETE FROM recent_searches WHERE shopper_id = ? AND lower(query) = lower(?) AND query != ?",

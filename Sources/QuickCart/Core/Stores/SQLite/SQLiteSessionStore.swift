@@ -2,7 +2,7 @@ import SQLite
 
 /// Shoppers and their clients, in SQLite.
 struct SQLiteSessionStore: SessionStore {
-    let database: SQLiteDatabase
+    let pool: SQLiteStoragePool
 
     func session(clientID: String) throws -> StoredClient? {
         // One statement is its own snapshot: the client, its shopper and the cart lines are read
@@ -12,8 +12,8 @@ struct SQLiteSessionStore: SessionStore {
         // (of at most five) comes along, for the Search tab's link: bound to the client's id
         // rather than correlated with `s`, it runs once per read, not once per line. Rows are
         // read in place (``StoredClientRows`` names the columns).
-        var rows = StoredClientRows(catalog: database.catalog.current.catalog)
-        try database.withConnection { db in
+        var rows = StoredClientRows(catalog: pool.liveCatalog.current.catalog)
+        try pool.withConnection { db in
             try db.forEachRow(
                 """
                 SELECT cl.spent_at IS NOT NULL OR s.id IS NULL, cl.last_seen, s.id, s.live_key, s.created_at, s.display_name,
@@ -33,19 +33,19 @@ struct SQLiteSessionStore: SessionStore {
     }
 
     func touch(clientID: String, at now: Int64) throws {
-        try database.write { db in
+        try pool.write { db in
             try db.execute("UPDATE clients SET last_seen = ? WHERE id = ? AND spent_at IS NULL", [now, clientID])
         }
     }
 
     func setDisplayName(_ name: String, for session: Session, at now: Int64) throws {
-        try database.write(storing: session, at: now) { db in
+        try pool.write(storing: session, at: now) { db in
             try db.execute("UPDATE shoppers SET display_name = ?, last_seen = ? WHERE id = ?", [name, now, session.shopperID])
         }
     }
 
     func setPreferences(_ preferences: Preferences, for session: Session, at now: Int64) throws {
-        try database.write(storing: session, at: now) { db in
+        try pool.write(storing: session, at: now) { db in
             try db.execute(
                 "UPDATE shoppers SET theme = ?, tab_order = ?, sidebar = ?, notifications = ?, last_seen = ? WHERE id = ?",
                 [preferences.theme.rawValue, preferences.storedTabOrder, preferences.usesSidebar, preferences.notifications, now, session.shopperID]
@@ -54,7 +54,7 @@ struct SQLiteSessionStore: SessionStore {
     }
 
     func devices(ofShopper shopperID: String) throws -> [StoredDevice] {
-        try database.withConnection { db in
+        try pool.withConnection { db in
             try db.fetchAll(
                 "SELECT id, device, created_at, last_seen FROM clients WHERE shopper_id = ? ORDER BY created_at, id", [shopperID]
             ) { row in
@@ -65,7 +65,7 @@ struct SQLiteSessionStore: SessionStore {
 
     @discardableResult
     func endClients(_ clientIDs: [String], ofShopper shopperID: String, spendingUnstored: String?, at now: Int64) throws -> [String] {
-        try database.write { db in
+        try pool.write { db in
             var ended: [String] = []
             for clientID in clientIDs {
                 // The row stays as the mark that the id is spent; it no longer names a shopper.
@@ -90,7 +90,7 @@ struct SQLiteSessionStore: SessionStore {
 
     @discardableResult
     func deleteSessions(lastSeenBefore cutoff: Int64) throws -> Int {
-        try database.write { db in
+        try pool.write { db in
             try db.execute("DELETE FROM clients WHERE spent_at IS NULL AND last_seen < ?", [cutoff])
             let deleted = db.changes
             // A mark older than the idle lifetime guards nothing: every cookie of that client

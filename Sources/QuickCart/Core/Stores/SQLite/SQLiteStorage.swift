@@ -5,8 +5,8 @@ import Synchronization
 /// QuickCart's storage in one SQLite file: WAL, a pool of connections (one per server thread
 /// in practice), the schema migrated on open. Every store's SQL lives in this folder.
 final class SQLiteStorage: ShopStorage {
-    let catalog: CatalogSource
-    let catalogs: any CatalogStore
+    let liveCatalog: LiveCatalog
+    let catalogStore: any CatalogStore
     let sessions: any SessionStore
     let carts: any CartStore
     let orders: any OrderStore
@@ -17,7 +17,7 @@ final class SQLiteStorage: ShopStorage {
     let productSearch: any ProductSearchStore
     let deliveryMethods: any DeliveryMethodStore
     let deliveryDetails: any DeliveryDetailsStore
-    private let database: SQLiteDatabase
+    private let pool: SQLiteStoragePool
     /// Held while storage is open, so `quickcart restore` knows the file is in use.
     private let useLock: Mutex<SQLiteUseLock?>
     /// Started by ``badgePublisher(deliveringTo:)``, stopped by ``close()``.
@@ -44,34 +44,34 @@ final class SQLiteStorage: ShopStorage {
         }
         // Before the file is touched: a restore under way must finish first.
         useLock = Mutex(path == ":memory:" || path.hasPrefix("file:") ? nil : try SQLiteUseLock(databasePath: path, exclusive: false))
-        let pool = try SQLiteDatabase.mapping { try DatabasePool(path: path, maximumConnections: maximumConnections, configuration: configuration) }
-        try SQLiteDatabase.mapping {
-            try SQLiteSchema.migrator.migrate(pool)
+        let connections = try SQLiteStoragePool.mapping { try DatabasePool(path: path, maximumConnections: maximumConnections, configuration: configuration) }
+        try SQLiteStoragePool.mapping {
+            try SQLiteSchema.migrator.migrate(connections)
             // Empties the WAL into the file and truncates it, so no page a migration rewrote
             // (such as one that held a session's raw id) lingers there.
-            try pool.withConnection { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+            try connections.withConnection { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         }
-        // The source starts empty and is filled by the store it serves, before anyone reads it.
-        let source = CatalogSource(StoredCatalog(products: [], version: -1, origin: nil), makeStarterCart: makeStarterCart)
-        database = SQLiteDatabase(pool: pool, catalog: source)
-        let catalogs = SQLiteCatalogStore(database: database)
-        source.replace(with: try catalogs.loadCatalog())
-        catalog = source
-        self.catalogs = catalogs
-        sessions = SQLiteSessionStore(database: database)
-        carts = SQLiteCartStore(database: database)
-        orders = SQLiteOrderStore(database: database)
-        orderFeed = SQLiteOrderFeed(database: database)
-        orderLife = SQLiteOrderLifeStore(database: database)
-        searches = SQLiteSearchHistoryStore(database: database)
-        joinCodes = SQLiteJoinCodeStore(database: database)
-        productSearch = SQLiteProductSearchStore(database: database)
-        deliveryMethods = SQLiteDeliveryMethodStore(database: database)
-        deliveryDetails = SQLiteDeliveryDetailsStore(database: database)
+        // The live catalog starts empty and is filled by the store it serves, before anyone reads it.
+        let source = LiveCatalog(StoredCatalog(products: [], version: -1, origin: nil), makeStarterCart: makeStarterCart)
+        pool = SQLiteStoragePool(connections: connections, liveCatalog: source)
+        let catalogStore = SQLiteCatalogStore(pool: pool)
+        source.replace(with: try catalogStore.loadCatalog())
+        liveCatalog = source
+        self.catalogStore = catalogStore
+        sessions = SQLiteSessionStore(pool: pool)
+        carts = SQLiteCartStore(pool: pool)
+        orders = SQLiteOrderStore(pool: pool)
+        orderFeed = SQLiteOrderFeed(pool: pool)
+        orderLife = SQLiteOrderLifeStore(pool: pool)
+        searches = SQLiteSearchHistoryStore(pool: pool)
+        joinCodes = SQLiteJoinCodeStore(pool: pool)
+        productSearch = SQLiteProductSearchStore(pool: pool)
+        deliveryMethods = SQLiteDeliveryMethodStore(pool: pool)
+        deliveryDetails = SQLiteDeliveryDetailsStore(pool: pool)
     }
 
     func sessionSecret() throws -> [UInt8] {
-        try SessionSecret.decode(database.read { db in
+        try SessionSecret.decode(pool.read { db in
             try db.fetchValue("SELECT value FROM settings WHERE key = ?", [SessionSecret.settingKey], as: String.self)
         })
     }
@@ -87,11 +87,11 @@ final class SQLiteStorage: ShopStorage {
     }
 
     func ping() throws {
-        _ = try database.read { db in try db.fetchValue("SELECT 1", as: Int.self) }
+        _ = try pool.read { db in try db.fetchValue("SELECT 1", as: Int.self) }
     }
 
     func statistics() -> StorageStatistics {
-        StorageStatistics(connectionWaits: database.pool.connectionWaitCount, writerWaits: database.pool.writerWaitCount, listener: nil)
+        StorageStatistics(connectionWaits: pool.connections.connectionWaitCount, writerWaits: pool.connections.writerWaitCount, listener: nil)
     }
 
     func close() {
@@ -99,7 +99,7 @@ final class SQLiteStorage: ShopStorage {
             for watcher in watchers { watcher.stop() }
             watchers = []
         }
-        database.pool.close()
+        pool.connections.close()
         useLock.withLock { $0 = nil }
     }
 }

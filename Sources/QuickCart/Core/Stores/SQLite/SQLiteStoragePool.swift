@@ -2,18 +2,18 @@ import SQLite
 
 /// What the SQLite stores share: the pool, the live catalog (carts are read as product ids;
 /// it gives the starter cart), and the one place SQLite's passing failures become ``StorageError``.
-struct SQLiteDatabase: Sendable {
-    let pool: DatabasePool
-    let catalog: CatalogSource
+struct SQLiteStoragePool: Sendable {
+    let connections: DatabasePool
+    let liveCatalog: LiveCatalog
 
     /// A borrowed connection, outside any transaction: one statement is its own snapshot.
     func withConnection<T>(_ body: (Database) throws -> T) throws -> T {
-        try Self.mapping { try pool.withConnection(body) }
+        try Self.mapping { try connections.withConnection(body) }
     }
 
     /// A read transaction: one snapshot for several statements.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try Self.mapping { try pool.read(body) }
+        try Self.mapping { try connections.read(body) }
     }
 
     /// A write transaction that first stores `session`'s shopper and client if they are not
@@ -27,7 +27,7 @@ struct SQLiteDatabase: Sendable {
 
     /// A write transaction.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try Self.mapping { try pool.write(body) }
+        try Self.mapping { try connections.write(body) }
     }
 
     /// Stores `session`'s shopper with the starter cart (unless it starts empty), and its client,
@@ -40,7 +40,7 @@ struct SQLiteDatabase: Sendable {
             [session.shopperID, session.createdAt, now, session.displayName, session.shopperLiveKey]
         )
         if db.changes == 1, !session.startsEmpty {
-            for (offset, item) in catalog.current.starterCart.items.enumerated() {
+            for (offset, item) in liveCatalog.current.starterCart.items.enumerated() {
                 try db.execute(
                     "INSERT INTO cart_items (shopper_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)",
                     [session.shopperID, item.product.id, item.quantity, now * 1000 + Int64(offset)]

@@ -3,9 +3,9 @@ import Postgres
 /// What the PostgreSQL stores share: the pool, the live catalog (carts are read as product
 /// ids; it gives the starter cart), and the one place PostgreSQL's passing failures become
 /// ``StorageError``.
-struct PostgresDatabase: Sendable {
-    let pool: PostgresPool
-    let catalog: CatalogSource
+struct PostgresStoragePool: Sendable {
+    let connections: PostgresPool
+    let liveCatalog: LiveCatalog
 
     /// How often a transaction that lost a race (serialization failure, deadlock) runs at most.
     static let maximumAttempts = 5
@@ -13,7 +13,7 @@ struct PostgresDatabase: Sendable {
     /// A borrowed connection, outside any transaction: one statement is its own snapshot.
     @discardableResult
     func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        try Self.mapping { try pool.withConnection(body) }
+        try Self.mapping { try connections.withConnection(body) }
     }
 
     /// A transaction that first stores `session`'s shopper and client if they are not stored
@@ -29,7 +29,7 @@ struct PostgresDatabase: Sendable {
     /// A read-committed transaction, rerun a few times if it loses a race.
     @discardableResult
     func write<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        try Self.mapping { try pool.transaction(maximumAttempts: Self.maximumAttempts, body) }
+        try Self.mapping { try connections.transaction(maximumAttempts: Self.maximumAttempts, body) }
     }
 
     /// Stores `session`'s shopper with the starter cart (unless it starts empty), and its
@@ -39,7 +39,7 @@ struct PostgresDatabase: Sendable {
         // A session read from the database moments ago is there: no insert to attempt.
         guard !session.isStored else { return }
         // The starter cart as two array literals.
-        let starterCart = session.startsEmpty ? Cart() : catalog.current.starterCart
+        let starterCart = session.startsEmpty ? Cart() : liveCatalog.current.starterCart
         let starterProductIDs = "{" + starterCart.items.map { String($0.product.id) }.joined(separator: ",") + "}"
         let starterQuantities = "{" + starterCart.items.map { String($0.quantity) }.joined(separator: ",") + "}"
         // The client's reference is checked at the end of the statement, when the shopper is in.

@@ -2,10 +2,10 @@ import QuickCart
 import Testing
 
 /// The running shop's catalog: which stored catalog it takes.
-@Suite("Catalog source")
-struct CatalogSourceTests {
-    private static func source(version: Int64, origin: CatalogOrigin?) -> CatalogSource {
-        CatalogSource(StoredCatalog(products: [], version: version, origin: origin), makeStarterCart: { _, _ in Cart() })
+@Suite("Live catalog snapshots")
+struct LiveCatalogSnapshotTests {
+    private static func source(version: Int64, origin: CatalogOrigin?) -> LiveCatalog {
+        LiveCatalog(StoredCatalog(products: [], version: version, origin: origin), makeStarterCart: { _, _ in Cart() })
     }
 
     @Test("replace takes a newer catalog, or the same version from another origin, never an older one")

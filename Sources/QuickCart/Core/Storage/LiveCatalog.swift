@@ -4,13 +4,13 @@ import Synchronization
 /// whole when an import lands. Every reader sees either the old snapshot or the new one.
 ///
 /// ```swift
-/// let source = CatalogSource(try store.loadCatalog(), makeStarterCart: { catalog, origin in
+/// let liveCatalog = LiveCatalog(try store.loadCatalog(), makeStarterCart: { catalog, origin in
 ///     origin == .demo ? Cart.demo(from: catalog) : Cart()
 /// })
-/// let snapshot = source.current          // once per request
-/// if try source.refresh(from: store) { … } // every few seconds: true when an import landed
+/// let snapshot = liveCatalog.current          // once per request
+/// if try liveCatalog.refresh(from: store) { … } // every few seconds: true when an import landed
 /// ```
-public final class CatalogSource: Sendable {
+public final class LiveCatalog: Sendable {
     /// One catalog, with what was derived from it.
     public struct Snapshot: Sendable {
         /// The products, with their lookups.
