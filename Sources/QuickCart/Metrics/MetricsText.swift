@@ -35,15 +35,13 @@ struct MetricsText {
 
     /// A label value with `\`, `"` and line breaks escaped.
     static func escaped(_ value: String) -> String {
-        var escaped = ""
-        for character in value.unicodeScalars {
-            switch character {
-            case "\\": escaped += "\\\\"
-            case "\"": escaped += "\\\""
-            case "\n": escaped += "\\n"
-            default: escaped.unicodeScalars.append(character)
+        value.replacingScalars { scalar in
+            switch scalar {
+            case "\\": "\\\\"
+            case "\"": "\\\""
+            case "\n": "\\n"
+            default: nil
             }
         }
-        return escaped
     }
 }

@@ -42,21 +42,19 @@ indirect enum JSONText: Equatable {
 
     /// `value` as a JSON string literal.
     static func quoted(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
+        let escaped = value.replacingScalars { scalar in
             switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
+            case "\"": "\\\""
+            case "\\": "\\\\"
+            case "\n": "\\n"
+            case "\r": "\\r"
+            case "\t": "\\t"
             case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+                "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: nil
             }
         }
-        return out + "\""
+        return "\"" + escaped + "\""
     }
 
     private struct Reader {
@@ -86,44 +84,28 @@ indirect enum JSONText: Equatable {
             let start = line
             switch bytes[index] {
             case UInt8(ascii: "{"):
-                index += 1
                 var members: [Member] = []
-                skipSpace()
-                if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-                    index += 1
-                    return .object(members, line: start)
+                try sequence(closedBy: "}", in: "an object") { reader throws(Failure) in
+                    reader.skipSpace()
+                    let nameLine = reader.line
+                    guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "\"") else {
+                        throw reader.failure("expected a member name in quotes")
+                    }
+                    let name = try reader.string()
+                    reader.skipSpace()
+                    guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: ":") else {
+                        throw reader.failure("expected “:” after the member name")
+                    }
+                    reader.index += 1
+                    members.append(Member(name: name, value: try reader.value(depth: depth + 1), line: nameLine))
                 }
-                while true {
-                    skipSpace()
-                    let nameLine = line
-                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure("expected a member name in quotes") }
-                    let name = try string()
-                    skipSpace()
-                    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected “:” after the member name") }
-                    index += 1
-                    members.append(Member(name: name, value: try value(depth: depth + 1), line: nameLine))
-                    skipSpace()
-                    guard index < bytes.count else { throw failure("the JSON ends inside an object") }
-                    if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                    if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members, line: start) }
-                    throw failure("expected “,” or “}” in an object")
-                }
+                return .object(members, line: start)
             case UInt8(ascii: "["):
-                index += 1
                 var elements: [JSONText] = []
-                skipSpace()
-                if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-                    index += 1
-                    return .array(elements, line: start)
+                try sequence(closedBy: "]", in: "an array") { reader throws(Failure) in
+                    elements.append(try reader.value(depth: depth + 1))
                 }
-                while true {
-                    elements.append(try value(depth: depth + 1))
-                    skipSpace()
-                    guard index < bytes.count else { throw failure("the JSON ends inside an array") }
-                    if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                    if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements, line: start) }
-                    throw failure("expected “,” or “]” in an array")
-                }
+                return .array(elements, line: start)
             case UInt8(ascii: "\""):
                 return .string(try string(), line: start)
             case UInt8(ascii: "t"):
@@ -139,6 +121,28 @@ indirect enum JSONText: Equatable {
                 return .number(try number(), line: start)
             default:
                 throw failure("unexpected character where a JSON value should be")
+            }
+        }
+
+        /// Reads the elements of an object or array, from its opening character to `closer`:
+        /// none, or `element` read again after each comma.
+        private mutating func sequence(
+            closedBy closer: Unicode.Scalar, in container: String, _ element: (inout Reader) throws(Failure) -> Void
+        ) throws(Failure) {
+            let close = UInt8(ascii: closer)
+            index += 1
+            skipSpace()
+            if index < bytes.count, bytes[index] == close {
+                index += 1
+                return
+            }
+            while true {
+                try element(&self)
+                skipSpace()
+                guard index < bytes.count else { throw failure("the JSON ends inside \(container)") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == close { index += 1; return }
+                throw failure("expected “,” or “\(closer)” in \(container)")
             }
         }
 

@@ -4,6 +4,13 @@ enum DeliveryDetailsColumns {
     /// `name, email, …, method`, for a saved row.
     static let list = DeliveryDetails.Field.allCases.map(\.rawValue).joined(separator: ", ")
 
+    /// The saved details of a row of `SELECT version, \(list) FROM delivery_details`.
+    static func saved<Row: StoredRow & ~Copyable>(from row: borrowing Row) throws -> SavedDeliveryDetails {
+        var details = DeliveryDetails()
+        for (index, field) in DeliveryDetails.Field.allCases.enumerated() { details[field] = try row.string(index + 1) }
+        return SavedDeliveryDetails(details: details, version: try row.int64(0))
+    }
+
     /// The order's columns for the fields but `method`, in order (an order's name is `contact_name`).
     static let orderFields = DeliveryDetails.Field.allCases.filter { $0 != .method }
     static let orderList = orderFields.map { $0 == .name ? "contact_name" : $0.rawValue }.joined(separator: ", ")

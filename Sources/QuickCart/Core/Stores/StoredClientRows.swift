@@ -16,6 +16,11 @@
 /// The session's columns are read once, from the first row, and only the two line columns
 /// from each row; lines of products the catalog no longer has are left out.
 struct StoredClientRows {
+    /// A client of `SELECT id, device, created_at, last_seen FROM clients`, for the devices list.
+    static func device<Row: StoredRow & ~Copyable>(from row: borrowing Row) throws -> StoredDevice {
+        StoredDevice(clientID: try row.string(0), device: try row.string(1), createdAt: try row.int64(2), lastSeen: try row.int64(3))
+    }
+
     /// The catalog the lines' products are looked up in.
     let catalog: Catalog
     private var stored: StoredClient?

@@ -29,6 +29,13 @@ enum StoredOrderRows {
         ))
     }
 
+    /// An order's id and delivery, from a row of `o.id, o.delivery_cents` and
+    /// ``DeliveryDetailsColumns/orderDeliveryPrefixed``.
+    static func delivery<Row: StoredRow & ~Copyable>(from row: borrowing Row) throws -> (id: Int64, delivery: OrderDelivery) {
+        let cents = try row.int64(1)
+        return (id: try row.int64(0), delivery: try DeliveryDetailsColumns.delivery(text: { try row.string($0 + 2) }, cents: cents))
+    }
+
     /// The orders the lines make, each with its history.
     static func orders(lines: [Line], moves: [Move]) -> [Order] {
         Order.attaching(Dictionary(grouping: moves, by: \.orderID).mapValues { $0.map(\.change) }, to: Order.grouping(lines))

@@ -9,11 +9,7 @@ struct PostgresDeliveryDetailsStore: DeliveryDetailsStore {
         return try pool.withConnection { connection in
             try connection.fetchOne(
                 "SELECT version, \(DeliveryDetailsColumns.list) FROM delivery_details WHERE shopper_id = $1", session.shopperID
-            ) { row in
-                var details = DeliveryDetails()
-                for (index, field) in DeliveryDetails.Field.allCases.enumerated() { details[field] = try row.string(index + 1) }
-                return SavedDeliveryDetails(details: details, version: try row.int64(0))
-            }
+            ) { row in try DeliveryDetailsColumns.saved(from: row) }
         }
     }
 

@@ -48,9 +48,7 @@ struct PostgresOrderStore: OrderStore {
             FROM orders o WHERE \(condition) AND o.delivery_method IS NOT NULL
             """,
             arguments: arguments
-        ) { row in
-            (try row.int64(0), try DeliveryDetailsColumns.delivery(text: { try row.string($0 + 2) }, cents: try row.int64(1)))
-        }
+        ) { row in try StoredOrderRows.delivery(from: row) }
         let ordered = StoredOrderRows.orders(lines: rows, moves: histories)
         return Order.attaching(Dictionary(deliveries, uniquingKeysWith: { first, _ in first }), to: ordered)
     }

@@ -59,9 +59,7 @@ struct PostgresSessionStore: SessionStore {
         try pool.withConnection { connection in
             try connection.fetchAll(
                 "SELECT id, device, created_at, last_seen FROM clients WHERE shopper_id = $1 ORDER BY created_at, id", shopperID
-            ) { row in
-                StoredDevice(clientID: try row.string(0), device: try row.string(1), createdAt: try row.int64(2), lastSeen: try row.int64(3))
-            }
+            ) { row in try StoredClientRows.device(from: row) }
         }
     }
 

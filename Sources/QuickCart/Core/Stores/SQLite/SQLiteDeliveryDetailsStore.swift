@@ -12,11 +12,7 @@ struct SQLiteDeliveryDetailsStore: DeliveryDetailsStore {
                 SELECT version, \(DeliveryDetailsColumns.list) FROM delivery_details WHERE shopper_id = ?
                 """,
                 [session.shopperID]
-            ) { row in
-                var details = DeliveryDetails()
-                for (index, field) in DeliveryDetails.Field.allCases.enumerated() { details[field] = try row.string(index + 1) }
-                return SavedDeliveryDetails(details: details, version: try row.int64(0))
-            }
+            ) { row in try DeliveryDetailsColumns.saved(from: row) }
         }
     }
 

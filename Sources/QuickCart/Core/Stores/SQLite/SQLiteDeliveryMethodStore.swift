@@ -18,18 +18,8 @@ struct SQLiteDeliveryMethodStore: DeliveryMethodStore {
     /// The methods `condition` picks, in order.
     static func methods(in db: Database, where condition: String, _ arguments: StatementArguments) throws -> [DeliveryMethod] {
         try db.fetchAll(
-            """
-            SELECT code, name, price_cents, countries, free_from_cents, payment, payment_details
-            FROM delivery_methods WHERE \(condition) ORDER BY position
-            """,
-            arguments
-        ) { row in
-            DeliveryMethod(
-                code: try row.string(0), name: try row.string(1), price: try row.get(2),
-                countries: DeliveryMethodColumns.countries(try row.string(3)), freeFrom: try row.get(4),
-                payment: DeliveryMethod.Payment(rawValue: try row.string(5)) ?? .bankTransfer, paymentDetails: try row.string(6)
-            )
-        }
+            "SELECT \(DeliveryMethodColumns.list) FROM delivery_methods WHERE \(condition) ORDER BY position", arguments
+        ) { row in try DeliveryMethodColumns.method(from: row) }
     }
 
     /// Inserts `methods` at positions in their order (the demo's, by the migration; an import's).

@@ -57,9 +57,7 @@ struct SQLiteSessionStore: SessionStore {
         try pool.withConnection { db in
             try db.fetchAll(
                 "SELECT id, device, created_at, last_seen FROM clients WHERE shopper_id = ? ORDER BY created_at, id", [shopperID]
-            ) { row in
-                StoredDevice(clientID: try row.string(0), device: try row.string(1), createdAt: try row.int64(2), lastSeen: try row.int64(3))
-            }
+            ) { row in try StoredClientRows.device(from: row) }
         }
     }
 
