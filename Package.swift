@@ -12,6 +12,8 @@ let package = Package(
         // The generic layers, for Benchmarks/Micro (and anyone who wants them alone).
         .library(name: "Mustache", targets: ["Mustache"]),
         .library(name: "SQLite", targets: ["SQLite"]),
+        // The shop, for Benchmarks/Micro's typed cart page (its `Benchmarks` SPI) and the executable.
+        .library(name: "QuickCart", targets: ["QuickCart"]),
         .library(name: "Postgres", targets: ["Postgres"]),
         // The Swift client of the JSON API (`/api/v1`), for native apps.
         .library(name: "QuickCartClient", targets: ["QuickCartClient"]),

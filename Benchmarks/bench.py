@@ -446,7 +446,7 @@ def measure_streams(options, work):
 def measure_micro(options, work):
     if not os.path.exists(options.micro):
         return {"skipped": f"{os.path.relpath(options.micro, ROOT)} was not built (see the build output above; the "
-                           "parent package must export the Mustache and SQLite library products)"}
+                           "parent package must export the Mustache, SQLite and QuickCart library products)"}
     command = ["taskset", "-c", str(options.server_cpu), options.micro,
                "--views", os.path.join(options.resources, "Views"), "--runs", str(options.runs),
                "--seconds", str(options.micro_seconds), "--scratch", work]
@@ -937,11 +937,11 @@ def main():
         say(f"\n[streams] {options.streams:,} held event streams, change → event")
         stream_results = measure_streams(options, options.work)
     if "micro" in sections and options.micro:
-        say("\n[micro] Mustache and SQLite layers (Benchmarks/Micro)")
+        say("\n[micro] Mustache, the typed cart page and SQLite (Benchmarks/Micro)")
         micro = measure_micro(options, options.work)
     elif "micro" in sections:
         micro = {"skipped": "not built (see Benchmarks/README.md: the parent package must export "
-                            "the Mustache and SQLite library products)"}
+                            "the Mustache, SQLite and QuickCart library products)"}
 
     cluster = None
     if "cluster" in sections:

@@ -1,5 +1,6 @@
 // Micro-benchmarks for QuickCart's template engine and SQLite layer, so that a regression in
-// `make bench`'s page figures can be traced to the layer it comes from.
+// `make bench`'s page figures can be traced to the layer it comes from. The typed cart page is
+// the shop's own (`CartPageSample`, through QuickCart's `Benchmarks` SPI), not a copy of its views.
 //
 //   quickcart-micro [--views DIR] [--runs N] [--seconds S] [--scratch DIR]
 //
@@ -10,6 +11,7 @@
 
 import Foundation
 import Mustache
+@_spi(Benchmarks) import QuickCart
 import SQLite
 
 // MARK: - Options
@@ -115,10 +117,13 @@ func grouped(_ value: Double) -> String {
 
 // MARK: - Templates: the cart page with 20 rows, rendered as PageRenderer does
 
+/// `Public/icons/` beside the `Views/` given.
+let iconFolder = URL(fileURLWithPath: options.views).deletingLastPathComponent().appendingPathComponent("Public/icons").path
+let iconNames = ((try? FileManager.default.contentsOfDirectory(atPath: iconFolder)) ?? [])
+    .filter { $0.hasSuffix(".svg") }.sorted().map { String($0.dropLast(4)) }
+
 func loadIcons() -> [String] {
-    let folder = URL(fileURLWithPath: options.views).deletingLastPathComponent().appendingPathComponent("Public/icons")
-    let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.filter { $0.hasSuffix(".svg") }.sorted() ?? []
-    let icons = files.compactMap { try? String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
+    let icons = iconNames.compactMap { try? String(contentsOfFile: iconFolder + "/" + $0 + ".svg", encoding: .utf8) }
     return icons.isEmpty ? [#"<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M3 3h18v18H3z"/></svg>"#] : icons
 }
 
@@ -212,217 +217,28 @@ func renderCartPage() -> Int {
     return body.count
 }
 
-// MARK: - Templates, typed: the same page through views compiled against the templates, as
-// QuickCart renders it (layout-start and layout-end with the layout, the content inside it).
+// MARK: - Templates, typed: the same page through the shop's own views and renderer
+// (QuickCart's `CartPageSample`: `PageRenderer` with `LayoutView` and `CartView`, compiled
+// against the templates at start).
 
-/// What the shop makes once per product (its `ProductCard`): name, icon and price, with their
-/// escaped bytes.
-final class ProductCard: Sendable {
-    let id: Int
-    let name: MustacheText
-    let icon: MustacheText
-    let price: MustacheText
-
-    init(id: Int, name: String, icon: String, price: String) {
-        self.id = id
-        self.name = MustacheText(name)
-        self.icon = MustacheText(icon)
-        self.price = MustacheText(price)
-    }
-}
-
-struct CartRowView: MustacheView {
-    var card: ProductCard
-    var lineTotal: String
-    var quantity: Int
-
-    static let mustacheFields: MustacheFields<CartRowView> = [
-        "id": .int(\.card.id),
-        "name": .text(\.card.name),
-        "icon": .text(\.card.icon),
-        "unitPrice": .text(\.card.price),
-        "lineTotal": .text(\.lineTotal),
-        "quantity": .int(\.quantity),
-        "decrement": .int { $0.quantity - 1 },
-        "increment": .int { $0.quantity + 1 },
-        "canDecrease": .bool { $0.quantity > 1 },
-        "canIncrease": .bool { $0.quantity < 10 },
-        "maximum": .int { _ in 10 },
-        "unavailable": .bool { _ in false },
-        "photo": .optional { _ in PhotoView?.none },
-    ]
-}
-
-/// A product photo (QuickCart's `ProductPhotoView`); the benchmark's products have none.
-struct PhotoView: MustacheView {
-    var src: String
-    var srcset: String
-    var width: Int
-    var height: Int
-    var alt: String
-
-    static let mustacheFields: MustacheFields<PhotoView> = [
-        "src": .text(\.src), "srcset": .text(\.srcset), "sizes": .int(\.width), "width": .int(\.width),
-        "height": .int(\.height), "alt": .text(\.alt), "lazy": .bool { _ in true },
-    ]
-}
-
-struct CartView: MustacheView {
-    var items: [CartRowView]
-    var count: Int
-    var subtotal: String
-
-    static let mustacheFields: MustacheFields<CartView> = [
-        "items": .list(\.items),
-        "hasItems": .bool { !$0.items.isEmpty },
-        "count": .int(\.count),
-        "subtotal": .text(\.subtotal),
-        "canCheckout": .bool { !$0.items.isEmpty },
-        "hasUnavailable": .bool { _ in false },
-    ]
-}
-
-struct AssetsView: MustacheView {
-    var css: MustacheText
-    var js: MustacheText
-    var favicon = MustacheText("/static/icons/favicon.svg?v=0123456789ab")
-    var touchIcon = MustacheText("/static/icons/app/maskable-192.png?v=0123456789ab")
-    static let mustacheFields: MustacheFields<AssetsView> = [
-        "css": .text(\.css), "js": .text(\.js), "favicon": .text(\.favicon), "touchIcon": .text(\.touchIcon),
-    ]
-}
-
-/// As QuickCart's: the shop's name and release, made once.
-struct ShopView: MustacheView {
-    var name = MustacheText("QuickCart")
-    var shortName = MustacheText("QuickCart")
-    var release = MustacheText("0123456789abcdef")
-    static let mustacheFields: MustacheFields<ShopView> = [
-        "name": .text(\.name), "shortName": .text(\.shortName), "release": .text(\.release),
-    ]
-}
-
-/// A tab as QuickCart's `TabItemView` shows it: its texts made once (`TabBar.Printed`).
-struct TabItemView: MustacheView {
-    var id: MustacheText
-    var title: MustacheText
-    var path: MustacheText
-    var icon: MustacheText
-    var current: Bool
-    var prominent: Bool
-
-    static let mustacheFields: MustacheFields<TabItemView> = [
-        "id": .text(\.id), "title": .text(\.title), "path": .text(\.path), "icon": .text(\.icon),
-        "current": .bool(\.current), "prominent": .bool(\.prominent),
-    ]
-}
-
-struct LayoutToggleView: MustacheView {
-    var value: MustacheText
-    var label: MustacheText
-    var icon: MustacheText
-    static let mustacheFields: MustacheFields<LayoutToggleView> = [
-        "value": .text(\.value), "label": .text(\.label), "icon": .text(\.icon),
-    ]
-}
-
-/// As QuickCart's: a class, since its fields are read many times per page.
-final class LayoutView: MustacheView {
-    let title: String
-    let page: String
-    let theme: String
-    let layout: String
-    let notifications: String
-    let assets: AssetsView
-    let shop = ShopView()
-    let tabs: [TabItemView]
-    let cartCount: Int
-    let layoutToggle: LayoutToggleView?
-    let csrf: MustacheCheckedText
-    let returnTo: MustacheCheckedText
-    let notice: String?
-
-    init(
-        title: String, page: String, theme: String, layout: String, notifications: String, assets: AssetsView, tabs: [TabItemView],
-        cartCount: Int, layoutToggle: LayoutToggleView?, csrf: String, returnTo: String, notice: String?
-    ) {
-        self.title = title
-        self.page = page
-        self.theme = theme
-        self.layout = layout
-        self.notifications = notifications
-        self.assets = assets
-        self.tabs = tabs
-        self.cartCount = cartCount
-        self.layoutToggle = layoutToggle
-        self.csrf = MustacheCheckedText(csrf)
-        self.returnTo = MustacheCheckedText(returnTo)
-        self.notice = notice
-    }
-
-    static let mustacheFields: MustacheFields<LayoutView> = [
-        "title": .text(\.title), "page": .text(\.page), "theme": .text(\.theme), "layout": .text(\.layout),
-        "notifications": .text(\.notifications), "assets": .view(\.assets), "shop": .view(\.shop), "tabs": .list(\.tabs),
-        "badgeText": .custom { view, output in
-            if view.cartCount > 99 { output.append("99+") } else { output.append(decimal: view.cartCount) }
-        },
-        "badgeVisible": .bool { $0.cartCount > 0 },
-        "itemCountText": .custom { view, output in
-            output.append(decimal: view.cartCount)
-            output.append(view.cartCount == 1 ? " item" : " items")
-        },
-        "layoutToggle": .optional(\.layoutToggle), "csrf": .text(\.csrf), "returnTo": .text(\.returnTo),
-        "notice": .text(\.notice),
-    ]
-}
-
-let typedRows: [CartRowView] = (1...20).map { id in
-    let quantity = id % 10 + 1
-    let price = 1_299 + id * 1_150
-    let card = ProductCard(id: id, name: "Trail product & co. “\(id)” <limited>", icon: icons[id % icons.count], price: dollars(price))
-    return CartRowView(card: card, lineTotal: dollars(price * quantity), quantity: quantity)
-}
-let typedCart = CartView(items: typedRows, count: 130, subtotal: "$2,345.67")
-let typedLayout = LayoutView(
-    title: "Cart", page: "cart", theme: "system", layout: "bar", notifications: "on",
-    assets: AssetsView(css: MustacheText("/static/css/app.css?v=0123456789abcdef"), js: MustacheText("/static/js/app.js?v=0123456789abcdef")),
-    tabs: [("home", "Home", "/"), ("search", "Search", "/search"), ("cart", "Cart", "/cart"), ("profile", "Profile", "/profile")]
-        .enumerated().map { index, tab in
-            TabItemView(
-                id: MustacheText(tab.0), title: MustacheText(tab.1), path: MustacheText(tab.2), icon: MustacheText(icons[index % icons.count]),
-                current: tab.0 == "cart", prominent: tab.0 == "cart"
-            )
-        },
-    cartCount: 130,
-    layoutToggle: LayoutToggleView(value: MustacheText("sidebar"), label: MustacheText("Show sidebar"), icon: MustacheText(icons[0])),
-    csrf: "0123456789abcdef0123456789abcdef", returnTo: "/cart", notice: nil
+let typedCart = Cart(items: (1...20).map { id in
+    let product = Product(
+        id: Int64(id), slug: "trail-product-\(id)", name: "Trail product & co. “\(id)” <limited>", summary: "", category: "Trail",
+        price: Money(cents: Int64(1_299 + id * 1_150)), icon: iconNames.isEmpty ? "" : iconNames[id % iconNames.count], isFeatured: false
+    )
+    return Cart.Item(product: product, quantity: id % 10 + 1)
+})
+let shopper = Session(
+    clientID: String(repeating: "a", count: 64), shopperID: String(repeating: "b", count: 64), createdAt: 0, displayName: "Guest",
+    isStored: true, csrfToken: "0123456789abcdef0123456789abcdef", liveKey: "", shopperLiveKey: ""
 )
 
-/// The typed templates, or why the Views/ given do not compile against these views.
-let typedTemplates: Result<(MustacheViewTemplate<LayoutView>, MustacheEnclosedViewTemplate<LayoutView, CartView>, MustacheViewTemplate<LayoutView>), MustacheBindingError>
-    = splitLayout
-    ? Result { () throws(MustacheBindingError) in
-        (try MustacheViewTemplate(named: "layout-start", in: library), try MustacheEnclosedViewTemplate(named: "cart", in: library),
-         try MustacheViewTemplate(named: "layout-end", in: library))
-    }
-    : .failure(MustacheBindingError(message: "no layout-start/layout-end", templateName: "layout", line: 0, column: 0, name: nil))
-
-switch typedTemplates {
-case .success(let (start, content, end)):
-    /// As PageRenderer does: one array written in place, its capacity the last page's size and a little more.
-    var lastSize = 16 * 1024
+do {
+    let sample = try CartPageSample(views: options.views, icons: iconFolder, cart: typedCart, session: shopper)
     report("mustache: cart page, 20 rows, with the layout (typed views)", unit: "render") {
-        measure(seconds: options.seconds) {
-            let body = MustacheOutput.bytes(capacity: lastSize) { output in
-                start.render(typedLayout, into: &output)
-                content.render(typedCart, in: typedLayout, into: &output)
-                end.render(typedLayout, into: &output)
-            }
-            lastSize = body.count + 1024
-            return body.count
-        }
+        measure(seconds: options.seconds) { sample.render() }
     }
-case .failure(let error):
+} catch {
     FileHandle.standardError.write(Data("quickcart-micro: skipping the typed cart page: \(error)\n".utf8))
 }
 
