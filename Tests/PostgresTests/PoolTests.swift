@@ -12,20 +12,20 @@ struct PoolTests {
         }
     }
 
-    /// 8 threads share 4 connections; each increments 100 times with a read-modify-write
-    /// under a row lock, which is exact only if transactions really isolate.
-    @Test func eightThreadsIncrementExactly() throws {
-        let pool = try PostgresPool(connectionString: try makeTestDatabase(), maximumConnections: 4)
-        defer { pool.close() }
-        try Self.makeCounter(pool)
-        let threads = 8
-        let increments = 100
+    /// Has `threads` threads increment the counter `times` times each, every time a
+    /// read-modify-write in its own transaction (`isolation`, reading with `select`).
+    /// - Returns: The errors that stopped a thread, and the counter's value after.
+    private static func increment(
+        _ pool: PostgresPool, threads: Int, times: Int, _ isolation: IsolationLevel = .readCommitted, maximumAttempts: Int = 3,
+        select: String
+    ) throws -> (failures: [String], total: Int?) {
+        try makeCounter(pool)
         let failures = Recorder<String>()
         concurrently(threads) { _ in
-            for _ in 0..<increments {
+            for _ in 0..<times {
                 do {
-                    try pool.transaction { connection in
-                        let value: Int = try connection.fetchValue("SELECT value FROM counter WHERE id = 1 FOR UPDATE") ?? -1
+                    try pool.transaction(isolation, maximumAttempts: maximumAttempts) { connection in
+                        let value: Int = try connection.fetchValue(select) ?? -1
                         try connection.execute("UPDATE counter SET value = $1 WHERE id = 1", value + 1)
                     }
                 } catch {
@@ -34,9 +34,18 @@ struct PoolTests {
                 }
             }
         }
-        #expect(failures.values.isEmpty)
         let total: Int? = try pool.withConnection { connection in try connection.fetchValue("SELECT value FROM counter") }
-        #expect(total == threads * increments)
+        return (failures.values, total)
+    }
+
+    /// 8 threads share 4 connections; each increments 100 times with a read-modify-write
+    /// under a row lock, which is exact only if transactions really isolate.
+    @Test func eightThreadsIncrementExactly() throws {
+        let pool = try PostgresPool(connectionString: try makeTestDatabase(), maximumConnections: 4)
+        defer { pool.close() }
+        let result = try Self.increment(pool, threads: 8, times: 100, select: "SELECT value FROM counter WHERE id = 1 FOR UPDATE")
+        #expect(result.failures.isEmpty)
+        #expect(result.total == 8 * 100)
         #expect(pool.idleConnectionCount <= 4)
     }
 
@@ -45,24 +54,11 @@ struct PoolTests {
     @Test func serializableIncrementsAreExactWithRetries() throws {
         let pool = try PostgresPool(connectionString: try makeTestDatabase(), maximumConnections: 4)
         defer { pool.close() }
-        try Self.makeCounter(pool)
-        let failures = Recorder<String>()
-        concurrently(4) { _ in
-            for _ in 0..<25 {
-                do {
-                    try pool.transaction(.serializable, maximumAttempts: 100) { connection in
-                        let value: Int = try connection.fetchValue("SELECT value FROM counter WHERE id = 1") ?? -1
-                        try connection.execute("UPDATE counter SET value = $1 WHERE id = 1", value + 1)
-                    }
-                } catch {
-                    failures.append("\(error)")
-                    return
-                }
-            }
-        }
-        #expect(failures.values.isEmpty)
-        let total: Int? = try pool.withConnection { connection in try connection.fetchValue("SELECT value FROM counter") }
-        #expect(total == 100)
+        let result = try Self.increment(
+            pool, threads: 4, times: 25, .serializable, maximumAttempts: 100, select: "SELECT value FROM counter WHERE id = 1"
+        )
+        #expect(result.failures.isEmpty)
+        #expect(result.total == 100)
     }
 
     @Test func anExhaustedPoolTimesOutAsUnavailable() throws {

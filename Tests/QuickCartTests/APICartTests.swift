@@ -9,15 +9,10 @@ extension ShopTests {
     /// changes through the web's own stores, `ETag`/`If-Match`, and problems for bad requests.
     @Suite("API: clients and the cart")
     struct APICartTests {
-        private static func shop(_ backend: StoreBackend) throws -> (TestShop, StoreLocation) {
-            let location = try backend.makeLocation()
-            return (try TestShop { $0.databasePath = location.database }, location)
-        }
-
         @Test("A new client reads the starter cart with ETag \"0\", and every change answers the cart with its new ETag", arguments: StoreBackend.allCases)
         func cartChanges(backend: StoreBackend) throws {
-            let (shop, location) = try Self.shop(backend)
-            defer { shop.stop(); _ = location }
+            let shop = try TestShop(on: backend)
+            defer { shop.stop() }
             let app = try TestApp.create(port: shop.port)
             let start = try app.get("/api/v1/cart")
             #expect(start.status == 200 && start.header("ETag") == "\"0\"" && start.count == 3, "\(backend): \(start)")
@@ -43,8 +38,8 @@ extension ShopTests {
 
         @Test("If-Match: the current version passes, a stale one gets 412 with the current cart and its ETag, and changes nothing", arguments: StoreBackend.allCases)
         func ifMatch(backend: StoreBackend) throws {
-            let (shop, location) = try Self.shop(backend)
-            defer { shop.stop(); _ = location }
+            let shop = try TestShop(on: backend)
+            defer { shop.stop() }
             let app = try TestApp.create(port: shop.port)
             let first = try app.send("POST", "/api/v1/cart/lines", json: ["productId": "3"], headers: [("If-Match", "\"0\"")])
             #expect(first.status == 200 && first.header("ETag") == "\"1\"", "\(backend): \(first)")
@@ -64,8 +59,8 @@ extension ShopTests {
 
         @Test("Concurrent If-Match changes of one version: exactly one wins, the others get 412", arguments: StoreBackend.allCases)
         func ifMatchRace(backend: StoreBackend) throws {
-            let (shop, location) = try Self.shop(backend)
-            defer { shop.stop(); _ = location }
+            let shop = try TestShop(on: backend)
+            defer { shop.stop() }
             let app = try TestApp.create(port: shop.port)
             #expect(try app.send("POST", "/api/v1/cart/lines", json: ["productId": "3"]).status == 200)
             let statuses = Mutex<[Int]>([])
@@ -81,8 +76,8 @@ extension ShopTests {
 
         @Test("Bad requests each get their own problem and change nothing", arguments: StoreBackend.allCases)
         func badRequests(backend: StoreBackend) throws {
-            let (shop, location) = try Self.shop(backend)
-            defer { shop.stop(); _ = location }
+            let shop = try TestShop(on: backend)
+            defer { shop.stop() }
             let app = try TestApp.create(port: shop.port)
             let cases: [(String, TestApp.Answer, Int, String, String?)] = [
                 ("bad JSON", try app.send("POST", "/api/v1/cart/lines", body: Array(#"{"productId": "3""#.utf8)), 400, "invalid-json", nil),
@@ -118,8 +113,8 @@ extension ShopTests {
 
         @Test("A missing, malformed, forged or signed-out token gets 401 with WWW-Authenticate; no cookie, no CORS", arguments: StoreBackend.allCases)
         func tokens(backend: StoreBackend) throws {
-            let (shop, location) = try Self.shop(backend)
-            defer { shop.stop(); _ = location }
+            let shop = try TestShop(on: backend)
+            defer { shop.stop() }
             let app = try TestApp.create(port: shop.port)
             let token = try #require(app.token)
             #expect(token.utf8.count >= 43 && token.utf8.allSatisfy { $0 == 0x2D || $0 == 0x5F || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })

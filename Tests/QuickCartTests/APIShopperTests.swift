@@ -10,19 +10,19 @@ extension ShopTests {
     /// catalog, search, checkout and orders.
     @Suite("API: one more client of a shopper")
     struct APIShopperTests {
-        private static func shop(_ backend: StoreBackend) throws -> (TestShop, StoreLocation) {
-            let location = try backend.makeLocation()
-            return (try TestShop { $0.databasePath = location.database }, location)
+        /// A browser of a stored shopper (named Dana) showing its join code, and a new app client.
+        private static func webCodeAndApp(on shop: TestShop) throws -> (browser: Browser, code: String, app: TestApp) {
+            let browser = shop.browser()
+            #expect(try browser.post("/profile/name", form: [("display_name", "Dana")]).status == 303)
+            let code = try DeviceJoinTests.showCode(browser)
+            return (browser, code, try TestApp.create(port: shop.port))
         }
 
         @Test("An app pairs with the web's code: its own lines merge in, both show one cart, each change reaches the other's stream", arguments: StoreBackend.allCases)
         func pairAndFollow(backend: StoreBackend) throws {
-            let (shop, location) = try Self.shop(backend)
-            defer { shop.stop(); _ = location }
-            let browser = shop.browser()
-            #expect(try browser.post("/profile/name", form: [("display_name", "Dana")]).status == 303)
-            let code = try DeviceJoinTests.showCode(browser)
-            let app = try TestApp.create(port: shop.port)
+            let shop = try TestShop(on: backend)
+            defer { shop.stop() }
+            let (browser, code, app) = try Self.webCodeAndApp(on: shop)
             #expect(try app.send("POST", "/api/v1/cart/lines", json: ["productId": "3", "quantity": 2]).count == 5)
 
             let wrong = try app.send("POST", "/api/v1/client/join", json: ["code": code == "BBBB-BBBB" ? "CCCC-CCCC" : "BBBB-BBBB"])
@@ -65,12 +65,9 @@ extension ShopTests {
 
         @Test("The app signs the web browser out through the API: its cookie starts afresh, its stream ends", arguments: StoreBackend.allCases)
         func signOutWebFromApp(backend: StoreBackend) throws {
-            let (shop, location) = try Self.shop(backend)
-            defer { shop.stop(); _ = location }
-            let browser = shop.browser()
-            #expect(try browser.post("/profile/name", form: [("display_name", "Dana")]).status == 303)
-            let code = try DeviceJoinTests.showCode(browser)
-            let app = try TestApp.create(port: shop.port)
+            let shop = try TestShop(on: backend)
+            defer { shop.stop() }
+            let (browser, code, app) = try Self.webCodeAndApp(on: shop)
             #expect(try app.send("POST", "/api/v1/client/join", json: ["code": code]).json["added"] as? Int == 0, "starter lines are not the app's own")
             let webStream = try browser.eventStream()
             _ = try webStream.next()
@@ -85,8 +82,8 @@ extension ShopTests {
 
         @Test("Catalog, one product, search; checkout places one order that the orders list and the web show", arguments: StoreBackend.allCases)
         func catalogAndCheckout(backend: StoreBackend) throws {
-            let (shop, location) = try Self.shop(backend)
-            defer { shop.stop(); _ = location }
+            let shop = try TestShop(on: backend)
+            defer { shop.stop() }
             let anyone = TestApp(port: shop.port)
             let catalog = try anyone.get("/api/v1/catalog").json["products"] as? [[String: Any]] ?? []
             #expect(catalog.count > 2 && catalog.first?["id"] as? String == "1" && catalog.first?["available"] as? Bool == true, "\(catalog.prefix(1))")
@@ -134,8 +131,8 @@ extension ShopTests {
 
         @Test("Idempotency-Key: the same key again (even after the cart changed, even at once from several connections) returns the first order and places none", arguments: StoreBackend.allCases)
         func idempotentCheckout(backend: StoreBackend) throws {
-            let (shop, location) = try Self.shop(backend)
-            defer { shop.stop(); _ = location }
+            let shop = try TestShop(on: backend)
+            defer { shop.stop() }
             let app = try TestApp.create(port: shop.port)
             let key = [("Idempotency-Key", "checkout-7f3a")]
             let first = try app.send("POST", "/api/v1/checkout", json: ["delivery": TestApp.delivery], headers: key)

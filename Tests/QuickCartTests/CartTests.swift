@@ -10,7 +10,7 @@ extension ShopTests {
 
         @Test("A new session's cart is the demo cart: badge 3, subtotal $177.00, two rows")
         func demoCart() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let page = try shop.browser().get("/cart")
             let cart = page.cartSnapshot
             #expect(cart.badge == "3")
@@ -36,7 +36,7 @@ extension ShopTests {
 
         @Test("Every form that changes something posts with the session's CSRF token", arguments: ["/", "/search?q=running", "/cart", "/profile"])
         func formsCarryTheToken(path: String) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let token = try browser.token()
             let page = try browser.get(path)
@@ -54,7 +54,7 @@ extension ShopTests {
 
         @Test("With --empty-carts the badge is hidden, Checkout disabled, no subtotal, and the empty state links Home")
         func emptyCart() throws {
-            let shop = try TestShop(emptyCarts: true)
+            let shop = try TestShop(emptyCarts: true, inProcess: true)
             let page = try shop.browser().get("/cart")
             let html = page.html
             let badge = try #require(page.badge)
@@ -74,7 +74,7 @@ extension ShopTests {
 
         @Test("Increase answers 303 back to the cart: badge 4, subtotal $305.00")
         func increase() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let shoes = try #require(try browser.cart().row(Products.shoes)?.id)
             let answer = try browser.click("Increase quantity of \(Products.shoes)", on: try browser.get("/cart"))
@@ -89,7 +89,7 @@ extension ShopTests {
 
         @Test("Decrease answers 303 back to the cart and lowers the count")
         func decrease() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let bottle = try #require(try browser.cart().row(Products.bottle)?.id)
             let answer = try browser.click("Decrease quantity of \(Products.bottle)", on: try browser.get("/cart"))
@@ -113,7 +113,7 @@ extension ShopTests {
 
         @Test("A posted quantity outside 1...10 is clamped", arguments: clamped)
         func quantityIsClamped(posted: String, expected: Int) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let id = try #require(try browser.cart().row(Products.shoes)?.id)
             let answer = try browser.post("/cart/items/\(id)/quantity", form: [("quantity", posted), ("return_to", "/cart")])
@@ -127,7 +127,7 @@ extension ShopTests {
 
         @Test("Increase is disabled at 10, decrease enabled")
         func increaseDisabledAtTen() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let id = try #require(try browser.cart().row(Products.shoes)?.id)
             _ = try browser.post("/cart/items/\(id)/quantity", form: [("quantity", "10")])
@@ -142,7 +142,7 @@ extension ShopTests {
 
         @Test("A quantity that is not a whole number gets 400 with a readable message and changes nothing", arguments: notNumbers)
         func nonNumberQuantityIsRejected(posted: String?) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let before = try browser.cart()
             let id = try #require(before.row(Products.shoes)?.id)
@@ -161,7 +161,7 @@ extension ShopTests {
 
         @Test("Remove answers 303 and leaves the other row; removing an absent item is harmless")
         func remove() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let before = try browser.get("/cart")
             let bottle = try #require(before.cartSnapshot.row(Products.bottle)?.id)
@@ -188,7 +188,7 @@ extension ShopTests {
 
         @Test("Removing an item the cart does not hold writes nothing: 303 back, no notice, no session stored, no new cookie")
         func removingAnAbsentItemWritesNothing() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             _ = try browser.get("/cart")
             let tent = try shop.productID(named: Products.tent)
@@ -209,7 +209,7 @@ extension ShopTests {
 
         @Test("Removing every item leaves an empty cart with a hidden badge")
         func removeEverything() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             _ = try browser.click("Remove \(Products.bottle)", on: try browser.get("/cart"))
             _ = try browser.click("Remove \(Products.shoes)", on: try browser.get("/cart"))
@@ -223,7 +223,7 @@ extension ShopTests {
 
         @Test("Add from Home answers 303 back to Home and adds one")
         func addFromHome() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let answer = try browser.click("Add \(Products.tent) to cart", on: try browser.get("/"))
             #expect(answer.status == 303, "\(answer.summary)")
@@ -238,7 +238,7 @@ extension ShopTests {
 
         @Test("Add from Search answers 303 back to the same search, query included", arguments: ["tent", "water bottle", "TRAIL running"])
         func addFromSearch(query: String) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let results = try browser.search(query)
             let before = try #require(results.badge.flatMap { Int($0.text) })
@@ -262,7 +262,7 @@ extension ShopTests {
             ("/profile", "/profile#product-"), ("/cart#items", "/cart#item-"),
         ])
         func localReturnToIsKept(target: String, expected: String) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let shoes = try shop.productID(named: Products.shoes)
             let answer = try browser.post("/cart/items", form: [("product", shoes), ("return_to", target)])
@@ -272,7 +272,7 @@ extension ShopTests {
 
         @Test("Items appear in the order they were added, even within one second")
         func itemsKeepTheirOrder() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let names = [Products.tent, "Merino Running Socks", "Running Cap", "Rechargeable Headlamp"]
             let ids = try names.map { try shop.productID(named: $0) }
@@ -331,7 +331,7 @@ extension ShopTests {
 
         @Test("Adding is capped at 10")
         func addIsCapped() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let shoes = try shop.productID(named: Products.shoes)
             for _ in 0..<12 {
@@ -346,7 +346,7 @@ extension ShopTests {
 
         @Test("Adding an unknown product is 404, a non-number 400; neither changes anything", arguments: badProducts)
         func addRejectsBadProducts(product: String?, status: Int) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let before = try browser.cart()
             let answer = try browser.post("/cart/items", form: (product.map { [("product", $0)] } ?? []) + [("return_to", "/")])
@@ -362,7 +362,7 @@ extension ShopTests {
 
         @Test("return_to that is not a local path is never used as Location", arguments: foreignTargets)
         func returnToMustBeLocal(target: String) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let shoes = try shop.productID(named: Products.shoes)
             let answer = try browser.post("/cart/items", form: [("product", shoes), ("return_to", target)])

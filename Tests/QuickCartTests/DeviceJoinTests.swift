@@ -23,9 +23,8 @@ extension ShopTests {
 
         @Test("A code joins another browser: the link's page changes nothing, the post merges its cart, both follow each other, the code works once", arguments: StoreBackend.allCases)
         func joinWithCode(backend: StoreBackend) throws {
-            let location = try backend.makeLocation()
-            let shop = try TestShop { $0.databasePath = location.database }
-            defer { shop.stop(); _ = location }
+            let shop = try TestShop(on: backend)
+            defer { shop.stop() }
             let phone = shop.browser(), laptop = shop.browser()
             #expect(try phone.post("/profile/name", form: [("display_name", "Dana")]).status == 303)
             let code = try Self.showCode(phone)
@@ -84,13 +83,9 @@ extension ShopTests {
 
         @Test("The sixth wrong try voids a code; an expired code is refused; nothing is joined", arguments: StoreBackend.allCases)
         func wrongAndExpiredCodes(backend: StoreBackend) throws {
-            let location = try backend.makeLocation()
             let clock = try TestClock()
-            let shop = try TestShop {
-                $0.databasePath = location.database
-                $0.testClockFile = clock.path
-            }
-            defer { shop.stop(); _ = location }
+            let shop = try TestShop(on: backend) { $0.testClockFile = clock.path }
+            defer { shop.stop() }
             let phone = shop.browser(), guesser = shop.browser(), laptop = shop.browser()
             #expect(try phone.post("/profile/name", form: [("display_name", "Dana")]).status == 303)
             var code = try Self.showCode(phone)

@@ -22,53 +22,36 @@ extension ShopTests {
 
         @Test("A method with an escape sequence, sent raw to a real server, reaches the access log escaped")
         func hostileMethodIsEscaped() throws {
-            let lines = Mutex<[String]>([])
-            var router = Router()
-            router.add(middleware: AccessLog(write: { line in lines.withLock { $0.append(line) } }))
-            router.get("/") { _ in .html("<p>home</p>") }
-            let server = Server(configuration: .init(host: "127.0.0.1", port: 0, threadCount: 1), responder: router)
-            try server.start()
+            let server = try LoggedServer()
             defer { server.stop() }
             let client = try TestHTTPClient(port: server.port)
             _ = try client.request("G\u{1b}[31mET", "/")
-            let written = Self.wait(for: 1, in: lines)
+            let written = server.wait(for: 1)
             let line = try #require(written.first)
             #expect(!line.contains("\u{1b}"), "the escape sequence reached the log: \(line.debugDescription)")
             #expect(line.hasPrefix(#"127.0.0.1 G\x1B[31mET / "#), "\(line.debugDescription)")
             #expect(Self.isOneClean(line))
         }
 
-        /// The lines once `count` have been written (the server writes one when it is done
-        /// with a request, which may be just after the client read the answer), or after 5 s.
-        private static func wait(for count: Int, in lines: borrowing Mutex<[String]>) -> [String] {
-            let deadline = Date().addingTimeInterval(5)
-            while lines.withLock({ $0.count }) < count, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-            return lines.withLock { $0 }
-        }
-
         @Test("An answer that was not sent is logged as such: a header larger than the connection's memory, a client gone before a large body was out")
         func unsentAnswersAreLoggedAsSuch() throws {
-            let lines = Mutex<[String]>([])
-            var router = Router()
-            router.add(middleware: AccessLog(write: { line in lines.withLock { $0.append(line) } }))
-            router.get("/") { _ in .html("<p>home</p>") }
-            router.get("/huge-header") { _ in
-                Response(headers: ["X-Padding": String(repeating: "p", count: 64 * 1024)], body: .bytes(Array("hi".utf8)))
-            }
             let large = Array(repeating: UInt8(ascii: "x"), count: 64 << 20)
-            router.get("/large") { _ in Response(headers: ["Content-Type": "application/octet-stream"], body: .bytes(large)) }
-            let server = Server(configuration: .init(host: "127.0.0.1", port: 0, threadCount: 1), responder: router)
-            try server.start()
+            let server = try LoggedServer { router in
+                router.get("/huge-header") { _ in
+                    Response(headers: ["X-Padding": String(repeating: "p", count: 64 * 1024)], body: .bytes(Array("hi".utf8)))
+                }
+                router.get("/large") { _ in Response(headers: ["Content-Type": "application/octet-stream"], body: .bytes(large)) }
+            }
             defer { server.stop() }
 
             #expect(try TestHTTPClient(port: server.port).get("/").status == 200)
-            let normal = Self.wait(for: 1, in: lines)
+            let normal = server.wait(for: 1)
             #expect(normal.count == 1 && normal.first?.hasPrefix("127.0.0.1 GET / 200 11B ") == true, "\(normal)")
 
             // libmicrohttpd builds the header in the connection's 24 KiB and cannot: it closes.
             let client = try TestHTTPClient(port: server.port)
             #expect((try? client.get("/huge-header")) == nil, "a header larger than the connection's memory cannot arrive")
-            let afterHeader = Self.wait(for: 2, in: lines)
+            let afterHeader = server.wait(for: 2)
             #expect(afterHeader.count == 2 && afterHeader.last?.hasPrefix("127.0.0.1 GET /huge-header 200!unsent 2B ") == true, "\(afterHeader)")
 
             // 64 MiB cannot all wait in the sockets' buffers: the client leaving cuts it short.
@@ -77,53 +60,43 @@ extension ShopTests {
                 try leaving.send("GET /large HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 _ = try leaving.readHead()
             } // Closed with unread bytes, the socket resets the connection.
-            let afterLeaving = Self.wait(for: 3, in: lines)
+            let afterLeaving = server.wait(for: 3)
             #expect(afterLeaving.count == 3 && afterLeaving.last?.hasPrefix("127.0.0.1 GET /large 200!unsent \(64 << 20)B ") == true, "\(afterLeaving)")
             #expect(afterLeaving.allSatisfy(Self.isOneClean))
         }
 
         @Test("The session tag comes from the __Host- session cookie too, as --secure-cookies names it")
         func sessionTagFromTheHostOnlyCookie() throws {
-            let lines = Mutex<[String]>([])
-            var router = Router()
-            router.add(middleware: AccessLog(write: { line in lines.withLock { $0.append(line) } }))
-            router.get("/") { _ in .html("<p>home</p>") }
-            let server = Server(configuration: .init(host: "127.0.0.1", port: 0, threadCount: 1), responder: router)
-            try server.start()
+            let server = try LoggedServer()
             defer { server.stop() }
             for name in [SessionManager.hostOnlyCookieName, SessionManager.cookieName] {
                 _ = try TestHTTPClient(port: server.port).get("/", headers: [("Cookie", "\(name)=abc.0123456789abcdef")])
             }
-            let written = Self.wait(for: 2, in: lines)
+            let written = server.wait(for: 2)
             #expect(written.count == 2)
             for line in written { #expect(line.hasSuffix(" s=0123456789\n"), "\(line.debugDescription)") }
         }
 
         @Test("An event stream is logged when it ends; a refused one once, as the 503 the client got")
         func streamsAreLoggedWhenTheyEnd() throws {
-            let lines = Mutex<[String]>([])
-            var router = Router()
-            router.add(middleware: AccessLog(write: { line in lines.withLock { $0.append(line) } }))
-            router.get("/events") { _ in
-                let stream = EventStream()
-                stream.send(ServerSentEvent(event: "badge", data: "0"))
-                return Response(headers: ["Content-Type": "text/event-stream"], body: .eventStream(stream))
-            }
             let configuration = Server.Configuration(host: "127.0.0.1", port: 0, threadCount: 1, heartbeatInterval: 0.1, maximumEventStreams: 1)
-            let server = Server(configuration: configuration, responder: router)
-            try server.start()
+            let server = try LoggedServer(configuration) { router in
+                router.get("/events") { _ in
+                    let stream = EventStream()
+                    stream.send(ServerSentEvent(event: "badge", data: "0"))
+                    return Response(headers: ["Content-Type": "text/event-stream"], body: .eventStream(stream))
+                }
+            }
             defer { server.stop() }
             let open = try TestEventStreamClient(port: server.port)
             #expect(open.status == 200)
-            #expect(lines.withLock { $0 }.isEmpty, "an open stream is not logged yet")
+            #expect(server.lines.values.isEmpty, "an open stream is not logged yet")
             #expect(try TestHTTPClient(port: server.port).request("GET", "/events").status == 503)
-            let refusal = Self.wait(for: 1, in: lines)
+            let refusal = server.wait(for: 1)
             #expect(refusal.count == 1 && refusal.first?.hasPrefix("127.0.0.1 GET /events 503 ") == true, "\(refusal)")
             #expect(refusal.first?.contains(" stream ") == false)
             open.connection.disconnect()
-            let deadline = Date().addingTimeInterval(5)
-            while lines.withLock({ $0.count }) < 2, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-            #expect(lines.withLock { $0 }.last?.hasPrefix("127.0.0.1 GET /events 200 stream ") == true)
+            #expect(server.wait(for: 2).last?.hasPrefix("127.0.0.1 GET /events 200 stream ") == true)
         }
 
         @Test("Every access-log field is printable and the line keeps its seven fields", arguments: [
@@ -255,6 +228,37 @@ extension ShopTests {
             #expect(reported == log.droppedLineCount, "\(reports)")
             #expect(text.hasSuffix(suffix + "\n"), "the last stretch's drops are reported after its lines")
         }
+    }
+}
+
+/// A real server on a free loopback port whose router writes its access log to ``lines``,
+/// serving `/` (a small page) and the routes the test adds.
+private final class LoggedServer {
+    let lines: Recorder<String>
+    private let server: Server
+
+    init(_ configuration: Server.Configuration = .init(host: "127.0.0.1", port: 0, threadCount: 1), routes: (inout Router) -> Void = { _ in }) throws {
+        let lines = Recorder<String>()
+        self.lines = lines
+        var router = Router()
+        router.add(middleware: AccessLog(write: { lines.append($0) }))
+        router.get("/") { _ in .html("<p>home</p>") }
+        routes(&router)
+        server = Server(configuration: configuration, responder: router)
+        try server.start()
+    }
+
+    var port: Int { server.port }
+
+    func stop() {
+        server.stop()
+    }
+
+    /// The lines once `count` have been written (the server writes one when it is done
+    /// with a request, which may be just after the client read the answer), or after 5 s.
+    func wait(for count: Int) -> [String] {
+        lines.wait { $0.count >= count }
+        return lines.values
     }
 }
 

@@ -25,11 +25,7 @@ extension ShopTests {
 
         @Test("Storage reports its pool waits; PostgreSQL its listener, up, and a notification's lag through the database", arguments: StoreBackend.allCases)
         func storageStatistics(backend: StoreBackend) throws {
-            let location = try backend.makeLocation()
-            let shop = try TestShop { configuration in
-                configuration.databasePath = location.database
-                configuration.metricsAddress = .init(host: "127.0.0.1", port: 0)
-            }
+            let shop = try TestShop(on: backend) { $0.metricsAddress = .init(host: "127.0.0.1", port: 0) }
             #expect(try shop.browser().get("/metrics").status == 404, "never on the shop's port")
             let text = try Self.metrics(of: shop)
             #expect(Self.sample("quickcart_db_pool_waits_total", in: text) == 0)

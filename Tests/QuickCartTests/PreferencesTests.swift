@@ -16,7 +16,7 @@ extension ShopTests {
 
         @Test("The theme override is stored per session and set on every page")
         func theme() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             #expect(rootAttribute("data-theme", of: try browser.get("/")) == "system")
             let answer = try browser.post("/profile/theme", form: [("theme", "dark")])
@@ -31,7 +31,7 @@ extension ShopTests {
 
         @Test("Move up and down reorder Home, Search and Profile everywhere; Cart stays third; Reset restores")
         func tabOrder() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let profile = try browser.get("/profile")
             #expect(tabIDs(profile) == ["home", "search", "cart", "profile"])
@@ -57,7 +57,7 @@ extension ShopTests {
             ("home,search", ["home", "search", "cart", "profile"], 400),
         ])
         func wholeOrder(order: String, expected: [String], status: Int) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             #expect(try browser.post("/profile/tabs", form: [("order", order)]).status == status)
             #expect(tabIDs(try browser.get("/")) == expected)
@@ -65,7 +65,7 @@ extension ShopTests {
 
         @Test("The layout button switches to the sidebar and back, and comes back to the page")
         func sidebar() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let page = try browser.get("/search?q=tent")
             #expect(rootAttribute("data-layout", of: page) == "bar")
@@ -82,7 +82,7 @@ extension ShopTests {
 
         @Test("Notifications are on by default and switch off and on by form")
         func notifications() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let profile = try browser.get("/profile")
             #expect(rootAttribute("data-notifications", of: profile) == "on")
@@ -96,7 +96,7 @@ extension ShopTests {
 
         @Test("A search is never echoed into a cookie; the Search tab returns to a stored session's newest search")
         func searchSetsNoPlaceCookie() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let search = try browser.search("tent")
             #expect(search.setCookies.allSatisfy { $0.name == Page.sessionCookieName }, "\(search.response.headers(named: "Set-Cookie"))")
@@ -107,7 +107,7 @@ extension ShopTests {
             _ = try browser.search("rain jacket")
             #expect(searchTab(try browser.get("/")) == "/search?q=rain%20jacket")
             #expect(searchTab(try browser.get("/search?q=rain%20jacket")) == "/search", "the current tab leads to its root")
-            let forged = Page(try shop.client().get("/", headers: [("Cookie", "quickcart_search_place=https://evil.example/")]), method: "GET", target: "/")
+            let forged = try shop.browser().get("/", headers: [("Cookie", "quickcart_search_place=https://evil.example/")])
             #expect(forged.tabLinks.first { $0["data-tab"] == "search" }?["href"] == "/search")
         }
     }

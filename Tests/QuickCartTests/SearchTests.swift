@@ -12,7 +12,7 @@ extension ShopTests {
 
         @Test("A search finds products by name, ignoring case", arguments: ["shoe", "SHOE", "Shoe", "running shoes", "  shoe  "])
         func findsByNameIgnoringCase(query: String) throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let page = try shop.browser().search(query)
             try #require(page.status == 200, "\(page.summary)")
             #expect(page.productNames.contains(Products.shoes), "“\(query)” should find \(Products.shoes), found \(page.productNames)")
@@ -21,7 +21,7 @@ extension ShopTests {
 
         @Test("A search matches descriptions and categories")
         func findsByDescriptionAndCategory() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let cushioned = try browser.search("cushioned").productNames
             #expect(cushioned.contains(Products.shoes), "“cushioned” is in the shoes' description; found \(cushioned)")
@@ -34,7 +34,7 @@ extension ShopTests {
 
         @Test("A search without matches shows an empty state")
         func noMatchShowsAnEmptyState() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let page = try shop.browser().search("zzyzx")
             #expect(page.status == 200)
             #expect(page.productNames.isEmpty, "found \(page.productNames)")
@@ -45,7 +45,7 @@ extension ShopTests {
 
         @Test("A search without a query shows no results and no empty state")
         func noQuery() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let page = try shop.browser().get("/search")
             #expect(page.status == 200)
             #expect(page.productNames.isEmpty)
@@ -54,7 +54,7 @@ extension ShopTests {
 
         @Test("Markup in a query comes back escaped, never raw")
         func queryIsEscaped() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             try Self.store(browser)
             let page = try browser.search("<script>alert(1)</script>")
@@ -71,7 +71,7 @@ extension ShopTests {
 
         @Test("Recent searches: the last five, newest first, without repeats, as links")
         func recentSearches() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             try Self.store(browser)
             for query in ["shoe", "tent", "bottle", "socks", "Cap", "jacket", "cap", "tent"] {
@@ -114,7 +114,7 @@ extension ShopTests {
 
         @Test("Searching the same words again moves them to the front")
         func repeatedSearchMovesToTheFront() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             try Self.store(browser)
             for query in ["shoe", "tent", "bottle", "shoe"] { _ = try browser.search(query) }

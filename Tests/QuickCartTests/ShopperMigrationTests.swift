@@ -9,10 +9,9 @@ import Testing
 /// and the one after it, that gives each order placed before it a history: placed, at its time.
 @Suite("Shopper migration")
 struct ShopperMigrationTests {
-    /// Takes a SQLite database of the newest schema back to the one before `v10-shoppers`
-    /// (and the migrations after it: `v11-product-words`, `v12-join-codes`, `v13-order-states`,
-    /// `v14-order-intents`, `v15-checkout`).
-    static let sqliteBeforeShoppers = """
+    /// What both backends undo first, newest first: checkout's delivery details and methods,
+    /// order intents, order states and join codes.
+    static let beforeJoinCodes = """
         DROP TABLE delivery_details;
         DROP TABLE delivery_methods;
         ALTER TABLE orders DROP COLUMN contact_name;
@@ -33,6 +32,12 @@ struct ShopperMigrationTests {
         ALTER TABLE orders DROP COLUMN intent;
         DROP TABLE order_states;
         DROP TABLE join_codes;
+        """
+
+    /// Takes a SQLite database of the newest schema back to the one before `v10-shoppers`
+    /// (and the migrations after it: `v11-product-words`, `v12-join-codes`, `v13-order-states`,
+    /// `v14-order-intents`, `v15-checkout`).
+    static let sqliteBeforeShoppers = beforeJoinCodes + """
         DROP TRIGGER products_words_insert;
         DROP TRIGGER products_words_delete;
         DROP TRIGGER products_words_update;
@@ -77,27 +82,7 @@ struct ShopperMigrationTests {
         case .postgres:
             let connection = try PostgresConnection(connectionString: location.database)
             defer { connection.close() }
-            try connection.execute(sql: """
-                DROP TABLE delivery_details;
-                DROP TABLE delivery_methods;
-                ALTER TABLE orders DROP COLUMN contact_name;
-                ALTER TABLE orders DROP COLUMN email;
-                ALTER TABLE orders DROP COLUMN phone;
-                ALTER TABLE orders DROP COLUMN address_line1;
-                ALTER TABLE orders DROP COLUMN address_line2;
-                ALTER TABLE orders DROP COLUMN city;
-                ALTER TABLE orders DROP COLUMN region;
-                ALTER TABLE orders DROP COLUMN postal_code;
-                ALTER TABLE orders DROP COLUMN country;
-                ALTER TABLE orders DROP COLUMN delivery_method;
-                ALTER TABLE orders DROP COLUMN delivery_name;
-                ALTER TABLE orders DROP COLUMN delivery_cents;
-                ALTER TABLE orders DROP COLUMN payment;
-                ALTER TABLE orders DROP COLUMN payment_details;
-                DROP INDEX orders_by_intent;
-                ALTER TABLE orders DROP COLUMN intent;
-                DROP TABLE order_states;
-                DROP TABLE join_codes;
+            try connection.execute(sql: Self.beforeJoinCodes + """
                 DROP TABLE clients;
                 ALTER TABLE shoppers RENAME TO sessions;
                 ALTER TABLE cart_items RENAME COLUMN shopper_id TO session_id;

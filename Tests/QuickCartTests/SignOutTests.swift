@@ -8,20 +8,15 @@ extension ShopTests {
     @Suite("Sign-out and rotation")
     struct SignOutTests {
         /// A shop on `backend` whose clock a test can move (``Clock/testOffsetFile``).
-        private static func shop(_ backend: StoreBackend) throws -> (shop: TestShop, clock: TestClock, location: StoreLocation) {
-            let location = try backend.makeLocation()
+        private static func shop(_ backend: StoreBackend) throws -> (shop: TestShop, clock: TestClock) {
             let clock = try TestClock()
-            let shop = try TestShop { configuration in
-                configuration.databasePath = location.database
-                configuration.testClockFile = clock.path
-            }
-            return (shop, clock, location)
+            return (try TestShop(on: backend) { $0.testClockFile = clock.path }, clock)
         }
 
         @Test("Finding 1: after “Sign out of this browser”, neither the first cookie nor the rotated one reaches the signed-out orders, ever", arguments: StoreBackend.allCases)
         func signOutSpendsBothCookies(backend: StoreBackend) throws {
-            let (shop, clock, location) = try Self.shop(backend)
-            defer { shop.stop(); _ = location }
+            let (shop, clock) = try Self.shop(backend)
+            defer { shop.stop() }
             // GET / gave cookie C0; a change rotated it to C1; checkout placed order #N.
             let browser = shop.browser()
             _ = try browser.get("/")
@@ -66,8 +61,8 @@ extension ShopTests {
 
         @Test("Finding 1 within the grace: the cookie from before the first change is spent by the sign-out at once", arguments: StoreBackend.allCases)
         func signOutSpendsTheFirstCookieWithinTheGrace(backend: StoreBackend) throws {
-            let (shop, _, location) = try Self.shop(backend)
-            defer { shop.stop(); _ = location }
+            let (shop, _) = try Self.shop(backend)
+            defer { shop.stop() }
             let browser = shop.browser()
             _ = try browser.get("/")
             let c0 = try #require(browser.sessionCookie)
@@ -87,8 +82,8 @@ extension ShopTests {
 
         @Test("Finding 3: within the grace the old cookie reaches the stored cart but is never given a cookie; after it, nothing", arguments: StoreBackend.allCases)
         func graceGivesNoNewCookie(backend: StoreBackend) throws {
-            let (shop, clock, location) = try Self.shop(backend)
-            defer { shop.stop(); _ = location }
+            let (shop, clock) = try Self.shop(backend)
+            defer { shop.stop() }
             // A cookie planted before the victim's first change...
             let planted = shop.browser()
             _ = try planted.get("/")

@@ -19,6 +19,8 @@ final class TestShop {
     let app: QuickCartApp
     /// Where the database lives; pass it to another ``TestShop`` to restart on the same file.
     let directory: TemporaryDirectory
+    /// The backend's place the shop's data lives in, when it was started `on` one.
+    let location: StoreLocation?
     private var isStopped = false
     /// Whether requests go to the router in this process rather than through a socket.
     let inProcess: Bool
@@ -36,20 +38,24 @@ final class TestShop {
     ///   - emptyCarts: New sessions start with an empty cart instead of the demo cart.
     ///   - heartbeatInterval: Seconds between keep-alive comments on event streams.
     ///   - directory: A directory whose database to reuse, for restarts; a new one by default.
+    ///   - backend: A backend to keep the data on, in a new, empty place of its own, instead of
+    ///     the directory's SQLite file.
     ///   - configure: Any other change to the configuration.
     init(
         emptyCarts: Bool = false,
         heartbeatInterval: Double = 15,
         directory: TemporaryDirectory? = nil,
         inProcess: Bool = false,
+        on backend: StoreBackend? = nil,
         configure: (inout QuickCart.Configuration) -> Void = { _ in }
     ) throws {
+        let location = try backend?.makeLocation()
         let directory = try directory ?? TemporaryDirectory()
         var configuration = QuickCart.Configuration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.resourcesPath = Self.repositoryRoot
-        configuration.databasePath = directory.path + "/quickcart.sqlite"
+        configuration.databasePath = location?.database ?? directory.path + "/quickcart.sqlite"
         configuration.emptyCarts = emptyCarts
         configuration.threads = 2
         configuration.heartbeatInterval = heartbeatInterval
@@ -59,6 +65,7 @@ final class TestShop {
         self.inProcess = inProcess
         if !inProcess { try app.start() }
         self.directory = directory
+        self.location = location
     }
 
     deinit {
