@@ -68,8 +68,10 @@ let package = Package(
         // Generic layers: they know nothing of the shop.
         // zlib precompresses static files at start.
         .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD", "CZlib", "CGnuTLS"], swiftSettings: strictSwift),
-        .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strictSwift),
-        .target(name: "Postgres", dependencies: ["CPostgres"], swiftSettings: strictSwift),
+        // What SQLite's and PostgreSQL's rows share: column names, the decoding error.
+        .target(name: "RowDecoding", swiftSettings: strictSwift),
+        .target(name: "SQLite", dependencies: ["CSQLite", "RowDecoding"], swiftSettings: strictSwift),
+        .target(name: "Postgres", dependencies: ["CPostgres", "RowDecoding"], swiftSettings: strictSwift),
         .target(name: "Mustache", swiftSettings: strictSwift),
         // Image thumbnails for catalog imports (libvips); the server never decodes images.
         .target(name: "Vips", dependencies: ["CVips"], swiftSettings: strictSwift),

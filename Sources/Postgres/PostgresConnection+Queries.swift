@@ -1,4 +1,5 @@
 import CPostgres
+import RowDecoding
 
 extension PostgresConnection {
     // MARK: - Executing
@@ -193,15 +194,15 @@ extension PostgresConnection {
         arguments.map { $0?.postgresValue ?? .null }
     }
 
-    private static func columns(of result: OpaquePointer) -> PostgresRow.Columns {
+    private static func columns(of result: OpaquePointer) -> ColumnNames {
         let count = PQnfields(result)
-        return PostgresRow.Columns(names: (0..<count).map { column in
+        return ColumnNames(names: (0..<count).map { column in
             PQfname(result, column).map { String(cString: $0) } ?? ""
         })
     }
 
     /// Copies one row out of the result, which is cleared right after.
-    private static func row(_ row: Int32, of result: OpaquePointer, columns: PostgresRow.Columns) -> PostgresRow {
+    private static func row(_ row: Int32, of result: OpaquePointer, columns: ColumnNames) -> PostgresRow {
         var values: [PostgresValue] = []
         values.reserveCapacity(columns.names.count)
         for column in 0..<Int32(columns.names.count) {

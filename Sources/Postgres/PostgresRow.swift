@@ -1,3 +1,5 @@
+import RowDecoding
+
 /// One result row, copied out of libpq, with typed access by column index or name.
 ///
 /// A `PostgresRow` owns its values, so it stays valid after the query and can be returned
@@ -17,9 +19,9 @@ public struct PostgresRow: Sendable {
 
     /// The column names, shared by every row of one result.
     @usableFromInline
-    let columns: Columns
+    let columns: ColumnNames
 
-    init(values: [PostgresValue], columns: Columns) {
+    init(values: [PostgresValue], columns: ColumnNames) {
         self.values = values
         self.columns = columns
     }
@@ -194,30 +196,5 @@ public struct PostgresRow: Sendable {
         }
         let reason: PostgresRowDecodingError.Reason = value.isNull ? .unexpectedNull : .typeMismatch(found: value.kindName)
         throw PostgresRowDecodingError(reason, column: column, name: columns.names[column], expected: T.self)
-    }
-}
-
-// MARK: - Column names
-
-extension PostgresRow {
-    /// Column names, read once per result and shared by all its rows, so a row costs one
-    /// array of values. Rows have a handful of columns, so a name is found by scanning.
-    @usableFromInline
-    final class Columns: Sendable {
-        let names: [String]
-
-        init(names: [String]) {
-            self.names = names
-        }
-
-        /// The leftmost column called `name`, as in SQL when a join yields duplicate names.
-        @usableFromInline
-        func index(of name: String) -> Int? {
-            if let index = names.firstIndex(of: name) {
-                return index
-            }
-            let lowercased = name.lowercased()
-            return names.firstIndex { $0.lowercased() == lowercased }
-        }
     }
 }

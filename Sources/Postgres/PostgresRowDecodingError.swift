@@ -1,51 +1,5 @@
-/// A ``PostgresRow`` value could not be read as the requested type.
-///
-/// The description names the column and the types involved, never the value itself,
-/// which may be personal data.
-public struct PostgresRowDecodingError: Error, CustomStringConvertible, Sendable {
-    /// Why the read failed.
-    public enum Reason: Sendable, Hashable {
-        /// The column index is outside the row.
-        case indexOutOfRange
-        /// No column has the requested name.
-        case columnNotFound
-        /// The value is NULL but a non-optional type was requested.
-        case unexpectedNull
-        /// The value's kind (`integer`, `double`, `numeric`, `bool`, `text`, `bytes`) does not convert.
-        case typeMismatch(found: String)
-    }
+import RowDecoding
 
-    /// Why the read failed.
-    public let reason: Reason
-
-    /// The zero-based column index, when known.
-    public let columnIndex: Int?
-
-    /// The column name, when known.
-    public let columnName: String?
-
-    /// The requested Swift type, such as `Int` or `Optional<String>`.
-    public let expectedType: String
-
-    @usableFromInline
-    init<T>(_ reason: Reason, column: Int?, name: String?, expected: T.Type) {
-        self.reason = reason
-        self.columnIndex = column
-        self.columnName = name
-        self.expectedType = String(describing: expected)
-    }
-
-    /// For example: `cannot read column 2 "price" as Int: found text`.
-    public var description: String {
-        var column = "column"
-        if let columnIndex { column += " \(columnIndex)" }
-        if let columnName { column += " \"\(columnName)\"" }
-        let problem = switch reason {
-        case .indexOutOfRange: "no such column index"
-        case .columnNotFound: "no column of that name"
-        case .unexpectedNull: "found NULL"
-        case .typeMismatch(let kind): "found \(kind)"
-        }
-        return "cannot read \(column) as \(expectedType): \(problem)"
-    }
-}
+/// A ``PostgresRow`` value could not be read as the requested type; the value's kind
+/// (`integer`, `double`, `numeric`, `bool`, `text`, `bytes`) is what a mismatch names.
+public typealias PostgresRowDecodingError = RowDecodingError

@@ -1,3 +1,5 @@
+import RowDecoding
+
 /// One result row, copied out of SQLite, with typed access by column index or name.
 ///
 /// A `Row` owns its values, so it stays valid after the statement moves on and can be
@@ -17,9 +19,9 @@ public struct Row: Sendable {
 
     /// The column names, shared by every row of one statement execution.
     @usableFromInline
-    let columns: Columns
+    let columns: ColumnNames
 
-    init(values: [DatabaseValue], columns: Columns) {
+    init(values: [DatabaseValue], columns: ColumnNames) {
         self.values = values
         self.columns = columns
     }
@@ -194,32 +196,5 @@ public struct Row: Sendable {
         }
         let reason: RowDecodingError.Reason = value.isNull ? .unexpectedNull : .typeMismatch(found: value.storageClass)
         throw RowDecodingError(reason, column: column, name: columns.names[column], expected: T.self)
-    }
-}
-
-// MARK: - Column names
-
-extension Row {
-    /// Column names, read once per statement execution and shared by all its rows, so a
-    /// row costs one array of values. Rows have a handful of columns, so a name is found by
-    /// scanning, which costs less than building a table per execution.
-    @usableFromInline
-    final class Columns: Sendable {
-        let names: [String]
-
-        init(names: [String]) {
-            self.names = names
-        }
-
-        /// The leftmost column called `name`, as in SQL when a join yields duplicate names.
-        @usableFromInline
-        func index(of name: String) -> Int? {
-            if let index = names.firstIndex(of: name) {
-                return index
-            }
-            // SQL identifiers are case-insensitive; the scan only runs on a near miss.
-            let lowercased = name.lowercased()
-            return names.firstIndex { $0.lowercased() == lowercased }
-        }
     }
 }

@@ -1,4 +1,5 @@
 import CSQLite
+import RowDecoding
 
 /// A prepared SQL statement: compiled once, then bound, stepped and reset many times.
 ///
@@ -25,7 +26,7 @@ public final class Statement {
     /// `nil` once finalized by ``Database/close()``.
     private var handle: OpaquePointer?
     /// Column names of the current execution, read at its first row.
-    private var columns: Row.Columns?
+    private var columns: ColumnNames?
 
     /// Compiles exactly one SQL statement.
     ///
@@ -249,8 +250,8 @@ public final class Statement {
     ///
     /// - Returns: The row, whose text and blobs no longer depend on SQLite's buffers.
     public func row() -> Row {
-        guard let handle else { return Row(values: [], columns: Row.Columns(names: [])) }
-        let columns = self.columns ?? Row.Columns(names: columnNames)
+        guard let handle else { return Row(values: [], columns: ColumnNames(names: [])) }
+        let columns = self.columns ?? ColumnNames(names: columnNames)
         self.columns = columns
         var values: [DatabaseValue] = []
         values.reserveCapacity(columns.names.count)
