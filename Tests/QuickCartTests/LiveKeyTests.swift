@@ -6,7 +6,7 @@ import Testing
 /// secret id.
 @Suite("Live keys")
 struct LiveKeyTests {
-    private static func manager(secret: [UInt8], storage: any ShopStorage) -> SessionManager {
+    private static func manager(secret: [UInt8] = Array(repeating: 7, count: 32), storage: any ShopStorage) -> SessionManager {
         SessionManager(store: storage.sessions, secret: secret, liveCatalog: storage.liveCatalog, idleLifetime: 3600, secureCookies: false)
     }
 
@@ -14,14 +14,19 @@ struct LiveKeyTests {
         Request(method: .get, path: "/", headers: cookie.map { ["Cookie": "\(SessionManager.cookieName)=\($0)"] } ?? [:])
     }
 
+    /// A new client, as a request with no cookie at `TestSessions.start` makes it, and the cookie it is given.
+    private static func newClient(of manager: SessionManager) throws -> (SessionManager.Resolution, cookie: String) {
+        let first = try manager.resolve(request(cookie: nil), at: TestSessions.start)
+        return (first, try #require(first.cookie?.value))
+    }
+
     @Test("A client's and a shopper's live keys are keyed hashes: stable for the cookie, different per session and per secret")
     func liveKeys() throws {
         let storage = try StoreBackend.sqlite.makeLocation().open()
         defer { storage.close() }
         let now = TestSessions.start
-        let manager = Self.manager(secret: Array(repeating: 7, count: 32), storage: storage)
-        let first = try manager.resolve(Self.request(cookie: nil), at: now)
-        let cookie = try #require(first.cookie?.value)
+        let manager = Self.manager(storage: storage)
+        let (first, cookie) = try Self.newClient(of: manager)
         let id = String(cookie.prefix { $0 != "." })
         let key = first.session.liveKey
         #expect(key.count == 32 && key.allSatisfy(\.isHexDigit), "\(key)")
@@ -43,9 +48,8 @@ struct LiveKeyTests {
         let storage = try StoreBackend.sqlite.makeLocation().open()
         defer { storage.close() }
         let now = TestSessions.start
-        let manager = Self.manager(secret: Array(repeating: 7, count: 32), storage: storage)
-        let first = try manager.resolve(Self.request(cookie: nil), at: now)
-        let cookie = try #require(first.cookie?.value)
+        let manager = Self.manager(storage: storage)
+        let (first, cookie) = try Self.newClient(of: manager)
         try storage.sessions.setDisplayName("Ada", for: first.session, at: now)
         let rotated = try #require(manager.cookieOnceStored(for: first, at: now)?.value)
         #expect(rotated.prefix { $0 != "." } != cookie.prefix { $0 != "." }, "the stored client needs a new id")
@@ -79,9 +83,8 @@ struct LiveKeyTests {
             let storage = try backend.makeLocation().open()
             defer { storage.close() }
             let now = TestSessions.start
-            let manager = Self.manager(secret: Array(repeating: 7, count: 32), storage: storage)
-            let first = try manager.resolve(Self.request(cookie: nil), at: now)
-            let before = try #require(first.cookie?.value)
+            let manager = Self.manager(storage: storage)
+            let (first, before) = try Self.newClient(of: manager)
             try storage.sessions.setDisplayName("Ada", for: first.session, at: now)
             let after = try #require(manager.cookieOnceStored(for: first, at: now)?.value)
             let stored = try manager.resolve(Self.request(cookie: after), at: now + 1)

@@ -15,7 +15,7 @@ extension ShopTests {
 
         @Test("The shopper's order page shows state, lines, total, the history with times and the tracking link; Profile shows the state")
         func ownersPage() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             let number = try Self.checkOut(browser)
             let database = shop.directory.path + "/quickcart.sqlite"
@@ -49,7 +49,7 @@ extension ShopTests {
 
         @Test("Another shopper, a new visitor and a number never used all get the same 404; nothing tells them the order exists")
         func othersGet404() throws {
-            let shop = try TestShop()
+            let shop = try TestShop(inProcess: true)
             let owner = shop.browser()
             let number = try Self.checkOut(owner)
             let stranger = shop.browser()
