@@ -76,8 +76,7 @@ extension ShopTests {
             #expect(review.html.button(named: "Place order") != nil)
             #expect(!review.text.lowercased().contains("card number"), "no card form")
             // Standard shipping costs $6.95 below $100.00.
-            #expect(try browser.postDelivery().status == 303)
-            #expect(try browser.get("/checkout/review").text.contains("$55.95"))
+            #expect(try browser.review().text.contains("$55.95"))
         }
 
         @Test("The Delivery step checks every field on the server: a message each, aria-invalid, aria-describedby, focus on the first; what was typed stays; nothing is saved")
@@ -182,8 +181,7 @@ extension ShopTests {
         func oneOrderPerIntent() throws {
             let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
-            #expect(try browser.postDelivery().status == 303)
-            let review = try browser.get("/checkout/review")
+            let review = try browser.review()
             let first = try browser.click("Place order", on: review)
             let second = try browser.click("Place order", on: review)
             #expect(first.status == 303 && second.status == 303, "\(first.summary) / \(second.summary)")
@@ -201,8 +199,7 @@ extension ShopTests {
         func changedSinceShown() throws {
             let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
-            #expect(try browser.postDelivery().status == 303)
-            let review = try browser.get("/checkout/review")
+            let review = try browser.review()
             // Another tab raises the bottles after Review was shown.
             #expect(try browser.post("/cart/items", form: [("product", try shop.productID(named: Products.bottle))]).status == 303)
             let refused = try browser.click("Place order", on: review)
@@ -216,8 +213,7 @@ extension ShopTests {
 
             // Details changed in another tab since Review: Review again.
             #expect(try browser.post("/cart/items", form: [("product", try shop.productID(named: Products.tent))]).status == 303)
-            #expect(try browser.postDelivery().status == 303)
-            let stale = try browser.get("/checkout/review")
+            let stale = try browser.review()
             #expect(try browser.postDelivery(["method": "express"]).status == 303)
             let moved = try browser.click("Place order", on: stale)
             #expect(moved.location == "/checkout/review?changed")

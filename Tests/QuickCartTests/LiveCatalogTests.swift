@@ -118,8 +118,7 @@ extension ShopTests {
             let browser = shop.browser()
             let tent = try shop.productID(named: Products.tent)
             #expect(try browser.post("/cart/items", form: [("product", tent)]).status == 303)
-            #expect(try browser.postDelivery().status == 303)
-            let review = try browser.get("/checkout/review")
+            let review = try browser.review()
             try Self.importCatalog(Self.catalog, into: shop)
             _ = try Self.eventually(browser, "/cart") { $0.text.contains("No longer available") }
             #expect(try browser.get("/checkout").text.contains("Your cart has nothing to check out."))

@@ -13,13 +13,19 @@ extension Browser {
         try post("/checkout/delivery", form: Self.deliveryFields.map { ($0.0, changes[$0.0] ?? $0.1) })
     }
 
-    /// Checks the cart out as a shopper would: Delivery with ``deliveryFields``, then Review's
-    /// "Place order": its answer (a 303 to the confirmation when the order was placed).
-    func placeOrder(sourceLocation: SourceLocation = #_sourceLocation) throws -> Page {
+    /// Goes to Review as a shopper would: Delivery with ``deliveryFields`` (a 303), then the
+    /// Review page (a 200), with the Place order form for what it shows.
+    func review(sourceLocation: SourceLocation = #_sourceLocation) throws -> Page {
         let delivery = try postDelivery()
         try #require(delivery.status == 303, "the Delivery step: \(delivery.summary)", sourceLocation: sourceLocation)
         let review = try get("/checkout/review")
         try #require(review.status == 200, "Review: \(review.summary)", sourceLocation: sourceLocation)
-        return try click("Place order", on: review, sourceLocation: sourceLocation)
+        return review
+    }
+
+    /// Checks the cart out as a shopper would: Delivery with ``deliveryFields``, then Review's
+    /// "Place order": its answer (a 303 to the confirmation when the order was placed).
+    func placeOrder(sourceLocation: SourceLocation = #_sourceLocation) throws -> Page {
+        try click("Place order", on: try review(sourceLocation: sourceLocation), sourceLocation: sourceLocation)
     }
 }
