@@ -14,14 +14,20 @@ import Testing
         return condition()
     }
 
+    /// `count` streams opened on `live`, each past its first event (`hello`).
+    private static func helloStreams(_ count: Int, on live: LiveServer) throws -> [TestEventStreamClient] {
+        let clients = try (0..<count).map { _ in try TestEventStreamClient(port: live.port) }
+        for client in clients { #expect(try client.next().event == "hello") }
+        return clients
+    }
+
     @Test func pastTheGlobalCapStreamsGet503WithRetryAfterUntilOneCloses() throws {
         let registry = StreamRegistry()
         let live = try LiveServer(registry.router()) { configuration in
             configuration.maximumEventStreams = 3
             configuration.maximumEventStreamsPerClient = 0
         }
-        var clients = try (0..<3).map { _ in try TestEventStreamClient(port: live.port) }
-        for client in clients { #expect(try client.next().event == "hello") }
+        var clients = try Self.helloStreams(3, on: live)
 
         let refused = try live.client().request("GET", "/events")
         #expect(refused.status == 503)
@@ -43,8 +49,7 @@ import Testing
             configuration.maximumEventStreamsPerClient = 3
             configuration.heartbeatInterval = 60
         }
-        var clients = try (0..<3).map { _ in try TestEventStreamClient(port: live.port) }
-        for client in clients { #expect(try client.next().event == "hello") }
+        var clients = try Self.helloStreams(3, on: live)
         #expect(try live.client().request("GET", "/events").status == 503, "the cap holds")
         for _ in 0..<3 {
             clients.removeFirst().connection.disconnect()

@@ -2,64 +2,56 @@ import Mustache
 import Testing
 
 struct ParseErrorTests {
-    struct Malformed: Sendable, CustomTestStringConvertible {
-        let source: String
-        let message: String
-        let line: Int
-        let column: Int
-        var testDescription: String { String(reflecting: source) }
-    }
-
-    static let cases: [Malformed] = [
-        Malformed(source: "Hello {{name", message: "unclosed tag '{{': missing '}}'", line: 1, column: 7),
-        Malformed(source: "a\nb {{{raw}}\n", message: "unclosed tag '{{{': missing '}}}'", line: 2, column: 3),
-        Malformed(source: "x\n  {{#items}}\n  {{name}}\n", message: "unclosed section 'items': missing {{/items}}", line: 2, column: 3),
-        Malformed(
+    static let cases: [FailingTemplate] = [
+        FailingTemplate(source: "Hello {{name", message: "unclosed tag '{{': missing '}}'", line: 1, column: 7),
+        FailingTemplate(source: "a\nb {{{raw}}\n", message: "unclosed tag '{{{': missing '}}}'", line: 2, column: 3),
+        FailingTemplate(source: "x\n  {{#items}}\n  {{name}}\n", message: "unclosed section 'items': missing {{/items}}", line: 2, column: 3),
+        FailingTemplate(
             source: "{{#a}}\n{{#b}}\n{{/a}}",
             message: "closing tag 'a' does not match open section 'b' (line 2, column 1)",
             line: 3, column: 1
         ),
-        Malformed(source: "ok\n\n   {{/a}}", message: "closing tag 'a' has no open section", line: 3, column: 4),
-        Malformed(
+        FailingTemplate(source: "ok\n\n   {{/a}}", message: "closing tag 'a' has no open section", line: 3, column: 4),
+        FailingTemplate(
             source: "{{=<% =}}",
             message: "invalid set-delimiter tag '=<% =': expected two delimiters separated by whitespace, as in {{=<% %>=}}",
             line: 1, column: 1
         ),
-        Malformed(
+        FailingTemplate(
             source: "a {{=< % >=}}",
             message: "invalid set-delimiter tag '=< % >=': expected two delimiters separated by whitespace, as in {{=<% %>=}}",
             line: 1, column: 3
         ),
-        Malformed(
+        FailingTemplate(
             source: "{{=<= =>=}}",
             message: "invalid set-delimiter tag '=<= =>=': expected two delimiters separated by whitespace, as in {{=<% %>=}}",
             line: 1, column: 1
         ),
-        Malformed(source: "{{=<% %>}}", message: "unclosed tag '{{=': missing '=}}'", line: 1, column: 1),
-        Malformed(source: "{{=<% %>=}}\n<%#a%>", message: "unclosed section 'a': missing <%/a%>", line: 2, column: 1),
-        Malformed(source: "{{=<% %>=}}\n<%a", message: "unclosed tag '<%': missing '%>'", line: 2, column: 1),
-        Malformed(source: "{{}}", message: "empty tag", line: 1, column: 1),
-        Malformed(source: "{{#  }}{{/}}", message: "empty tag", line: 1, column: 1),
-        Malformed(source: "{{first name}}", message: "invalid tag name 'first name': names cannot contain whitespace", line: 1, column: 1),
-        Malformed(source: "{{a..b}}", message: "invalid tag name 'a..b': empty part between dots", line: 1, column: 1),
-        Malformed(source: "{{.a}}", message: "invalid tag name '.a': empty part between dots", line: 1, column: 1),
-        Malformed(
+        FailingTemplate(source: "{{=<% %>}}", message: "unclosed tag '{{=': missing '=}}'", line: 1, column: 1),
+        FailingTemplate(source: "{{=<% %>=}}\n<%#a%>", message: "unclosed section 'a': missing <%/a%>", line: 2, column: 1),
+        FailingTemplate(source: "{{=<% %>=}}\n<%a", message: "unclosed tag '<%': missing '%>'", line: 2, column: 1),
+        FailingTemplate(source: "{{}}", message: "empty tag", line: 1, column: 1),
+        FailingTemplate(source: "{{#  }}{{/}}", message: "empty tag", line: 1, column: 1),
+        FailingTemplate(source: "{{first name}}", message: "invalid tag name 'first name': names cannot contain whitespace", line: 1, column: 1),
+        FailingTemplate(source: "{{a..b}}", message: "invalid tag name 'a..b': empty part between dots", line: 1, column: 1),
+        FailingTemplate(source: "{{.a}}", message: "invalid tag name '.a': empty part between dots", line: 1, column: 1),
+        FailingTemplate(
             source: "{{a {{b}}",
             message: "invalid tag name 'a {{b': is an earlier tag missing its '}}'?",
             line: 1, column: 1
         ),
-        Malformed(
+        FailingTemplate(
             source: "{{a{{b}}",
             message: "invalid tag name 'a{{b': is an earlier tag missing its '}}'?",
             line: 1, column: 1
         ),
-        Malformed(source: "{{> }}", message: "partial tag has no name", line: 1, column: 1),
+        FailingTemplate(source: "{{> }}", message: "partial tag has no name", line: 1, column: 1),
         // Columns count characters, not UTF-8 bytes.
-        Malformed(source: "Grüße, ☕️ {{#x}}", message: "unclosed section 'x': missing {{/x}}", line: 1, column: 10),
+        FailingTemplate(source: "Grüße, ☕️ {{#x}}", message: "unclosed section 'x': missing {{/x}}", line: 1, column: 10),
     ]
 
     @Test(arguments: cases)
-    func reportsMessageAndPosition(_ malformed: Malformed) throws {
+    func reportsMessageAndPosition(_ malformed: FailingTemplate) throws {
         let error = try #require(throws: MustacheParseError.self) {
             try MustacheTemplate(string: malformed.source, name: "page")
         }

@@ -207,41 +207,32 @@ struct ViewTemplateTests {
         #expect(String(decoding: output.finish(), as: UTF8.self) == "<form>tok|Cart &lt;&amp;&gt; &quot;x&quot; &#39;y&#39;|Tea &amp; &lt;cake&gt;:tok;Café “crème”:tok;</form>")
     }
 
-    struct Broken: Sendable, CustomTestStringConvertible {
-        let source: String
-        let message: String
-        let line: Int
-        let column: Int
-        let name: String
-        var testDescription: String { String(reflecting: source) }
-    }
-
-    static let broken: [Broken] = [
-        Broken(source: "<h1>{{title}}</h1>\n<p>{{nmae}}</p>", message: "no field 'nmae' in Page", line: 2, column: 4, name: "nmae"),
-        Broken(
+    static let broken: [FailingTemplate] = [
+        FailingTemplate(source: "<h1>{{title}}</h1>\n<p>{{nmae}}</p>", message: "no field 'nmae' in Page", line: 2, column: 4, name: "nmae"),
+        FailingTemplate(
             source: "{{#lines}}\n  {{quantty}}\n{{/lines}}", message: "no field 'quantty' in Line or Page", line: 2, column: 3, name: "quantty"
         ),
-        Broken(
+        FailingTemplate(
             source: "x\n{{#title}}!{{/title}}",
             message: "section 'title' is over String; a section needs a list, a Bool, an optional or a view",
             line: 2, column: 1, name: "title"
         ),
-        Broken(
+        FailingTemplate(
             source: "{{^total}}!{{/total}}",
             message: "inverted section 'total' is over custom text, which is never empty; it needs a list, a Bool or an optional",
             line: 1, column: 1, name: "total"
         ),
-        Broken(
+        FailingTemplate(
             source: "{{lines}}", message: "'lines' is [Line], which cannot be printed; use a section to go inside it", line: 1, column: 1, name: "lines"
         ),
-        Broken(source: "{{links.js}}", message: "'links.js': no field 'js' in Links", line: 1, column: 1, name: "links.js"),
-        Broken(source: "{{title.size}}", message: "'title.size': cannot look inside String for 'size'", line: 1, column: 1, name: "title.size"),
-        Broken(source: "{{#lines}}{{.}}{{/lines}}", message: "the implicit iterator '{{.}}' has no type to print; name a field", line: 1, column: 11, name: "."),
-        Broken(source: "a\n\n    {{> partials/missing}}\n", message: "no partial named 'partials/missing'", line: 3, column: 5, name: "partials/missing"),
+        FailingTemplate(source: "{{links.js}}", message: "'links.js': no field 'js' in Links", line: 1, column: 1, name: "links.js"),
+        FailingTemplate(source: "{{title.size}}", message: "'title.size': cannot look inside String for 'size'", line: 1, column: 1, name: "title.size"),
+        FailingTemplate(source: "{{#lines}}{{.}}{{/lines}}", message: "the implicit iterator '{{.}}' has no type to print; name a field", line: 1, column: 11, name: "."),
+        FailingTemplate(source: "a\n\n    {{> partials/missing}}\n", message: "no partial named 'partials/missing'", line: 3, column: 5, name: "partials/missing"),
     ]
 
     @Test("A template that does not fit its view fails to compile, naming line, column and field", arguments: broken)
-    func brokenTemplate(_ broken: Broken) throws {
+    func brokenTemplate(_ broken: FailingTemplate) throws {
         let library = try MustacheLibrary(templates: ["broken": broken.source])
         let error = try #require(throws: MustacheBindingError.self) { try MustacheViewTemplate<Page>(named: "broken", in: library) }
         #expect(error.message == broken.message)
