@@ -10,6 +10,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import urllib.request
 from pathlib import Path
 
@@ -127,20 +128,42 @@ def resize(driver, size):
                            {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size[0] < 600})
 
 
+# The last test's Chromiums, quitting while the next test's first one starts (each takes about
+# half a second, mostly waiting); joined before that test's browser is handed over.
+quitting = []
+
+
+def finish_quitting():
+    while quitting:
+        quitting.pop().join()
+
+
 @pytest.fixture
 def browser(request):
     """A phone-sized Chromium with JavaScript, and a fresh session."""
     drivers = []
+    with_profile = []
 
     def factory(**kwargs):
         driver = make_driver(**kwargs)
+        finish_quitting()  # so no earlier test's browser is still open while this test runs
         drivers.append(driver)
+        if kwargs.get("profile"):
+            with_profile.append(driver)
         return driver
 
     request.node.drivers = drivers
     yield factory
     for driver in drivers:
-        driver.quit()
+        if driver in with_profile:  # its fixture removes the folder next: the browser must be gone by then
+            driver.quit()
+        else:
+            quitting.append(threading.Thread(target=driver.quit))
+            quitting[-1].start()
+
+
+def pytest_sessionfinish(session):
+    finish_quitting()
 
 
 @pytest.hookimpl(hookwrapper=True)
