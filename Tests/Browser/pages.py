@@ -63,3 +63,15 @@ def wait_for(condition, timeout=5.0, what="condition"):
             pass  # the page is being replaced (post, redirect, load): look again
         time.sleep(0.05)
     raise AssertionError(f"waited {timeout}s for {what}; last saw {last!r}")
+
+
+def two_windows(driver, url, second_path):
+    """Opens Home, then `second_path` in a second window of the same session; returns both
+    windows' handles once the second shows the new session's badge of 3."""
+    driver.get(url + "/")
+    first = driver.current_window_handle
+    driver.switch_to.new_window("window")
+    driver.get(url + second_path)
+    second = driver.current_window_handle
+    wait_for(lambda: badge(driver) == "3", what="badge 3 in the second window")
+    return first, second

@@ -2,17 +2,12 @@
 import time
 
 from conftest import PHONE
-from pages import badge, press, wait_for
+from pages import badge, press, two_windows, wait_for
 
 
 def test_a_change_in_one_window_shows_in_the_other(server, browser):
     driver = browser(size=PHONE)
-    driver.get(server.url + "/")
-    first = driver.current_window_handle
-    driver.switch_to.new_window("window")
-    driver.get(server.url + "/cart")
-    second = driver.current_window_handle
-    wait_for(lambda: badge(driver) == "3", what="badge 3 in the second window")
+    first, second = two_windows(driver, server.url, "/cart")
 
     driver.switch_to.window(first)
     press(driver, "Add Ultralight Tent to cart")

@@ -10,7 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import PHONE, SCREENSHOTS, TABLET, resize
-from pages import press, tab_links, wait_for
+from pages import press, tab_links, two_windows, wait_for
 
 PAGES = ["/", "/search?q=a", "/cart", "/profile"]
 LONG_PAGE = "/search?q=a"  # two dozen results: room to scroll on any phone
@@ -372,12 +372,7 @@ def test_each_tab_keeps_its_place_and_tapping_it_again_goes_to_its_top(server, b
 
 def test_a_cart_change_in_another_window_shows_a_notice_unless_notifications_are_off(server, browser):
     driver = browser(size=PHONE)
-    driver.get(server.url + "/")
-    first = driver.current_window_handle
-    driver.switch_to.new_window("window")
-    driver.get(server.url + "/search?q=tent")
-    second = driver.current_window_handle
-    wait_for(lambda: badge(driver) == "3", what="badge 3 in the second window")
+    first, second = two_windows(driver, server.url, "/search?q=tent")
     time.sleep(0.3)  # let the second window's live badge sync before the cart changes
 
     toast_text = lambda: driver.execute_script(

@@ -266,6 +266,17 @@ class Worker(threading.Thread):
         return True
 
 
+def cart_problems(where, lines: dict[int, int], must, may, exact) -> list[str]:
+    """What `lines` (product → quantity) breaks of the rule ``SessionLog.expected_cart`` gives."""
+    problems = []
+    if not must <= lines.keys() or not lines.keys() <= may:
+        problems.append(f"{where}: expected lines for every product of {sorted(must)} and only of {sorted(may)}, saw {lines}")
+    for product, quantity in exact.items():
+        if lines.get(product) != quantity:
+            problems.append(f"{where}: expected quantity {quantity} of product {product} (acknowledged), saw {lines.get(product)}")
+    return problems
+
+
 def check_database(db, logs: list[SessionLog], demo: dict[int, int]):
     """Compares the file with what the shoppers were told: (problems, orders present, exact
     quantities checked)."""
@@ -291,15 +302,8 @@ def check_database(db, logs: list[SessionLog], demo: dict[int, int]):
         if not row["lines"] or row["positions"] != list(range(1, len(row["positions"]) + 1)):
             problems.append(f"{where}: expected lines at positions 1…n, saw positions {row['positions']}")
         must, may, exact = log.expected_cart(index, demo)
-        lines = row["lines"]
-        if not must <= lines.keys() or not lines.keys() <= may:
-            problems.append(f"{where}: expected lines for every product of {sorted(must)} and only of "
-                            f"{sorted(may)}, saw {lines}")
-        for product, quantity in exact.items():
-            checked_quantities += 1
-            if lines.get(product) != quantity:
-                problems.append(f"{where}: expected quantity {quantity} of product {product} "
-                                f"(acknowledged), saw {lines.get(product)}")
+        problems += cart_problems(where, row["lines"], must, may, exact)
+        checked_quantities += len(exact)
 
     # The carts left at the end: the same rules, against cart_items.
     for log in logs:
@@ -311,14 +315,8 @@ def check_database(db, logs: list[SessionLog], demo: dict[int, int]):
         cart = dict(db.execute("SELECT product_id, quantity FROM cart_items WHERE shopper_id = "
                                "(SELECT shopper_id FROM clients WHERE id = ?)", (log.session_id,)))
         must, may, exact = log.expected_cart(len(log.ops), demo)
-        if not must <= cart.keys() or not cart.keys() <= may:
-            problems.append(f"final cart of session {log.session_id[:8]}: expected every product of {sorted(must)} "
-                            f"and only of {sorted(may)}, saw {cart}")
-        for product, quantity in exact.items():
-            checked_quantities += 1
-            if cart.get(product) != quantity:
-                problems.append(f"final cart of session {log.session_id[:8]}: expected quantity {quantity} of "
-                                f"product {product} (acknowledged), saw {cart.get(product)}")
+        problems += cart_problems(f"final cart of session {log.session_id[:8]}", cart, must, may, exact)
+        checked_quantities += len(exact)
 
     return problems, present, checked_quantities
 
