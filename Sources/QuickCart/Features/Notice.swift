@@ -58,16 +58,20 @@ struct NoticeCookies: Sendable {
         let undo = notice.undo.map { "\($0.productID)-\($0.quantity)-\($0.cartVersion)" } ?? ""
         let code = mac(expires: expires, undo: undo, text: text)
         let encoded = PercentEncoding.encodingAllButUnreserved(text)
-        var value = ""
-        // Sized once: four appends to a growing string each copied it again.
-        value.reserveCapacity(expires.utf8.count + undo.utf8.count + code.utf8.count + encoded.utf8.count + 3)
-        value.append(expires)
-        value.append(".")
-        value.append(undo)
-        value.append(".")
-        value.append(code)
-        value.append(".")
-        value.append(encoded)
+        // Its bytes written once into the string's own storage: String's appends, one per part,
+        // cost more than the parts.
+        let parts = [expires, undo, code, encoded]
+        let value = String(unsafeUninitializedCapacity: parts.reduce(parts.count - 1) { $0 + $1.utf8.count }) { bytes in
+            var index = 0
+            for (number, part) in parts.enumerated() {
+                if number > 0 {
+                    bytes[index] = UInt8(ascii: ".")
+                    index += 1
+                }
+                index = bytes[index...].initialize(fromContentsOf: part.utf8)
+            }
+            return index
+        }
         return Cookie(name: Notice.cookieName, value: value, path: "/", maxAge: Notice.lifetimeSeconds, secure: secure)
     }
 
@@ -102,7 +106,7 @@ struct NoticeCookies: Sendable {
         message.append(contentsOf: undo.utf8)
         message.append(UInt8(ascii: "|"))
         message.append(contentsOf: text.utf8)
-        return Hex.encode(Array(key.authenticate(message).prefix(16)))
+        return Hex.encode(key.authenticate(message).prefix(16))
     }
 
     private static func undo(_ part: Substring) -> Notice.Undo? {

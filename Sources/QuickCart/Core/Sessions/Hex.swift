@@ -2,14 +2,17 @@
 enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
 
-    static func encode(_ bytes: [UInt8]) -> String {
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
+    static func encode(_ bytes: some Collection<UInt8>) -> String {
+        // Written straight into the string's own storage: one allocation, no array between.
+        String(unsafeUninitializedCapacity: bytes.count * 2) { text in
+            var index = 0
+            for byte in bytes {
+                text[index] = digits[Int(byte >> 4)]
+                text[index + 1] = digits[Int(byte & 0x0f)]
+                index += 2
+            }
+            return index
         }
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// The bytes of `text`, or `nil` unless it is an even number of hex digits.
