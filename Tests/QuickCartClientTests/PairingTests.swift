@@ -6,8 +6,7 @@ import Testing
 struct PairingTests {
     @Test("Pairing by the web's code joins the carts; a change on either side reaches the other's page, stream and reads", arguments: Backend.allCases)
     func pairAndFollow(backend: Backend) async throws {
-        let shop = try APIShop(backend)
-        let web = WebShopper(port: shop.port)
+        let (shop, web) = try APIShop.withBrowser(backend)
         #expect(try web.post("/profile/name", form: [("display_name", "Dana")]).status == 303)
         let webCount = try web.badge()
         let app = try await QuickCartClient.registered(at: shop)
@@ -53,8 +52,7 @@ struct PairingTests {
 
     @Test("A stale If-Match is refused with 412 and the current cart, whichever device changed it", arguments: Backend.allCases)
     func staleIfMatch(backend: Backend) async throws {
-        let shop = try APIShop(backend)
-        let web = WebShopper(port: shop.port)
+        let (shop, web) = try APIShop.withBrowser(backend)
         let app = try await QuickCartClient.registered(at: shop)
         let bottle = try await app.product(named: DemoProducts.bottle)
         let first = try await app.addLine(productID: bottle.id)

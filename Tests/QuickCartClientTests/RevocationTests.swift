@@ -6,8 +6,7 @@ import Testing
 struct RevocationTests {
     @Test("The web signs the app out: its token gets 401 at once and its badge stream ends with unauthorized", arguments: Backend.allCases)
     func webSignsAppOut(backend: Backend) async throws {
-        let shop = try APIShop(backend)
-        let web = WebShopper(port: shop.port)
+        let (shop, web) = try APIShop.withBrowser(backend)
         let app = try await QuickCartClient.registered(at: shop)
         let cart = try await app.pair(with: web)
         let counts = Recording(app.badgeCounts())
@@ -34,8 +33,7 @@ struct RevocationTests {
 
     @Test("The app signs the browser out from its devices list", arguments: Backend.allCases)
     func appSignsWebOut(backend: Backend) async throws {
-        let shop = try APIShop(backend)
-        let web = WebShopper(port: shop.port)
+        let (shop, web) = try APIShop.withBrowser(backend)
         #expect(try web.post("/profile/name", form: [("display_name", "Dana")]).status == 303)
         let app = try await QuickCartClient.registered(at: shop)
         let cart = try await app.pair(with: web)

@@ -78,3 +78,12 @@ final class WebShopper {
         return String(text[range])
     }
 }
+
+extension APIShop {
+    /// A fresh shop of `backend` and a browser's shopper on it: where the tests of the client
+    /// beside the web start.
+    static func withBrowser(_ backend: Backend) throws -> (shop: APIShop, web: WebShopper) {
+        let shop = try APIShop(backend)
+        return (shop, WebShopper(port: shop.port))
+    }
+}
