@@ -46,11 +46,11 @@ struct HMACKey: Sendable {
         return code
     }
 
-    /// The key's two SHA-256 states, set up once; each code is computed on copies of them.
-    /// `@unchecked Sendable`: after `init` the states are only read (copied), from any number of
-    /// threads at once.
+    /// libcrypto's context holding the key, set up once; each code is computed on a copy.
+    /// `@unchecked Sendable`: after `init` the context is only read (copied), which libcrypto
+    /// allows from any number of threads at once.
     private final class KeyedContext: @unchecked Sendable {
-        let context: UnsafeMutablePointer<ccrypto_hmac_sha256_key>
+        let context: OpaquePointer
 
         init(_ key: [UInt8]) {
             let made = key.withUnsafeBufferPointer { ccrypto_hmac_sha256_new($0.baseAddress, $0.count) }
