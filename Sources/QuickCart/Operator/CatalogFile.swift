@@ -66,27 +66,9 @@ enum CatalogFile {
     /// Reads and checks a whole catalog file.
     /// - Returns: The rows in file order, or every problem found (never both).
     static func read(_ bytes: [UInt8], context: Context) -> Result<[Row], Failure> {
-        var problems: [Problem] = []
-        let records: [TableFile.Record]
-        switch TableFile.records(bytes, schema: schema, problems: &problems) {
-        case .success(let read): records = read
-        case .failure(let failure): return .failure(failure)
+        TableFile.rows(bytes, schema: schema, keyField: "slug", key: \.slug) { record, problems in
+            check(record.values, line: record.line, absent: record.absent, context: context, problems: &problems)
         }
-
-        var rows: [Row] = []
-        var slugLines: [String: Int] = [:]
-        for record in records {
-            let line = record.line
-            if let row = check(record.values, line: line, absent: record.absent, context: context, problems: &problems) {
-                if let earlier = slugLines[row.slug] {
-                    problems.append(Problem(line: line, field: "slug", message: "“\(row.slug)” is already used on line \(earlier)"))
-                } else {
-                    slugLines[row.slug] = line
-                }
-                rows.append(row)
-            }
-        }
-        return TableFile.result(rows, problems: problems, schema: schema)
     }
 
     // MARK: - Checking one product

@@ -22,24 +22,7 @@ enum DeliveryFile {
     /// Reads and checks a whole delivery file.
     /// - Returns: The methods in file order, or every problem found (never both).
     static func read(_ bytes: [UInt8]) -> Result<[DeliveryMethod], TableFile.Failure> {
-        var problems: [TableFile.Problem] = []
-        let records: [TableFile.Record]
-        switch TableFile.records(bytes, schema: schema, problems: &problems) {
-        case .success(let read): records = read
-        case .failure(let failure): return .failure(failure)
-        }
-        var methods: [DeliveryMethod] = []
-        var codeLines: [String: Int] = [:]
-        for record in records {
-            guard let method = check(record, problems: &problems) else { continue }
-            if let earlier = codeLines[method.code] {
-                problems.append(TableFile.Problem(line: record.line, field: "code", message: "“\(method.code)” is already used on line \(earlier)"))
-            } else {
-                codeLines[method.code] = record.line
-            }
-            methods.append(method)
-        }
-        return TableFile.result(methods, problems: problems, schema: schema)
+        TableFile.rows(bytes, schema: schema, keyField: "code", key: \.code) { record, problems in check(record, problems: &problems) }
     }
 
     private static func check(_ record: TableFile.Record, problems: inout [TableFile.Problem]) -> DeliveryMethod? {

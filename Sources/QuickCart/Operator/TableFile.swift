@@ -83,6 +83,32 @@ enum TableFile {
         return .success(records)
     }
 
+    /// A whole file read and checked: its records, each made a row by `check` (which reports what
+    /// is wrong with it in `problems`), no two rows sharing the `keyField` value `key` gives them.
+    static func rows<Row>(
+        _ bytes: [UInt8], schema: Schema, keyField: String, key: (Row) -> String, check: (Record, inout [Problem]) -> Row?
+    ) -> Result<[Row], Failure> {
+        var problems: [Problem] = []
+        let records: [Record]
+        switch self.records(bytes, schema: schema, problems: &problems) {
+        case .success(let read): records = read
+        case .failure(let failure): return .failure(failure)
+        }
+        var rows: [Row] = []
+        var keyLines: [String: Int] = [:]
+        for record in records {
+            guard let row = check(record, &problems) else { continue }
+            let rowKey = key(row)
+            if let earlier = keyLines[rowKey] {
+                problems.append(Problem(line: record.line, field: keyField, message: "“\(rowKey)” is already used on line \(earlier)"))
+            } else {
+                keyLines[rowKey] = record.line
+            }
+            rows.append(row)
+        }
+        return result(rows, problems: problems, schema: schema)
+    }
+
     /// The rows checked from a file's records, or its problems in file order (problems of one
     /// line in the order of its fields); a file of no rows is a problem too.
     static func result<Row>(_ rows: [Row], problems: [Problem], schema: Schema) -> Result<[Row], Failure> {
