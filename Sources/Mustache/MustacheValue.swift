@@ -86,7 +86,10 @@ extension MustacheValue {
     }
 }
 
-extension MustacheValue: ExpressibleByNilLiteral {
+extension MustacheValue:
+    ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByStringInterpolation, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
     /// Creates `.null` from `nil`.
     ///
     /// ```swift
@@ -97,9 +100,7 @@ extension MustacheValue: ExpressibleByNilLiteral {
     public init(nilLiteral: ()) {
         self = .null
     }
-}
 
-extension MustacheValue: ExpressibleByBooleanLiteral {
     /// Creates `.bool` from `true` or `false`.
     ///
     /// ```swift
@@ -110,9 +111,7 @@ extension MustacheValue: ExpressibleByBooleanLiteral {
     public init(booleanLiteral value: Bool) {
         self = .bool(value)
     }
-}
 
-extension MustacheValue: ExpressibleByIntegerLiteral {
     /// Creates `.int` from an integer literal.
     ///
     /// ```swift
@@ -123,9 +122,7 @@ extension MustacheValue: ExpressibleByIntegerLiteral {
     public init(integerLiteral value: Int) {
         self = .int(value)
     }
-}
 
-extension MustacheValue: ExpressibleByFloatLiteral {
     /// Creates `.double` from a floating-point literal.
     ///
     /// ```swift
@@ -136,9 +133,7 @@ extension MustacheValue: ExpressibleByFloatLiteral {
     public init(floatLiteral value: Double) {
         self = .double(value)
     }
-}
 
-extension MustacheValue: ExpressibleByStringInterpolation {
     /// Creates `.string` from a string literal; interpolated literals work too.
     ///
     /// ```swift
@@ -149,9 +144,7 @@ extension MustacheValue: ExpressibleByStringInterpolation {
     public init(stringLiteral value: String) {
         self = .string(value)
     }
-}
 
-extension MustacheValue: ExpressibleByArrayLiteral {
     /// Creates `.array` from an array literal.
     ///
     /// ```swift
@@ -162,9 +155,7 @@ extension MustacheValue: ExpressibleByArrayLiteral {
     public init(arrayLiteral elements: MustacheValue...) {
         self = .array(elements)
     }
-}
 
-extension MustacheValue: ExpressibleByDictionaryLiteral {
     /// Creates `.object` from a dictionary literal. A repeated key keeps its
     /// last value rather than trapping.
     ///

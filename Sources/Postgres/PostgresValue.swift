@@ -142,34 +142,28 @@ public enum PostgresValue: Sendable, Hashable {
 
 // MARK: - Literals
 
-extension PostgresValue: ExpressibleByIntegerLiteral {
+extension PostgresValue: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByBooleanLiteral {
     /// Creates an ``integer(_:)`` value from an integer literal.
     ///
     /// - Parameter value: The literal.
     public init(integerLiteral value: Int64) {
         self = .integer(value)
     }
-}
 
-extension PostgresValue: ExpressibleByFloatLiteral {
     /// Creates a ``double(_:)`` value from a floating-point literal.
     ///
     /// - Parameter value: The literal.
     public init(floatLiteral value: Double) {
         self = .double(value)
     }
-}
 
-extension PostgresValue: ExpressibleByStringLiteral {
     /// Creates a ``text(_:)`` value from a string literal.
     ///
     /// - Parameter value: The literal.
     public init(stringLiteral value: String) {
         self = .text(value)
     }
-}
 
-extension PostgresValue: ExpressibleByBooleanLiteral {
     /// Creates a ``bool(_:)`` value from a Boolean literal.
     ///
     /// - Parameter value: The literal.

@@ -28,44 +28,24 @@ extension Int64: PostgresValueConvertible {
     }
 }
 
-extension Int: PostgresValueConvertible {
+/// Shared conversion for the integer types whose every value fits in an `Int64`: sent as an
+/// ``PostgresValue/integer(_:)``, read as `Int64` reads (a `numeric` of a whole number too) when it fits.
+extension PostgresValueConvertible where Self: FixedWidthInteger {
     /// An ``PostgresValue/integer(_:)`` value.
     public var postgresValue: PostgresValue { .integer(Int64(self)) }
 
-    /// Reads an integer, as `Int64` does.
+    /// Reads an integer, as `Int64` does, that fits this type.
     ///
     /// - Parameter value: A value read from a result.
     /// - Returns: The integer, or `nil` for anything else.
-    public static func fromPostgresValue(_ value: PostgresValue) -> Int? {
-        Int64.fromPostgresValue(value).flatMap { Int(exactly: $0) }
+    public static func fromPostgresValue(_ value: PostgresValue) -> Self? {
+        Int64.fromPostgresValue(value).flatMap { Self(exactly: $0) }
     }
 }
 
-extension Int32: PostgresValueConvertible {
-    /// An ``PostgresValue/integer(_:)`` value.
-    public var postgresValue: PostgresValue { .integer(Int64(self)) }
-
-    /// Reads an integer that fits in 32 bits.
-    ///
-    /// - Parameter value: A value read from a result.
-    /// - Returns: The integer, or `nil` for anything else.
-    public static func fromPostgresValue(_ value: PostgresValue) -> Int32? {
-        Int64.fromPostgresValue(value).flatMap { Int32(exactly: $0) }
-    }
-}
-
-extension Int16: PostgresValueConvertible {
-    /// An ``PostgresValue/integer(_:)`` value.
-    public var postgresValue: PostgresValue { .integer(Int64(self)) }
-
-    /// Reads an integer that fits in 16 bits.
-    ///
-    /// - Parameter value: A value read from a result.
-    /// - Returns: The integer, or `nil` for anything else.
-    public static func fromPostgresValue(_ value: PostgresValue) -> Int16? {
-        Int64.fromPostgresValue(value).flatMap { Int16(exactly: $0) }
-    }
-}
+extension Int: PostgresValueConvertible {}
+extension Int32: PostgresValueConvertible {}
+extension Int16: PostgresValueConvertible {}
 
 extension Double: PostgresValueConvertible {
     /// A ``PostgresValue/double(_:)`` value.

@@ -42,34 +42,28 @@ public enum DatabaseValue: Sendable, Hashable {
 
 // MARK: - Literals
 
-extension DatabaseValue: ExpressibleByIntegerLiteral {
+extension DatabaseValue: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByBooleanLiteral {
     /// Creates an ``integer(_:)`` value from an integer literal.
     ///
     /// - Parameter value: The literal.
     public init(integerLiteral value: Int64) {
         self = .integer(value)
     }
-}
 
-extension DatabaseValue: ExpressibleByFloatLiteral {
     /// Creates a ``real(_:)`` value from a floating-point literal.
     ///
     /// - Parameter value: The literal.
     public init(floatLiteral value: Double) {
         self = .real(value)
     }
-}
 
-extension DatabaseValue: ExpressibleByStringLiteral {
     /// Creates a ``text(_:)`` value from a string literal.
     ///
     /// - Parameter value: The literal.
     public init(stringLiteral value: String) {
         self = .text(value)
     }
-}
 
-extension DatabaseValue: ExpressibleByBooleanLiteral {
     /// Creates an ``integer(_:)`` value, 1 or 0, from a Boolean literal, as SQLite has no
     /// Boolean storage class.
     ///
