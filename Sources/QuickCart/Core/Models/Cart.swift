@@ -51,6 +51,13 @@ public struct Cart: Hashable, Sendable {
     public static func clamp(_ quantity: Int) -> Int {
         min(max(quantity, quantityRange.lowerBound), quantityRange.upperBound)
     }
+
+    /// A change of quantity bounded to the range's width: any larger one clamps the same way,
+    /// and bounding it first keeps the stores' SQL arithmetic far from overflow.
+    public static func boundedDelta(_ delta: Int) -> Int {
+        let width = quantityRange.upperBound - quantityRange.lowerBound
+        return min(max(delta, -width), width)
+    }
 }
 
 extension Cart {

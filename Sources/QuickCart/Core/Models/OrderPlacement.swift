@@ -49,6 +49,14 @@ public struct OrderPlacement: Sendable, Equatable {
         lines.reduce(.zero) { $0 + $1.unitPrice * $1.quantity }
     }
 
+    /// Refuses `lines` (the cart's lines for sale now) that cannot become this order: none, as
+    /// ``CartError/emptyCart`` or, when `cartHasLines` finds lines no longer for sale,
+    /// ``CartError/nothingForSale``; other than those shown, as ``CartError/changedSinceShown``.
+    func check(_ lines: [ShownLine], cartHasLines: () throws -> Bool) throws {
+        guard !lines.isEmpty else { throw try cartHasLines() ? CartError.nothingForSale : CartError.emptyCart }
+        guard matches(lines) else { throw CartError.changedSinceShown }
+    }
+
     /// Whether `current` (the cart's lines for sale now) is what was shown: the same products,
     /// quantities and prices, in any order. Always true without shown lines.
     public func matches(_ current: [ShownLine]) -> Bool {

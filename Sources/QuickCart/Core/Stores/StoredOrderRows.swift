@@ -36,8 +36,11 @@ enum StoredOrderRows {
         return (id: try row.int64(0), delivery: try DeliveryDetailsColumns.delivery(text: { try row.string($0 + 2) }, cents: cents))
     }
 
-    /// The orders the lines make, each with its history.
-    static func orders(lines: [Line], moves: [Move]) -> [Order] {
-        Order.attaching(Dictionary(grouping: moves, by: \.orderID).mapValues { $0.map(\.change) }, to: Order.grouping(lines))
+    /// The orders the lines make, each with its history and its delivery (by order id, as
+    /// ``delivery(from:)`` reads them).
+    static func orders(lines: [Line], moves: [Move], deliveries: [(id: Int64, delivery: OrderDelivery)]) -> [Order] {
+        let histories = Dictionary(grouping: moves, by: \.orderID).mapValues { $0.map(\.change) }
+        let withHistories = Order.attaching(histories, to: Order.grouping(lines))
+        return Order.attaching(Dictionary(deliveries, uniquingKeysWith: { first, _ in first }), to: withHistories)
     }
 }

@@ -39,10 +39,7 @@ struct PostgresCartStore: CartStore {
     }
 
     func adjustQuantity(by delta: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
-        // Any delta past the range's width clamps the same way; bounding it first keeps the
-        // SQL's integer arithmetic far from overflow.
-        let width = Cart.quantityRange.upperBound - Cart.quantityRange.lowerBound
-        let bounded = min(max(delta, -width), width)
+        let bounded = Cart.boundedDelta(delta)
         return try change(for: session, at: now, ifVersion: expectedVersion) { connection in
             // Relative to the quantity stored now, in one statement: presses on pages that
             // showed the same quantity all count, whichever instance they reach.
@@ -92,13 +89,9 @@ struct PostgresCartStore: CartStore {
                 """,
                 session.shopperID
             ) { OrderPlacement.ShownLine(productID: try $0.int64(0), unitPrice: try $0.get(1), quantity: try $0.int(2)) }
-            guard !lines.isEmpty else {
-                let hasLines = try connection.fetchValue(
-                    "SELECT EXISTS (SELECT 1 FROM cart_items WHERE shopper_id = $1)", session.shopperID, as: Bool.self
-                ) ?? false
-                throw hasLines ? CartError.nothingForSale : CartError.emptyCart
+            try placement.check(lines) {
+                try connection.fetchValue("SELECT EXISTS (SELECT 1 FROM cart_items WHERE shopper_id = $1)", session.shopperID, as: Bool.self) ?? false
             }
-            guard placement.matches(lines) else { throw CartError.changedSinceShown }
             if let delivery = placement.delivery {
                 let method = try PostgresDeliveryMethodStore.methods(in: connection, where: "code = $1", [delivery.details.method.postgresValue]).first
                 guard placement.deliveryMatches(method, subtotal: OrderPlacement.subtotal(of: lines)) else { throw CartError.changedSinceShown }

@@ -49,7 +49,6 @@ struct PostgresOrderStore: OrderStore {
             """,
             arguments: arguments
         ) { row in try StoredOrderRows.delivery(from: row) }
-        let ordered = StoredOrderRows.orders(lines: rows, moves: histories)
-        return Order.attaching(Dictionary(deliveries, uniquingKeysWith: { first, _ in first }), to: ordered)
+        return StoredOrderRows.orders(lines: rows, moves: histories, deliveries: deliveries)
     }
 }

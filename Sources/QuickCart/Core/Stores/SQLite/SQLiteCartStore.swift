@@ -32,10 +32,7 @@ struct SQLiteCartStore: CartStore {
     }
 
     func adjustQuantity(by delta: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
-        // Any delta past the range's width clamps the same way; bounding it first keeps the
-        // SQL's arithmetic far from overflow.
-        let width = Cart.quantityRange.upperBound - Cart.quantityRange.lowerBound
-        let bounded = min(max(delta, -width), width)
+        let bounded = Cart.boundedDelta(delta)
         return try change(for: session, at: now, ifVersion: expectedVersion) { db in
             // Relative to the quantity stored now, in one statement: two "Increase" presses on
             // pages that showed the same quantity both count.
@@ -83,13 +80,9 @@ struct SQLiteCartStore: CartStore {
                 """,
                 [session.shopperID]
             ) { OrderPlacement.ShownLine(productID: try $0.int64(0), unitPrice: try $0.get(1), quantity: try $0.int(2)) }
-            guard !lines.isEmpty else {
-                let hasLines = try db.fetchValue(
-                    "SELECT EXISTS (SELECT 1 FROM cart_items WHERE shopper_id = ?)", [session.shopperID], as: Bool.self
-                ) ?? false
-                throw hasLines ? CartError.nothingForSale : CartError.emptyCart
+            try placement.check(lines) {
+                try db.fetchValue("SELECT EXISTS (SELECT 1 FROM cart_items WHERE shopper_id = ?)", [session.shopperID], as: Bool.self) ?? false
             }
-            guard placement.matches(lines) else { throw CartError.changedSinceShown }
             var columns = "shopper_id, placed_at, intent"
             var values = [session.shopperID.databaseValue, now.databaseValue, placement.intent.key.databaseValue]
             if let delivery = placement.delivery {
