@@ -379,11 +379,13 @@ extension ServerTests {
                 break
             }
             usleep(100_000)
-            if DispatchTime.now().uptimeNanoseconds - started > 4_000_000_000 { break }
+            if DispatchTime.now().uptimeNanoseconds - started > 8_000_000_000 { break }
         }
+        // The dribble takes 13 s; a drop well before its end is the 1 s deadline's. The margin
+        // is wide because a sanitizer run on a busy machine can wake the watchdog seconds late.
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         #expect(dropped || client.serverClosed(), "a client sending a byte every 0.1 s should be dropped after 1 s; still open after \(seconds) s")
-        #expect(seconds < 3.5, "dropped only after \(seconds) s")
+        #expect(seconds < 8, "dropped only after \(seconds) s")
         #expect(try live.client().get("/").status == 200, "others are still served")
     }
 
