@@ -70,8 +70,10 @@ let package = Package(
         .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD", "CZlib", "CGnuTLS"], swiftSettings: strictSwift),
         // What SQLite's and PostgreSQL's rows share: column names, the decoding error.
         .target(name: "RowDecoding", swiftSettings: strictSwift),
-        .target(name: "SQLite", dependencies: ["CSQLite", "RowDecoding"], swiftSettings: strictSwift),
-        .target(name: "Postgres", dependencies: ["CPostgres", "RowDecoding"], swiftSettings: strictSwift),
+        // What SQLite's and PostgreSQL's pools share: the idle connections, the counted waits.
+        .target(name: "ConnectionPooling", swiftSettings: strictSwift),
+        .target(name: "SQLite", dependencies: ["CSQLite", "RowDecoding", "ConnectionPooling"], swiftSettings: strictSwift),
+        .target(name: "Postgres", dependencies: ["CPostgres", "RowDecoding", "ConnectionPooling"], swiftSettings: strictSwift),
         .target(name: "Mustache", swiftSettings: strictSwift),
         // Image thumbnails for catalog imports (libvips); the server never decodes images.
         .target(name: "Vips", dependencies: ["CVips"], swiftSettings: strictSwift),

@@ -1,4 +1,4 @@
-import Dispatch
+import ConnectionPooling
 import Synchronization
 
 /// A thread-safe pool of ``PostgresConnection``s to one database, for a multi-threaded
@@ -39,8 +39,9 @@ import Synchronization
 /// server is used again at once.
 ///
 /// ### Locking
-/// The pool's mutex only guards the list of idle connections, for a few instructions; no
-/// lock is held while a connection opens or a query runs. A semaphore counts free slots.
+/// The pool's mutexes only guard the list of idle connections and the last attempt to open
+/// one, for a few instructions each; no lock is held while a connection opens or a query
+/// runs. A semaphore counts free slots.
 public final class PostgresPool: Sendable {
     /// The most connections open at once, and so the most concurrent borrowers.
     public let maximumConnections: Int
@@ -56,35 +57,23 @@ public final class PostgresPool: Sendable {
     /// The options every connection is opened with.
     public let configuration: PostgresConnection.Configuration
 
-    private let connectionWaits = Atomic<Int>(0)
-
     /// Borrowers that found every connection lent and had to wait for one, since the pool opened.
-    public var connectionWaitCount: Int { connectionWaits.load(ordering: .relaxed) }
+    public var connectionWaitCount: Int { freeSlots.waitCount }
 
     /// Private, so it cannot be printed by accident: it may hold a password.
     private let connectionString: String
-    private let freeSlots: DispatchSemaphore
-    private let state = Mutex(State())
+    private let freeSlots: CountingSemaphore
+    /// A connection is idle there or lent to one thread, for the duration of a non-escaping
+    /// closure.
+    private let idle = IdleConnections<PostgresConnection>()
+    private let connects = Mutex(Connects())
 
-    private struct State {
-        /// Opened connections not lent right now, most recently returned last.
-        var idle: [IdleConnection] = []
-        var isClosed = false
+    private struct Connects {
         /// When opening a connection last failed, for how long borrowers then fail at once,
         /// and how it failed; `nil` after a success.
-        var lastConnectFailure: (at: ContinuousClock.Instant, quiet: Duration, error: PostgresError)?
+        var lastFailure: (at: ContinuousClock.Instant, quiet: Duration, error: PostgresError)?
         /// Attempts to open a connection under way.
-        var connecting = 0
-    }
-
-    /// A connection moving in or out of the mutex-guarded idle list.
-    ///
-    /// `@unchecked Sendable` because `PostgresConnection` is deliberately not `Sendable`.
-    /// The pool upholds the rule instead: a connection is either in the idle list,
-    /// reachable only under the mutex, or lent to exactly one thread for the duration of a
-    /// non-escaping closure. No two threads ever use it at once.
-    private struct IdleConnection: @unchecked Sendable {
-        let connection: PostgresConnection
+        var underWay = 0
     }
 
     // MARK: - Creating and closing
@@ -116,26 +105,17 @@ public final class PostgresPool: Sendable {
         self.waitTimeout = waitTimeout
         self.reconnectDelay = reconnectDelay
         self.configuration = configuration
-        self.freeSlots = DispatchSemaphore(value: maximumConnections)
+        self.freeSlots = CountingSemaphore(value: maximumConnections)
     }
 
     /// Closes the idle connections now, and each lent one when it comes back. Later calls
     /// throw ``PostgresError/Kind/misuse``.
     public func close() {
-        let idle = state.withLock { state in
-            state.isClosed = true
-            defer { state.idle.removeAll() }
-            return state.idle
-        }
-        for entry in idle {
-            entry.connection.close()
-        }
+        idle.close { $0.close() }
     }
 
     /// How many connections are idle in the pool right now.
-    public var idleConnectionCount: Int {
-        state.withLock { $0.idle.count }
-    }
+    public var idleConnectionCount: Int { idle.count }
 
     // MARK: - Borrowing
 
@@ -205,23 +185,19 @@ public final class PostgresPool: Sendable {
     /// outside the mutex. Holding a slot keeps the open connections within the maximum.
     private func checkOut() throws -> PostgresConnection {
         let milliseconds = Int(waitTimeout / .milliseconds(1))
-        // A deadline already past takes a free slot at once; only a borrower that found none waits.
-        if freeSlots.wait(timeout: DispatchTime(uptimeNanoseconds: 1)) != .success {
-            connectionWaits.add(1, ordering: .relaxed)
-            guard freeSlots.wait(timeout: .now() + .milliseconds(milliseconds)) == .success else {
-                throw PostgresError(
-                    kind: .poolTimeout,
-                    message: "timed out after \(milliseconds) ms waiting for a free connection of the pool",
-                    operation: "borrow"
-                )
-            }
+        guard freeSlots.wait(milliseconds: milliseconds) else {
+            throw PostgresError(
+                kind: .poolTimeout,
+                message: "timed out after \(milliseconds) ms waiting for a free connection of the pool",
+                operation: "borrow"
+            )
         }
         do {
-            while let idle = try takeIdle() {
-                if idle.connection.isUsableWhileIdle {
-                    return idle.connection
+            while let connection = try idle.take(orThrowIfClosed: { PostgresError.misuse("the pool is closed", operation: "borrow") }) {
+                if connection.isUsableWhileIdle {
+                    return connection
                 }
-                idle.connection.close()
+                connection.close()
             }
             return try openConnection()
         } catch {
@@ -234,8 +210,8 @@ public final class PostgresPool: Sendable {
     /// the failure is too recent (see the type's documentation).
     private func openConnection() throws -> PostgresConnection {
         let start = ContinuousClock.now
-        let skipped = state.withLock { state -> PostgresError? in
-            if let failure = state.lastConnectFailure, state.connecting > 0 || start - failure.at < failure.quiet {
+        let skipped = connects.withLock { connects -> PostgresError? in
+            if let failure = connects.lastFailure, connects.underWay > 0 || start - failure.at < failure.quiet {
                 let milliseconds = Int((start - failure.at) / .milliseconds(1))
                 return PostgresError(
                     kind: .connectionFailed,
@@ -243,33 +219,26 @@ public final class PostgresPool: Sendable {
                     operation: PostgresConnection.Operation.connect
                 )
             }
-            state.connecting += 1
+            connects.underWay += 1
             return nil
         }
         if let skipped { throw skipped }
         do {
             let connection = try PostgresConnection(connectionString: connectionString, configuration: configuration)
-            state.withLock { state in
-                state.connecting -= 1
-                state.lastConnectFailure = nil
+            connects.withLock { connects in
+                connects.underWay -= 1
+                connects.lastFailure = nil
             }
             return connection
         } catch {
             let end = ContinuousClock.now
-            state.withLock { state in
-                state.connecting -= 1
+            connects.withLock { connects in
+                connects.underWay -= 1
                 if let error = error as? PostgresError, error.kind == .connectionFailed {
-                    state.lastConnectFailure = (end, min(end - start, reconnectDelay), error)
+                    connects.lastFailure = (end, min(end - start, reconnectDelay), error)
                 }
             }
             throw error
-        }
-    }
-
-    private func takeIdle() throws(PostgresError) -> IdleConnection? {
-        try state.withLock { state throws(PostgresError) -> IdleConnection? in
-            guard !state.isClosed else { throw .misuse("the pool is closed", operation: "borrow") }
-            return state.idle.popLast()
         }
     }
 
@@ -284,12 +253,6 @@ public final class PostgresPool: Sendable {
             connection.close()
             return
         }
-        let entry = IdleConnection(connection: connection)
-        let refused = state.withLock { state -> IdleConnection? in
-            guard !state.isClosed else { return entry }
-            state.idle.append(entry)
-            return nil
-        }
-        refused?.connection.close()
+        idle.putBack(connection, closing: { $0.close() })
     }
 }

@@ -1,5 +1,4 @@
-import Dispatch
-import Synchronization
+import ConnectionPooling
 
 /// A thread-safe pool of ``Database`` connections to one file, for a multi-threaded server.
 ///
@@ -49,28 +48,12 @@ public final class DatabasePool: Sendable {
     public let configuration: Database.Configuration
 
     /// Counts free connection slots; a borrower waits here when all are lent.
-    private let freeSlots: DispatchSemaphore
+    private let freeSlots: CountingSemaphore
     /// Gives this process's writers one turn at a time.
-    private let writerTurn = DispatchSemaphore(value: 1)
-    private let connectionWaits = Atomic<Int>(0)
-    private let writerWaits = Atomic<Int>(0)
-    private let state: Mutex<State>
-
-    private struct State {
-        /// Opened connections not lent right now, most recently returned last.
-        var idle: [IdleConnection]
-        var isClosed = false
-    }
-
-    /// A connection moving in or out of the mutex-guarded idle list.
-    ///
-    /// `@unchecked Sendable` because `Database` is deliberately not `Sendable`. The pool
-    /// upholds its rule instead: a connection is either in the idle list, reachable only
-    /// under the mutex, or lent to exactly one thread by ``withConnection(_:)`` for the
-    /// duration of a non-escaping closure. No two threads ever use it at once.
-    private struct IdleConnection: @unchecked Sendable {
-        let database: Database
-    }
+    private let writerTurn = CountingSemaphore(value: 1)
+    /// A connection is idle there or lent by ``withConnection(_:)`` to one thread, for the
+    /// duration of a non-escaping closure.
+    private let idle: IdleConnections<Database>
 
     // MARK: - Opening and closing
 
@@ -92,28 +75,21 @@ public final class DatabasePool: Sendable {
         self.path = path
         self.maximumConnections = maximumConnections
         self.configuration = configuration
-        self.freeSlots = DispatchSemaphore(value: maximumConnections)
-        self.state = Mutex(State(idle: [IdleConnection(database: first)]))
+        self.freeSlots = CountingSemaphore(value: maximumConnections)
+        self.idle = IdleConnections([first])
     }
 
     /// Closes the idle connections now, and each lent one when it comes back. Later calls
     /// throw ``SQLiteError/misuse``.
     public func close() {
-        let idle = state.withLock { state in
-            state.isClosed = true
-            defer { state.idle.removeAll() }
-            return state.idle
-        }
-        for connection in idle {
-            connection.database.close()
-        }
+        idle.close { $0.close() }
     }
 
     /// Borrowers that found every connection lent and had to wait for one, since the pool opened.
-    public var connectionWaitCount: Int { connectionWaits.load(ordering: .relaxed) }
+    public var connectionWaitCount: Int { freeSlots.waitCount }
 
     /// Writers that found another writer of this process at work and had to wait for their turn.
-    public var writerWaitCount: Int { writerWaits.load(ordering: .relaxed) }
+    public var writerWaitCount: Int { writerTurn.waitCount }
 
     // MARK: - Borrowing
 
@@ -128,7 +104,7 @@ public final class DatabasePool: Sendable {
     ///   within the busy timeout (busy), or a new connection fails to open; otherwise
     ///   what `body` throws.
     public func withConnection<T>(_ body: (Database) throws -> T) throws -> T {
-        try wait(on: freeSlots, for: "a free connection", counting: connectionWaits)
+        try wait(on: freeSlots, for: "a free connection")
         let database: Database
         do {
             database = try checkOut()
@@ -152,7 +128,7 @@ public final class DatabasePool: Sendable {
     ///   ``Database/inTransaction(_:_:)`` do (busy if the write turn does not come within
     ///   the busy timeout); otherwise what `body` throws, after the rollback.
     public func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try wait(on: writerTurn, for: "the write turn", counting: writerWaits)
+        try wait(on: writerTurn, for: "the write turn")
         defer { writerTurn.signal() }
         return try withConnection { database in
             try database.inTransaction(.immediate) { try body(database) }
@@ -173,13 +149,10 @@ public final class DatabasePool: Sendable {
 
     // MARK: - Internals
 
-    private func wait(on semaphore: DispatchSemaphore, for what: String, counting waits: borrowing Atomic<Int>) throws(SQLiteError) {
-        // A deadline already past takes a free slot or turn at once, without reading the clock
-        // for a deadline the common, uncontended case never needs.
-        if semaphore.wait(timeout: DispatchTime(uptimeNanoseconds: 1)) == .success { return }
-        waits.add(1, ordering: .relaxed)
+    /// Waits for a free slot or turn as long as SQLite waits for its own locks.
+    private func wait(on semaphore: borrowing CountingSemaphore, for what: String) throws(SQLiteError) {
         let milliseconds = Int(configuration.busyTimeoutMilliseconds)
-        guard semaphore.wait(timeout: .now() + .milliseconds(milliseconds)) == .success else {
+        guard semaphore.wait(milliseconds: milliseconds) else {
             throw SQLiteError(resultCode: SQLiteError.busy.rawValue, message: "timed out after \(milliseconds) ms waiting for \(what) of the database pool")
         }
     }
@@ -187,12 +160,8 @@ public final class DatabasePool: Sendable {
     /// Takes an idle connection, or opens a new one outside the mutex. The caller holds a
     /// free slot, so the number of open connections stays within the maximum.
     private func checkOut() throws -> Database {
-        let idle = try state.withLock { state throws(SQLiteError) -> IdleConnection? in
-            guard !state.isClosed else { throw .misuse("the database pool is closed") }
-            return state.idle.popLast()
-        }
-        if let idle {
-            return idle.database
+        if let database = try idle.take(orThrowIfClosed: { SQLiteError.misuse("the database pool is closed") }) {
+            return database
         }
         return try Database(path: path, configuration: configuration)
     }
@@ -208,12 +177,6 @@ public final class DatabasePool: Sendable {
             database.close()
             return
         }
-        let connection = IdleConnection(database: database)
-        let refused = state.withLock { state -> IdleConnection? in
-            guard !state.isClosed else { return connection }
-            state.idle.append(connection)
-            return nil
-        }
-        refused?.database.close()
+        idle.putBack(database, closing: { $0.close() })
     }
 }
