@@ -1,35 +1,41 @@
 extension OperatorCommand {
     /// `quickcart backup FILE`: a checked copy of the SQLite database, made while the shop runs.
     static func backUp(_ invocation: Invocation, output: Output) throws -> Int32 {
-        let database = invocation.configuration.databasePath
-        let file = invocation.file ?? ""
-        guard isSQLiteFile(
-            database, output: output, or: "backup copies a SQLite file; for PostgreSQL use pg_dump",
-            example: "pg_dump --format=custom --file \(file) '\(Storage.loggable(database))'"
-        ) else { return failure }
-        let bytes = try Storage.backUp(databasePath: database, to: file)
-        output.write("backed up \(database) to \(file): \(bytes) bytes, integrity check ok\n")
-        return success
+        try onSQLiteFile(
+            invocation, output: output, or: "backup copies a SQLite file; for PostgreSQL use pg_dump",
+            example: { database, file in "pg_dump --format=custom --file \(file) '\(Storage.loggable(database))'" }
+        ) { database, file in
+            let bytes = try Storage.backUp(databasePath: database, to: file)
+            return "backed up \(database) to \(file): \(bytes) bytes, integrity check ok"
+        }
     }
 
     /// `quickcart restore FILE`: the SQLite database replaced by a backup, unless it is in use.
     static func restore(_ invocation: Invocation, output: Output) throws -> Int32 {
-        let database = invocation.configuration.databasePath
-        let file = invocation.file ?? ""
-        guard isSQLiteFile(
-            database, output: output, or: "restore replaces a SQLite file; for PostgreSQL use pg_restore",
-            example: "pg_restore --clean --if-exists --dbname '\(Storage.loggable(database))' \(file)"
-        ) else { return failure }
-        try Storage.restore(from: file, to: database)
-        output.write("restored \(database) from \(file)\n")
-        return success
+        try onSQLiteFile(
+            invocation, output: output, or: "restore replaces a SQLite file; for PostgreSQL use pg_restore",
+            example: { database, file in "pg_restore --clean --if-exists --dbname '\(Storage.loggable(database))' \(file)" }
+        ) { database, file in
+            try Storage.restore(from: file, to: database)
+            return "restored \(database) from \(file)"
+        }
     }
 
-    /// Whether `database` (a `--db` value) is a SQLite file; when it is a PostgreSQL URL, reports
-    /// `refusal` with PostgreSQL's own command for the job, `example`.
-    private static func isSQLiteFile(_ database: String, output: Output, or refusal: String, example: String) -> Bool {
-        guard Storage.isPostgreSQL(database) else { return true }
-        output.report("quickcart: \(refusal), for example:\n  \(example)\n(see the README)")
-        return false
+    /// Runs `command` with the `--db` value and FILE, and writes the line it returns, when
+    /// `--db` is a SQLite file; when it is a PostgreSQL URL, reports `refusal` with PostgreSQL's
+    /// own command for the job, `example`, instead.
+    private static func onSQLiteFile(
+        _ invocation: Invocation, output: Output, or refusal: String,
+        example: (_ database: String, _ file: String) -> String,
+        _ command: (_ database: String, _ file: String) throws -> String
+    ) throws -> Int32 {
+        let database = invocation.configuration.databasePath
+        let file = invocation.file ?? ""
+        guard !Storage.isPostgreSQL(database) else {
+            output.report("quickcart: \(refusal), for example:\n  \(example(database, file))\n(see the README)")
+            return failure
+        }
+        output.write(try command(database, file) + "\n")
+        return success
     }
 }
