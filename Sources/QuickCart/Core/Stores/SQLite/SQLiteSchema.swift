@@ -123,31 +123,9 @@ enum SQLiteSchema {
         }
         migrator.registerMigration("v8-product-search") { db in
             // Search by FTS5 with porter stemming ("tents" finds the tent), ranked by bm25().
-            // The index holds no copy of the text (external content, read from `products`),
-            // and triggers keep it in step with every insert, delete and change of a product's
-            // words, so whatever writes products (an import) leaves them searchable.
-            try db.execute(sql: """
-                CREATE VIRTUAL TABLE product_search USING fts5(
-                    name, summary, category,
-                    content = 'products', content_rowid = 'id',
-                    tokenize = 'porter unicode61 remove_diacritics 2'
-                );
-                CREATE TRIGGER products_search_insert AFTER INSERT ON products BEGIN
-                    INSERT INTO product_search (rowid, name, summary, category)
-                    VALUES (new.id, new.name, new.summary, new.category);
-                END;
-                CREATE TRIGGER products_search_delete AFTER DELETE ON products BEGIN
-                    INSERT INTO product_search (product_search, rowid, name, summary, category)
-                    VALUES ('delete', old.id, old.name, old.summary, old.category);
-                END;
-                CREATE TRIGGER products_search_update AFTER UPDATE OF name, summary, category ON products BEGIN
-                    INSERT INTO product_search (product_search, rowid, name, summary, category)
-                    VALUES ('delete', old.id, old.name, old.summary, old.category);
-                    INSERT INTO product_search (rowid, name, summary, category)
-                    VALUES (new.id, new.name, new.summary, new.category);
-                END;
-                INSERT INTO product_search (product_search) VALUES ('rebuild');
-                """)
+            // The triggers keep the index in step, so whatever writes products (an import)
+            // leaves them searchable.
+            try db.execute(sql: productTextIndex("search", tokenize: "porter unicode61 remove_diacritics 2"))
         }
         migrator.registerMigration("v9-recent-searches-newest") { db in
             // Every page reads the session's newest search with the session (the Search tab's
@@ -189,28 +167,7 @@ enum SQLiteSchema {
             // The words as written, unstemmed, for the last word being typed: porter indexes
             // "running" as "run", so "runn" is the start of no word in `product_search`; here
             // it is the start of "running". The same external content and triggers as v8.
-            try db.execute(sql: """
-                CREATE VIRTUAL TABLE product_words USING fts5(
-                    name, summary, category,
-                    content = 'products', content_rowid = 'id',
-                    tokenize = 'unicode61 remove_diacritics 2'
-                );
-                CREATE TRIGGER products_words_insert AFTER INSERT ON products BEGIN
-                    INSERT INTO product_words (rowid, name, summary, category)
-                    VALUES (new.id, new.name, new.summary, new.category);
-                END;
-                CREATE TRIGGER products_words_delete AFTER DELETE ON products BEGIN
-                    INSERT INTO product_words (product_words, rowid, name, summary, category)
-                    VALUES ('delete', old.id, old.name, old.summary, old.category);
-                END;
-                CREATE TRIGGER products_words_update AFTER UPDATE OF name, summary, category ON products BEGIN
-                    INSERT INTO product_words (product_words, rowid, name, summary, category)
-                    VALUES ('delete', old.id, old.name, old.summary, old.category);
-                    INSERT INTO product_words (rowid, name, summary, category)
-                    VALUES (new.id, new.name, new.summary, new.category);
-                END;
-                INSERT INTO product_words (product_words) VALUES ('rebuild');
-                """)
+            try db.execute(sql: productTextIndex("words", tokenize: "unicode61 remove_diacritics 2"))
         }
         migrator.registerMigration("v12-join-codes") { db in
             // "Continue on another device": each code is known by a keyed hash of it; the nonce
@@ -300,5 +257,35 @@ enum SQLiteSchema {
             try SQLiteDeliveryMethodStore.insert(DeliverySeed.methods, into: db)
         }
         return migrator
+    }
+
+    /// An FTS5 index, `product_NAME`, of the products' name, summary and category that holds
+    /// no copy of the text (external content, read from `products`), kept in step by triggers
+    /// (`products_NAME_insert`, `_delete`, `_update`) with every insert, delete and change of a
+    /// product's words, and built from the products there now. Migrations v8 and v11 ran it:
+    /// what it writes never changes.
+    private static func productTextIndex(_ name: String, tokenize: String) -> String {
+        """
+        CREATE VIRTUAL TABLE product_\(name) USING fts5(
+            name, summary, category,
+            content = 'products', content_rowid = 'id',
+            tokenize = '\(tokenize)'
+        );
+        CREATE TRIGGER products_\(name)_insert AFTER INSERT ON products BEGIN
+            INSERT INTO product_\(name) (rowid, name, summary, category)
+            VALUES (new.id, new.name, new.summary, new.category);
+        END;
+        CREATE TRIGGER products_\(name)_delete AFTER DELETE ON products BEGIN
+            INSERT INTO product_\(name) (product_\(name), rowid, name, summary, category)
+            VALUES ('delete', old.id, old.name, old.summary, old.category);
+        END;
+        CREATE TRIGGER products_\(name)_update AFTER UPDATE OF name, summary, category ON products BEGIN
+            INSERT INTO product_\(name) (product_\(name), rowid, name, summary, category)
+            VALUES ('delete', old.id, old.name, old.summary, old.category);
+            INSERT INTO product_\(name) (rowid, name, summary, category)
+            VALUES (new.id, new.name, new.summary, new.category);
+        END;
+        INSERT INTO product_\(name) (product_\(name)) VALUES ('rebuild');
+        """
     }
 }
