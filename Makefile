@@ -83,10 +83,12 @@ test: test-deps
 test-swift: swift-test-deps
 	$(SWIFT) build --build-tests && $(SWIFT) test --skip-build
 
-## Only the browser suite, in two workers (builds the debug quickcart it drives first).
+## Only the browser suite, in two workers, then its timed paints alone (builds the debug
+## quickcart it drives first).
 test-browser: test-deps
 	$(SWIFT) build --product quickcart
-	$(VENV)/bin/python -m pytest -q -p no:cacheprovider -n 2 Tests/Browser
+	$(VENV)/bin/python -m pytest -q -p no:cacheprovider -n 2 -m "not alone" Tests/Browser
+	$(VENV)/bin/python -m pytest -q -p no:cacheprovider -m alone Tests/Browser
 
 ## `swift test` under ThreadSanitizer, in .build/sanitize-thread (see Tests/Sanitizers/run).
 test-tsan: swift-test-deps

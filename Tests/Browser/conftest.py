@@ -162,6 +162,13 @@ def browser(request):
             quitting[-1].start()
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "alone: a timed check (a first paint against its budget) that needs the machine to itself; "
+        "make test leaves it out of the two-worker run (-m 'not alone') and runs it afterwards, alone")
+
+
 def pytest_sessionfinish(session):
     finish_quitting()
 

@@ -308,6 +308,7 @@ def first_paint(driver):
         timeout=15.0, what="a first-contentful-paint entry")
 
 
+@pytest.mark.alone
 def test_home_paints_within_budget_cold_and_sooner_warm_on_slow_3g(shop, profile, browser):
     server = shop()
     folder = profile()

@@ -7,6 +7,8 @@ page fetched, with its size on the wire and timing, to show what held the paint 
 """
 import json
 
+import pytest
+
 from conftest import PHONE
 from pages import wait_for
 
@@ -37,6 +39,7 @@ def resources(driver):
     """)
 
 
+@pytest.mark.alone
 def test_home_paints_within_budget_on_slow_3g_with_a_cold_cache(server, browser):
     driver = browser(size=PHONE)
     slow_3g(driver)
