@@ -144,9 +144,12 @@ public final class TestPostgresServer: Sendable {
     /// The URL of a database on this server, as user `postgres` without a password.
     ///
     /// - Parameter database: The database name.
-    /// - Returns: `postgresql://postgres@127.0.0.1:PORT/DATABASE`.
+    /// - Returns: `postgresql://postgres@127.0.0.1:PORT/DATABASE?connect_timeout=30`.
     public func url(database: String = "postgres") -> String {
-        "postgresql://postgres@127.0.0.1:\(port)/\(database)"
+        // The URL's connect_timeout wins over the app's own 2 s, which a connection missed while
+        // two test processes each started PostgreSQL servers on a busy machine. A stopped
+        // server refuses at once, so outages are still noticed straight away.
+        "postgresql://postgres@127.0.0.1:\(port)/\(database)?connect_timeout=30"
     }
 
     /// Creates a new, empty database with a unique name, so tests running in parallel never
