@@ -16,14 +16,15 @@ public struct CountingSemaphore: ~Copyable, Sendable {
     public var waitCount: Int { waits.load(ordering: .relaxed) }
 
     /// Takes one, waiting for it up to `milliseconds` when none is free.
+    /// - Parameter milliseconds: Worked out only when the wait is needed.
     /// - Returns: `false` when none came free in time.
     @inlinable
-    public func wait(milliseconds: Int) -> Bool {
-        // A deadline already past takes a free one at once, without reading the clock for a
-        // deadline the common, uncontended case never needs.
+    public func wait(milliseconds: @autoclosure () -> Int) -> Bool {
+        // A deadline already past takes a free one at once, without reading the clock (or
+        // working out the timeout) for a deadline the common, uncontended case never needs.
         if semaphore.wait(timeout: DispatchTime(uptimeNanoseconds: 1)) == .success { return true }
         waits.add(1, ordering: .relaxed)
-        return semaphore.wait(timeout: .now() + .milliseconds(milliseconds)) == .success
+        return semaphore.wait(timeout: .now() + .milliseconds(milliseconds())) == .success
     }
 
     /// Gives one back.

@@ -151,9 +151,11 @@ public final class DatabasePool: Sendable {
 
     /// Waits for a free slot or turn as long as SQLite waits for its own locks.
     private func wait(on semaphore: borrowing CountingSemaphore, for what: String) throws(SQLiteError) {
-        let milliseconds = Int(configuration.busyTimeoutMilliseconds)
-        guard semaphore.wait(milliseconds: milliseconds) else {
-            throw SQLiteError(resultCode: SQLiteError.busy.rawValue, message: "timed out after \(milliseconds) ms waiting for \(what) of the database pool")
+        guard semaphore.wait(milliseconds: Int(configuration.busyTimeoutMilliseconds)) else {
+            throw SQLiteError(
+                resultCode: SQLiteError.busy.rawValue,
+                message: "timed out after \(configuration.busyTimeoutMilliseconds) ms waiting for \(what) of the database pool"
+            )
         }
     }
 
