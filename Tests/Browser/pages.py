@@ -2,6 +2,7 @@
 import time
 
 from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -75,3 +76,17 @@ def two_windows(driver, url, second_path):
     second = driver.current_window_handle
     wait_for(lambda: badge(driver) == "3", what="badge 3 in the second window")
     return first, second
+
+
+def tab_through(driver, presses, read, until=lambda seen: False):
+    """Presses Tab up to `presses` times and yields what `read(driver)` says of each element it
+    focuses; stops after the first that `until` accepts, or once focus leaves the page after its
+    last control."""
+    for _ in range(presses):
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        if driver.execute_script("return document.activeElement === document.body"):
+            return
+        seen = read(driver)
+        yield seen
+        if until(seen):
+            return

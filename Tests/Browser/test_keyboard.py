@@ -1,8 +1,6 @@
 """Keyboard only: Tab reaches every stepper and every tab link, in order, with a visible focus."""
-from selenium.webdriver.common.action_chains import ActionChains
-from selenium.webdriver.common.keys import Keys
-
 from conftest import PHONE
+from pages import tab_through
 
 
 def focused_description(driver):
@@ -23,11 +21,7 @@ def test_tab_key_reaches_steppers_and_tabs_in_order_with_visible_focus(server, b
     driver = browser(size=PHONE)
     driver.get(server.url + "/cart")
     seen = []
-    for _ in range(30):
-        ActionChains(driver).send_keys(Keys.TAB).perform()
-        if driver.execute_script("return document.activeElement === document.body"):
-            break  # focus has left the page after its last control
-        name, visible = focused_description(driver)
+    for name, visible in tab_through(driver, 30, focused_description):
         assert visible, f"expected a visible focus ring on {name!r}"
         seen.append(name)
     steppers = [name for name in seen if name.startswith(("Decrease quantity", "Increase quantity"))]

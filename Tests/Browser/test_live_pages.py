@@ -32,6 +32,14 @@ def product_id(driver, name):
     raise AssertionError(f"expected a card for {name!r} on {driver.current_url}")
 
 
+def add_the_tent_from(driver, kind, url):
+    """Opens `url` in a new window or tab (`kind`) of the same session and adds the Ultralight
+    Tent there, hearing it announced; stays in that window."""
+    driver.switch_to.new_window(kind)
+    driver.get(url)
+    press_and_hear(driver, "Add Ultralight Tent to cart", "Added Ultralight Tent — 1 in cart")
+
+
 def test_a_second_windows_pills_and_rows_follow(server, browser):
     driver = browser(size=PHONE)
     driver.get(server.url + "/search?q=tent")
@@ -47,9 +55,7 @@ def test_a_second_windows_pills_and_rows_follow(server, browser):
     cart = driver.current_window_handle
     page_marker(driver)
 
-    driver.switch_to.new_window("window")
-    driver.get(server.url + "/")
-    press_and_hear(driver, "Add Ultralight Tent to cart", "Added Ultralight Tent — 1 in cart")
+    add_the_tent_from(driver, "window", server.url + "/")
 
     driver.switch_to.window(watching)
     wait_for(lambda: pill(driver, tent) == "1 in cart", timeout=3.0, what="the tent's pill to say 1 in cart in the other window")
@@ -76,9 +82,7 @@ def test_a_hidden_tab_catches_up_when_it_is_shown(server, browser):
     tent = product_id(driver, "Ultralight Tent")
     page_marker(driver)
 
-    driver.switch_to.new_window("tab")
-    driver.get(server.url + "/search?q=tent")
-    press_and_hear(driver, "Add Ultralight Tent to cart", "Added Ultralight Tent — 1 in cart")
+    add_the_tent_from(driver, "tab", server.url + "/search?q=tent")
 
     driver.switch_to.window(home)
     wait_for(lambda: pill(driver, tent) == "1 in cart", timeout=3.0, what="Home's tent pill once its tab is shown again")

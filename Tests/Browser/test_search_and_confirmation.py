@@ -16,7 +16,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import PHONE, TABLET
-from pages import badge, button, press, wait_for
+from forms_support import focused_name
+from pages import badge, button, press, tab_through, wait_for
 from checkout_steps import check_out
 
 DESKTOP = (1280, 800)
@@ -31,9 +32,11 @@ def recent_chips(driver):
 
 
 def search_for(driver, text):
+    """Types `text` into the search field and waits for the address to carry it."""
     field = driver.find_element(By.CSS_SELECTOR, "input[name=q]")
     field.clear()
     field.send_keys(text + Keys.ENTER)
+    wait_for(lambda: f"q={text}" in driver.current_url, what=f"the search for {text}")
 
 
 def store_session(driver, server):
@@ -47,7 +50,6 @@ def test_tents_finds_the_ultralight_tent(server, browser):
     driver = browser(size=PHONE)
     driver.get(server.url + "/search")
     search_for(driver, "tents")
-    wait_for(lambda: "tents" in driver.current_url, what="the search for tents")
     names = product_names(driver)
     assert names and names[0] == "Ultralight Tent", f"expected “tents” to find the Ultralight Tent first, saw {names}"
 
@@ -57,17 +59,14 @@ def test_part_words_find_what_the_whole_words_find(server, browser):
     driver = browser(size=PHONE)
     driver.get(server.url + "/search")
     search_for(driver, "running")
-    wait_for(lambda: "running" in driver.current_url, what="the search for running")
     whole = product_names(driver)
     assert whole, "“running” found nothing"
     for part in ["runn", "runni"]:
         search_for(driver, part)
-        wait_for(lambda: f"q={part}" in driver.current_url, what=f"the search for {part}")
         found = product_names(driver)
         assert set(whole) <= set(found), f"“{part}” found {found}, not all that “running” finds ({whole})"
     for part in ["hikin", "insula"]:
         search_for(driver, part)
-        wait_for(lambda: f"q={part}" in driver.current_url, what=f"the search for {part}")
         assert product_names(driver), f"“{part}” found nothing"
 
 
@@ -93,7 +92,6 @@ def test_recent_searches_can_be_cleared(server, browser):
         for query in ("tent", "socks"):
             driver.get(server.url + "/search")
             search_for(driver, query)
-            wait_for(lambda: f"q={query}" in driver.current_url, what=f"the search for {query}")
         driver.get(server.url + "/search")
         assert recent_chips(driver) == ["socks", "tent"], f"expected two recent searches, saw {recent_chips(driver)}"
         press(driver, "Clear recent searches")
@@ -106,13 +104,7 @@ def test_recent_searches_can_be_cleared(server, browser):
 def test_on_desktop_the_tab_bar_comes_first_in_tab_order(server, browser):
     driver = browser(size=DESKTOP)
     driver.get(server.url + "/")
-    seen = []
-    for _ in range(6):
-        ActionChains(driver).send_keys(Keys.TAB).perform()
-        seen.append(driver.execute_script(
-            "const e = document.activeElement; return e.getAttribute('aria-label') || e.textContent.trim()"))
-        if seen[-1].startswith("Cart"):
-            break
+    seen = list(tab_through(driver, 6, focused_name, until=lambda name: name.startswith("Cart")))
     assert seen[-1].startswith("Cart"), f"expected Cart within six Tabs on desktop, saw {seen}"
     assert seen[0] == "Skip to content", f"expected the skip link first, saw {seen}"
     # The skip link still goes past the bar, to the content.
