@@ -27,47 +27,44 @@ struct TransactionTests {
         }
     }
 
-    @Test func aThrowingBodyRollsBackAndRethrows() throws {
+    /// What a transaction on a fresh `items` table throws when `body` fails in it, having
+    /// checked that the transaction is over and left no row behind.
+    private static func rolledBack<Failure: Error>(
+        throwing _: Failure.Type, sourceLocation: SourceLocation = #_sourceLocation, _ body: (PostgresConnection) throws -> Void
+    ) throws -> Failure {
         try withTestConnection { connection, _ throws in
-            try Self.prepare(connection)
-            #expect(throws: TestFailure(reason: "boom")) {
-                try connection.inTransaction {
-                    try connection.execute("INSERT INTO items VALUES ($1, $2)", 1, 5)
-                    throw TestFailure(reason: "boom")
-                }
+            try prepare(connection)
+            let error = try #require(throws: Failure.self, sourceLocation: sourceLocation) {
+                try connection.inTransaction { try body(connection) }
             }
-            #expect(!connection.isInTransaction)
-            #expect(try Self.count(connection) == 0)
+            #expect(!connection.isInTransaction, sourceLocation: sourceLocation)
+            #expect(try count(connection) == 0, sourceLocation: sourceLocation)
+            return error
         }
+    }
+
+    @Test func aThrowingBodyRollsBackAndRethrows() throws {
+        let error = try Self.rolledBack(throwing: TestFailure.self) { connection in
+            try connection.execute("INSERT INTO items VALUES ($1, $2)", 1, 5)
+            throw TestFailure(reason: "boom")
+        }
+        #expect(error == TestFailure(reason: "boom"))
     }
 
     @Test func aFailingStatementRollsBackEverything() throws {
-        try withTestConnection { connection, _ throws in
-            try Self.prepare(connection)
-            let error = try #require(throws: PostgresError.self) {
-                try connection.inTransaction {
-                    try connection.execute("INSERT INTO items VALUES ($1, $2)", 1, 5)
-                    try connection.execute("INSERT INTO items VALUES ($1, $2)", 1, 6)
-                }
-            }
-            #expect(error.isUniqueViolation)
-            #expect(try Self.count(connection) == 0)
+        let error = try Self.rolledBack(throwing: PostgresError.self) { connection in
+            try connection.execute("INSERT INTO items VALUES ($1, $2)", 1, 5)
+            try connection.execute("INSERT INTO items VALUES ($1, $2)", 1, 6)
         }
+        #expect(error.isUniqueViolation)
     }
 
     @Test func aCaughtStatementFailureCannotCommitSilently() throws {
-        try withTestConnection { connection, _ throws in
-            try Self.prepare(connection)
-            let error = try #require(throws: PostgresError.self) {
-                try connection.inTransaction {
-                    try connection.execute("INSERT INTO items VALUES ($1, $2)", 1, 5)
-                    _ = try? connection.execute("INSERT INTO items VALUES ($1, $2)", 1, 6)
-                }
-            }
-            #expect(error.kind == .misuse)
-            #expect(!connection.isInTransaction)
-            #expect(try Self.count(connection) == 0)
+        let error = try Self.rolledBack(throwing: PostgresError.self) { connection in
+            try connection.execute("INSERT INTO items VALUES ($1, $2)", 1, 5)
+            _ = try? connection.execute("INSERT INTO items VALUES ($1, $2)", 1, 6)
         }
+        #expect(error.kind == .misuse)
     }
 
     @Test func nestedTransactionsAreSavepoints() throws {
@@ -92,31 +89,29 @@ struct TransactionTests {
         }
     }
 
+    /// Runs `sql` on the database at `url`, on a connection of its own.
+    private static func execute(_ sql: String, on url: String) throws {
+        let setup = try PostgresConnection(connectionString: url)
+        defer { setup.close() }
+        try setup.execute(sql: sql)
+    }
+
     /// Two SERIALIZABLE transactions each read what the other writes (write skew); held
     /// apart by a barrier on their first run, one of them must fail with 40001.
     private static func runWriteSkew(url: String, maximumAttempts: Int) throws -> (attempts: Int, errors: [PostgresError]) {
-        let setup = try PostgresConnection(connectionString: url)
-        try setup.execute(sql: "CREATE TABLE doctors (name text PRIMARY KEY, on_call boolean NOT NULL); INSERT INTO doctors VALUES ('alice', true), ('bob', true)")
-        setup.close()
+        try Self.execute("CREATE TABLE doctors (name text PRIMARY KEY, on_call boolean NOT NULL); INSERT INTO doctors VALUES ('alice', true), ('bob', true)", on: url)
         let attempts = Counter()
         let errors = Recorder<PostgresError>()
-        let bothRead = DispatchGroup()
-        bothRead.enter()
-        bothRead.enter()
+        let bothRead = FirstMeeting(of: 2)
         concurrently(2) { index in
             let name = index == 0 ? "alice" : "bob"
-            var firstRun = true
             do {
                 let connection = try PostgresConnection(connectionString: url)
                 defer { connection.close() }
                 try connection.inTransaction(.serializable, maximumAttempts: maximumAttempts) {
                     attempts.add()
                     let onCall: Int = try connection.fetchValue("SELECT count(*) FROM doctors WHERE on_call") ?? 0
-                    if firstRun {
-                        firstRun = false
-                        bothRead.leave()
-                        _ = bothRead.wait(timeout: .now() + 5)
-                    }
+                    bothRead.meet()
                     if onCall >= 2 {
                         try connection.execute("UPDATE doctors SET on_call = false WHERE name = $1", name)
                     }
@@ -155,18 +150,13 @@ struct TransactionTests {
     /// deadlock victim (after `deadlock_timeout`, 1 s), which is rerun and then succeeds.
     @Test func aRealDeadlockIsRetried() throws {
         let url = try makeTestDatabase()
-        let setup = try PostgresConnection(connectionString: url)
-        try setup.execute(sql: "CREATE TABLE rows (id integer PRIMARY KEY, value integer NOT NULL); INSERT INTO rows VALUES (1, 0), (2, 0)")
-        setup.close()
+        try Self.execute("CREATE TABLE rows (id integer PRIMARY KEY, value integer NOT NULL); INSERT INTO rows VALUES (1, 0), (2, 0)", on: url)
         let attempts = Counter()
         let deadlocks = Counter()
         let failures = Recorder<String>()
-        let bothLocked = DispatchGroup()
-        bothLocked.enter()
-        bothLocked.enter()
+        let bothLocked = FirstMeeting(of: 2)
         concurrently(2) { index in
             let order = index == 0 ? [1, 2] : [2, 1]
-            var firstRun = true
             do {
                 let connection = try PostgresConnection(connectionString: url)
                 defer { connection.close() }
@@ -174,11 +164,7 @@ struct TransactionTests {
                     attempts.add()
                     do {
                         try connection.execute("UPDATE rows SET value = value + 1 WHERE id = $1", order[0])
-                        if firstRun {
-                            firstRun = false
-                            bothLocked.leave()
-                            _ = bothLocked.wait(timeout: .now() + 5)
-                        }
+                        bothLocked.meet()
                         try connection.execute("UPDATE rows SET value = value + 1 WHERE id = $1", order[1])
                     } catch let error as PostgresError where error.isDeadlock {
                         deadlocks.add()
@@ -197,5 +183,25 @@ struct TransactionTests {
         let connection = try PostgresConnection(connectionString: url)
         defer { connection.close() }
         #expect(try connection.fetchAll("SELECT value FROM rows ORDER BY id") { try $0.int(0) } == [2, 2])
+    }
+}
+
+/// Where threads wait for each other on their first run only: the first `parties` calls of
+/// ``meet()`` each wait (up to 5 s) until all of them have come; any later call, a rerun's,
+/// passes straight through.
+private final class FirstMeeting: Sendable {
+    private let parties: Int
+    private let arrivals = Atomic(0)
+    private let group = DispatchGroup()
+
+    init(of parties: Int) {
+        self.parties = parties
+        for _ in 0..<parties { group.enter() }
+    }
+
+    func meet() {
+        guard arrivals.wrappingAdd(1, ordering: .relaxed).newValue <= parties else { return }
+        group.leave()
+        _ = group.wait(timeout: .now() + 5)
     }
 }
