@@ -136,9 +136,8 @@ extension ShopTests {
         @Test("Once stored, a session's ids (the first cookie's and the stored one's) appear nowhere in the database files")
         func sessionIDsAreStoredHashed() throws {
             let shop = try TestShop()
-            let browser = shop.browser()
-            _ = try browser.get("/")
-            let first = Self.id(of: try #require(browser.sessionCookie))
+            let (browser, cookie) = try shop.visitor()
+            let first = Self.id(of: cookie)
             #expect(try browser.post("/cart/items", form: [("product", "3")]).status == 303)
             let stored = Self.id(of: try #require(browser.sessionCookie))
             #expect(try browser.post("/profile/name", form: [("display_name", "Ada")]).status == 303)
@@ -258,9 +257,7 @@ extension ShopTests {
         @Test("Sign-out with a cookie the session renews (a spent cookie in its grace) sets only the new session's cookie")
         func signOutSetsOneSessionCookie() throws {
             let shop = try TestShop()
-            let browser = shop.browser()
-            _ = try browser.get("/")
-            let first = try #require(browser.sessionCookie)
+            let (browser, first) = try shop.visitor()
             #expect(try browser.post("/profile/name", form: [("display_name", "Ada")]).status == 303)
             #expect(browser.sessionCookie != first, "storing the session rotates its id")
             let token = try browser.token()

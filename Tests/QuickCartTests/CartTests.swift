@@ -10,8 +10,7 @@ extension ShopTests {
 
         @Test("A new session's cart is the demo cart: badge 3, subtotal $177.00, two rows")
         func demoCart() throws {
-            let shop = try TestShop(inProcess: true)
-            let page = try shop.browser().get("/cart")
+            let page = try TestShop(inProcess: true).browser().get("/cart")
             let cart = page.cartSnapshot
             #expect(cart.badge == "3")
             #expect(cart.subtotal == "$177.00")
@@ -36,8 +35,7 @@ extension ShopTests {
 
         @Test("Every form that changes something posts with the session's CSRF token", arguments: ["/", "/search?q=running", "/cart", "/profile"])
         func formsCarryTheToken(path: String) throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let token = try browser.token()
             let page = try browser.get(path)
             let html = page.html
@@ -74,8 +72,7 @@ extension ShopTests {
 
         @Test("Increase answers 303 back to the cart: badge 4, subtotal $305.00")
         func increase() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let shoes = try #require(try browser.cart().row(Products.shoes)?.id)
             let answer = try browser.click("Increase quantity of \(Products.shoes)", on: try browser.get("/cart"))
             #expect(answer.status == 303, "\(answer.summary)")
@@ -89,8 +86,7 @@ extension ShopTests {
 
         @Test("Decrease answers 303 back to the cart and lowers the count")
         func decrease() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let bottle = try #require(try browser.cart().row(Products.bottle)?.id)
             let answer = try browser.click("Decrease quantity of \(Products.bottle)", on: try browser.get("/cart"))
             #expect(answer.status == 303 && answer.location == "/cart#item-\(bottle)", "\(answer.summary)")
@@ -113,8 +109,7 @@ extension ShopTests {
 
         @Test("A posted quantity outside 1...10 is clamped", arguments: clamped)
         func quantityIsClamped(posted: String, expected: Int) throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let id = try #require(try browser.cart().row(Products.shoes)?.id)
             let answer = try browser.post("/cart/items/\(id)/quantity", form: [("quantity", posted), ("return_to", "/cart")])
             #expect(answer.status == 303, "quantity “\(posted)”: \(answer.summary)")
@@ -127,8 +122,7 @@ extension ShopTests {
 
         @Test("Increase is disabled at 10, decrease enabled")
         func increaseDisabledAtTen() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let id = try #require(try browser.cart().row(Products.shoes)?.id)
             _ = try browser.post("/cart/items/\(id)/quantity", form: [("quantity", "10")])
             let html = try browser.get("/cart").html
@@ -209,8 +203,7 @@ extension ShopTests {
 
         @Test("Removing every item leaves an empty cart with a hidden badge")
         func removeEverything() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             _ = try browser.click("Remove \(Products.bottle)", on: try browser.get("/cart"))
             _ = try browser.click("Remove \(Products.shoes)", on: try browser.get("/cart"))
             let page = try browser.get("/cart")
@@ -285,8 +278,7 @@ extension ShopTests {
 
         @Test("A large cart: exact subtotal, and the exact count in the Cart link's name and the stream")
         func largeCart() throws {
-            let shop = try TestShop(emptyCarts: true)
-            let browser = shop.browser()
+            let browser = try TestShop(emptyCarts: true).browser()
             var ids: [String] = []
             for category in ["running", "camping", "hydration"] {
                 let html = try browser.search(category).html

@@ -18,8 +18,7 @@ extension ShopTests {
 
         @Test("Checkout leads to the order on Profile with its lines, total, delivery and how to pay, and empties the cart")
         func checkout() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let cart = try browser.get("/cart")
             let button = try #require(cart.html.button(named: "Checkout"), "no Checkout button")
             #expect(cart.html.enclosing("form", of: button)?["action"] == "/checkout" && !button.has("disabled"))
@@ -81,8 +80,7 @@ extension ShopTests {
 
         @Test("The Delivery step checks every field on the server: a message each, aria-invalid, aria-describedby, focus on the first; what was typed stays; nothing is saved")
         func validation() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let form = try browser.get("/checkout")
             let inputs = form.html.elements("input") { $0["type"] != "hidden" && $0["type"] != "radio" }
             let tokens = Dictionary(inputs.compactMap { input in input["name"].map { ($0, (input["autocomplete"] ?? "", input["type"] ?? "")) } }, uniquingKeysWith: { first, _ in first })
@@ -155,8 +153,7 @@ extension ShopTests {
 
         @Test("Checking out an empty cart places nothing: Delivery says so, Place order without details leads there")
         func emptyCheckoutIsRejected() throws {
-            let shop = try TestShop(emptyCarts: true, inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(emptyCarts: true, inProcess: true).browser()
             #expect(try browser.get("/checkout").text.contains("Your cart has nothing to check out."))
             let answer = try browser.post("/checkout/place", form: [("version", "0"), ("lines", ""), ("delivery", "0"), ("details", "0")])
             #expect(answer.status == 303 && answer.location == "/checkout", "\(answer.summary)")
@@ -222,8 +219,7 @@ extension ShopTests {
 
         @Test("A form of Place order that is damaged is refused with 400 and places nothing")
         func damagedPlaceForm() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             #expect(try browser.postDelivery().status == 303)
             for fields in [[("version", "x"), ("lines", ""), ("delivery", "0"), ("details", "1")], [("version", "1"), ("lines", "3:1"), ("delivery", "0"), ("details", "1")],
                            [("version", "1"), ("lines", "3:11:100"), ("delivery", "0"), ("details", "1")], [("version", "1"), ("lines", "")]] {
@@ -270,8 +266,7 @@ extension ShopTests {
 
         @Test("Changing the display name answers 303 to Profile, which shows it")
         func rename() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             #expect(Self.displayName(on: try browser.get("/profile")) == "Guest")
             let answer = try browser.post("/profile/name", form: [("display_name", "  Ada Lovelace ")])
             #expect(answer.status == 303, "\(answer.summary)")
@@ -289,8 +284,7 @@ extension ShopTests {
 
         @Test("An empty, too long or control-character name is 400 and changes nothing", arguments: rejectedNames)
         func badNameIsRejected(name: String) throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             #expect(try browser.post("/profile/name", form: [("display_name", "Grace")]).status == 303)
             let answer = try browser.post("/profile/name", form: [("display_name", name)])
             #expect(answer.status == 400, "name “\(name)”: expected 400, saw \(answer.summary)")
@@ -301,16 +295,14 @@ extension ShopTests {
 
         @Test("A missing display_name field is 400")
         func missingNameIsRejected() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             #expect(try browser.post("/profile/name").status == 400)
             #expect(Self.displayName(on: try browser.get("/profile")) == "Guest")
         }
 
         @Test("Markup in a name renders escaped")
         func nameIsEscaped() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let name = "\"><script>alert(1)</script>"
             #expect(try browser.post("/profile/name", form: [("display_name", name)]).status == 303)
             let page = try browser.get("/profile")
@@ -380,8 +372,7 @@ extension ShopTests {
             ("Origin", "http://127.0.0.1.evil.example"),
         ])
         func crossSiteOrigin(header: String, value: String) throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let before = try Self.state(of: browser)
             for (path, fields) in Self.actions {
                 let answer = try browser.post(path, form: fields, headers: [(header, value)])
@@ -392,8 +383,7 @@ extension ShopTests {
 
         @Test("The same post with the token from this site goes through")
         func validTokenPasses() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let answer = try browser.post("/cart/items", form: [("product", "3")], headers: [("Origin", "http://127.0.0.1")])
             #expect(answer.status == 303, "\(answer.summary)")
             #expect(try browser.cart().badge == "4")

@@ -18,9 +18,7 @@ extension ShopTests {
         @Test("A session's cookie works on every instance, and a change through one reaches the streams on the others within 100 ms")
         func badgeAcrossInstances() throws {
             let shops = try Self.instances(3, on: try TestPostgresServer.shared().makeDatabase(prefix: "cluster_badge"))
-            let first = shops[0].browser()
-            _ = try first.get("/")
-            let cookie = try #require(first.sessionCookie)
+            let (first, cookie) = try shops[0].visitor()
             let streams = try shops[1...].map { try $0.browser(cookie: cookie).eventStream() }
             for stream in streams {
                 #expect(try stream.next().description == "badge: 3")
@@ -46,9 +44,7 @@ extension ShopTests {
         func catalogAnnouncedOnEveryInstance() throws {
             let url = try TestPostgresServer.shared().makeDatabase(prefix: "cluster_catalog")
             let shops = try Self.instances(2, on: url)
-            let first = shops[0].browser()
-            _ = try first.get("/")
-            let cookie = try #require(first.sessionCookie)
+            let (first, cookie) = try shops[0].visitor()
             let streams = try shops.map { try $0.browser(cookie: cookie).eventStream(path: "/events?texts") }
             for stream in streams {
                 #expect(try stream.next().event == "badge" && stream.next().event == "badge-text")

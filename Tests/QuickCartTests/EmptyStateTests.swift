@@ -8,8 +8,7 @@ extension ShopTests {
     @Suite("Limits and empty states") struct EmptyStateTests {
         @Test("An empty cart shows no count or subtotal, and keeps a disabled Checkout that says why")
         func emptyCart() throws {
-            let shop = try TestShop(emptyCarts: true, inProcess: true)
-            let page = try shop.browser().get("/cart")
+            let page = try TestShop(emptyCarts: true, inProcess: true).browser().get("/cart")
             let html = page.html
             let text = html.text(of: try #require(html.first("main")))
             #expect(text.contains("Your cart is empty."))
@@ -57,8 +56,7 @@ extension ShopTests {
 
         @Test("Saving the display name says so once, and Profile greets the shopper by it")
         func displayNameFeedback() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let saved = try browser.click("Save", on: try browser.get("/profile"))
             #expect(saved.status == 303, "\(saved.summary)")
             let renamed = try browser.post("/profile/name", form: [("display_name", "Ada Lovelace")])
@@ -71,8 +69,7 @@ extension ShopTests {
 
         @Test("Moving a tab, saving an order and Reset each say what happened and the bar's new order")
         func tabOrderNotices() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             func said(after answer: Page) throws -> String? {
                 NoticeTests.notice(on: try NoticeTests.next(browser, after: answer, path: "/profile"))
             }

@@ -8,8 +8,7 @@ extension ShopTests {
     @Suite("Errors") struct ErrorTests {
         @Test("An unknown path is a 404 page in the shop's layout", arguments: ["/nowhere", "/cart/items/1", "/static/nope.css", "/CART", "/cart/"])
         func unknownPath(path: String) throws {
-            let shop = try TestShop()
-            let browser = shop.browser()
+            let browser = try TestShop().browser()
             _ = try browser.get("/")
             let page = try browser.get(path)
             #expect(page.status == 404, "GET \(path): \(page.summary)")
@@ -31,8 +30,7 @@ extension ShopTests {
 
         @Test("A wrong method is 405 with Allow, and changes nothing", arguments: wrongMethods)
         func wrongMethod(method: String, path: String, allow: String) throws {
-            let shop = try TestShop()
-            let browser = shop.browser()
+            let browser = try TestShop().browser()
             let before = try browser.cart()
             let token = try browser.token()
             let body = Array("csrf=\(token)&quantity=5&product=3&display_name=X".utf8)
@@ -43,51 +41,49 @@ extension ShopTests {
             #expect(try browser.cart() == before)
         }
 
-        @Test("A body over 64 KiB is 413 and changes nothing")
-        func bodyTooLarge() throws {
+        /// How a request says where its body ends.
+        enum Framing: String, CaseIterable, CustomTestStringConvertible {
+            /// A `Content-Length` header up front.
+            case length
+            /// `Transfer-Encoding: chunked`, in 4 KiB chunks.
+            case chunked
+
+            var testDescription: String { rawValue }
+        }
+
+        @Test("A body over 64 KiB is 413 and changes nothing, framed by its length or in chunks", arguments: Framing.allCases)
+        func bodyTooLarge(framing: Framing) throws {
             let shop = try TestShop()
             let browser = shop.browser()
             let before = try browser.cart()
             let token = try browser.token()
             let cookie = try #require(browser.sessionCookie)
             // A complete, valid form that would add a tent, padded past the limit.
-            let padding = String(repeating: "x", count: 70 * 1024)
-            let body = Array("csrf=\(token)&product=3&return_to=%2Fcart&padding=\(padding)".utf8)
+            let form = "csrf=\(token)&product=3&return_to=%2Fcart&padding="
+            let head = "POST /cart/items HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: quickcart_session=\(cookie)\r\nContent-Type: application/x-www-form-urlencoded\r\n"
             let client = try shop.client()
-            try client.send("POST /cart/items HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: quickcart_session=\(cookie)\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.count)\r\n\r\n")
-            // The answer may come before the body is read; send it anyway, as a browser would.
-            try? client.send(body)
+            switch framing {
+            case .length:
+                let body = Array((form + String(repeating: "x", count: 70 * 1024)).utf8)
+                try client.send(head + "Content-Length: \(body.count)\r\n\r\n")
+                // The answer may come before the body is read; send it anyway, as a browser would.
+                try? client.send(body)
+            case .chunked:
+                var request = head + "Transfer-Encoding: chunked\r\n\r\n" + String(form.utf8.count, radix: 16) + "\r\n" + form + "\r\n"
+                for _ in 0..<20 { request += "1000\r\n" + String(repeating: "x", count: 4096) + "\r\n" }
+                try? client.send(request + "0\r\n\r\n")
+            }
             let answer = try client.readResponse()
-            #expect(answer.status == 413, "a \(body.count)-byte body: \(answer)")
+            #expect(answer.status == 413, "a body over the limit, \(framing): \(answer)")
             #expect(try browser.cart() == before, "an oversized post changed the cart")
             // A body just under the limit is fine.
             let small = try browser.post("/cart/items", form: [("product", "3"), ("padding", String(repeating: "y", count: 60 * 1024))])
             #expect(small.status == 303, "a 60 KiB body: \(small.summary)")
         }
 
-        @Test("A chunked body over the limit is 413 and changes nothing")
-        func chunkedBodyTooLarge() throws {
-            let shop = try TestShop()
-            let browser = shop.browser()
-            let before = try browser.cart()
-            let token = try browser.token()
-            let cookie = try #require(browser.sessionCookie)
-            var request = "POST /cart/items HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: quickcart_session=\(cookie)\r\n"
-                + "Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n"
-            let head = "csrf=\(token)&product=3&padding="
-            request += String(head.utf8.count, radix: 16) + "\r\n" + head + "\r\n"
-            for _ in 0..<20 { request += "1000\r\n" + String(repeating: "x", count: 4096) + "\r\n" }
-            let client = try shop.client()
-            try? client.send(request + "0\r\n\r\n")
-            let answer = try client.readResponse()
-            #expect(answer.status == 413, "\(answer)")
-            #expect(try browser.cart() == before)
-        }
-
         @Test("Malformed percent-encoding is 400 and changes nothing", arguments: ["/search?q=%zz", "/search?q=%", "/search?q=%ff", "/cart?x=%zz", "/searc%zz"])
         func malformedEscapeInTheAddress(target: String) throws {
-            let shop = try TestShop()
-            let browser = shop.browser()
+            let browser = try TestShop().browser()
             _ = try browser.search("tent")
             let before = try browser.get("/search").text
             let answer = try browser.get(target)
@@ -100,8 +96,7 @@ extension ShopTests {
             arguments: ["quantity=%zz", "quantity=%zz7", "quantity=%ff%fe", "quantity=5&x=%ff", "quantity=5%", "quantity=6%2", "quantity=5&x=%zz"]
         )
         func malformedEscapeInAForm(fields: String) throws {
-            let shop = try TestShop()
-            let browser = shop.browser()
+            let browser = try TestShop().browser()
             let before = try browser.cart()
             let id = try #require(before.row(Products.shoes)?.id)
             let body = Array("csrf=\(try browser.token())&\(fields)".utf8)
@@ -114,8 +109,7 @@ extension ShopTests {
 
         @Test("An item id that is not a positive number is 404", arguments: ["abc", "0", "-1", "1.5", "99999999999999999999"])
         func badItemID(id: String) throws {
-            let shop = try TestShop()
-            let browser = shop.browser()
+            let browser = try TestShop().browser()
             let before = try browser.cart()
             let answer = try browser.post("/cart/items/\(id)/quantity", form: [("quantity", "5")])
             #expect(answer.status == 404, "item \(id): \(answer.summary)")
@@ -124,8 +118,7 @@ extension ShopTests {
 
         @Test("Searches and names over their limits are 400")
         func overlongInput() throws {
-            let shop = try TestShop()
-            let browser = shop.browser()
+            let browser = try TestShop().browser()
             let search = try browser.search(String(repeating: "a", count: 101))
             #expect(search.status == 400, "\(search.summary)")
             #expect(try browser.search(String(repeating: "a", count: 100)).status == 200)
@@ -148,9 +141,7 @@ extension ShopTests {
             #expect(cart.lines == ["4 × Ultralight Tent at $349.00", "1 × Insulated Water Bottle at $24.50"])
             let cookie = try #require(browser.sessionCookie)
             // A session that only looked around keeps its (signed, unstored) cookie too.
-            let visitor = first.browser()
-            _ = try visitor.get("/")
-            let visitorCookie = try #require(visitor.sessionCookie)
+            let (_, visitorCookie) = try first.visitor()
             let directory = first.directory
             first.stop()
 

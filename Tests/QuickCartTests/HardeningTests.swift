@@ -61,8 +61,7 @@ extension ShopTests {
 
         @Test("A session holds at most 16 event streams: the oldest is closed for a new one")
         func streamsPerSessionAreCapped() throws {
-            let shop = try TestShop()
-            let browser = shop.browser()
+            let browser = try TestShop().browser()
             _ = try browser.get("/")
             var streams: [TestEventStreamClient] = []
             for _ in 0..<16 {
@@ -210,8 +209,7 @@ extension ShopTests {
 
         @Test("Display names and searches with markup, template tags or javascript: stay text")
         func hostileInputIsInert() throws {
-            let shop = try TestShop()
-            let browser = shop.browser()
+            let browser = try TestShop().browser()
             #expect(try browser.post("/profile/name", form: [("display_name", "{{csrf}}<b>")]).status == 303)
             let profile = try browser.get("/profile")
             #expect(profile.text.contains("{{csrf}}&lt;b&gt;"))
@@ -248,8 +246,7 @@ extension ShopTests {
 
         @Test("GET /healthz answers 200 while the database is reachable")
         func health() throws {
-            let shop = try TestShop()
-            let page = try shop.browser().get("/healthz")
+            let page = try TestShop().browser().get("/healthz")
             #expect(page.status == 200)
             #expect(page.text.hasPrefix("ok\n"))
         }

@@ -9,8 +9,7 @@ extension ShopTests {
     @Suite("Installable app") struct InstallableTests {
         @Test("Every page links the manifest and names the release", arguments: ["/", "/search", "/cart", "/profile", "/nowhere"])
         func pagesLinkTheManifest(path: String) throws {
-            let shop = try TestShop(inProcess: true)
-            let page = try shop.browser().get(path)
+            let page = try TestShop(inProcess: true).browser().get(path)
             let html = page.html
             let links = html.elements("link") { $0["rel"] == "manifest" }
             #expect(links.map { $0["href"] ?? "" } == ["/manifest.webmanifest"], "manifest links on \(path): \(links)")
@@ -23,8 +22,7 @@ extension ShopTests {
 
         @Test("With the dark theme chosen, the browser's bar is the dark background")
         func darkThemeColour() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             _ = try browser.post("/profile/theme", form: [("theme", "dark")])
             let colours = try browser.get("/cart").html.elements("meta") { $0["name"] == "theme-color" }.map { $0["content"] ?? "" }
             #expect(colours == ["#000000"])

@@ -25,8 +25,7 @@ extension ShopTests {
 
         @Test("The stream is text/event-stream, starts with the current count, and sets retry")
         func streamStartsWithTheCount() throws {
-            let shop = try TestShop()
-            let browser = shop.browser()
+            let browser = try TestShop().browser()
             _ = try browser.get("/")
             let stream = try browser.eventStream()
             #expect(stream.status == 200)
@@ -39,8 +38,7 @@ extension ShopTests {
 
         @Test("A stream opened after changes starts with the stored count; an empty cart with 0")
         func streamStartsWithTheStoredCount() throws {
-            let shop = try TestShop()
-            let browser = shop.browser()
+            let browser = try TestShop().browser()
             let id = try #require(try browser.cart().row(Products.shoes)?.id)
             #expect(try browser.post("/cart/items/\(id)/quantity", form: [("quantity", "8")]).status == 303)
             #expect(Self.outcome(of: try browser.eventStream()) == Self.badge(10))
@@ -53,8 +51,7 @@ extension ShopTests {
 
         @Test("Each change of the count arrives within 100 ms of the 303")
         func changesArriveWithin100ms() throws {
-            let shop = try TestShop()
-            let browser = shop.browser()
+            let browser = try TestShop().browser()
             _ = try browser.get("/")
             let stream = try browser.eventStream()
             #expect(Self.outcome(of: stream) == Self.badge(3))
@@ -113,8 +110,7 @@ extension ShopTests {
 
         @Test("A rejected post sends no event")
         func rejectedPostsSendNothing() throws {
-            let shop = try TestShop()
-            let browser = shop.browser()
+            let browser = try TestShop().browser()
             let id = try #require(try browser.cart().row(Products.shoes)?.id)
             let stream = try browser.eventStream(timeout: 0.3)
             #expect(Self.outcome(of: stream) == Self.badge(3))
@@ -190,8 +186,7 @@ extension ShopTests {
 
         @Test("With ?texts each badge event is followed by badge-text with the server's texts: 0 items, 1 item, 3 items, 99+ past 99")
         func badgeTextFollowsEachCount() throws {
-            let shop = try TestShop(emptyCarts: true)
-            let browser = shop.browser()
+            let browser = try TestShop(emptyCarts: true).browser()
             _ = try browser.get("/")
             let stream = try browser.eventStream(path: "/events?texts")
             func nextPair() -> [String] { [Self.outcome(of: stream), Self.outcome(of: stream)] }
@@ -217,8 +212,7 @@ extension ShopTests {
 
         @Test("Without ?texts the stream is the counts alone: every event is badge with the count")
         func plainStreamCarriesCountsAlone() throws {
-            let shop = try TestShop()
-            let browser = shop.browser()
+            let browser = try TestShop().browser()
             let page = try browser.get("/cart")
             let stream = try browser.eventStream()
             #expect(Self.outcome(of: stream) == Self.badge(3))

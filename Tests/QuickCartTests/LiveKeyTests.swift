@@ -14,19 +14,21 @@ struct LiveKeyTests {
         Request(method: .get, path: "/", headers: cookie.map { ["Cookie": "\(SessionManager.cookieName)=\($0)"] } ?? [:])
     }
 
-    /// A new client, as a request with no cookie at `TestSessions.start` makes it, and the cookie it is given.
-    private static func newClient(of manager: SessionManager) throws -> (SessionManager.Resolution, cookie: String) {
+    /// A session manager on `storage`, a new client as a request with no cookie at
+    /// `TestSessions.start` makes it, and the cookie it is given.
+    private static func newClient(on storage: any ShopStorage) throws -> (SessionManager, SessionManager.Resolution, cookie: String) {
+        let manager = Self.manager(storage: storage)
         let first = try manager.resolve(request(cookie: nil), at: TestSessions.start)
-        return (first, try #require(first.cookie?.value))
+        return (manager, first, try #require(first.cookie?.value))
     }
+
+    private let now = TestSessions.start
 
     @Test("A client's and a shopper's live keys are keyed hashes: stable for the cookie, different per session and per secret")
     func liveKeys() throws {
         let storage = try StoreBackend.sqlite.makeLocation().open()
         defer { storage.close() }
-        let now = TestSessions.start
-        let manager = Self.manager(storage: storage)
-        let (first, cookie) = try Self.newClient(of: manager)
+        let (manager, first, cookie) = try Self.newClient(on: storage)
         let id = String(cookie.prefix { $0 != "." })
         let key = first.session.liveKey
         #expect(key.count == 32 && key.allSatisfy(\.isHexDigit), "\(key)")
@@ -47,9 +49,7 @@ struct LiveKeyTests {
     func storingRotatesTheID() throws {
         let storage = try StoreBackend.sqlite.makeLocation().open()
         defer { storage.close() }
-        let now = TestSessions.start
-        let manager = Self.manager(storage: storage)
-        let (first, cookie) = try Self.newClient(of: manager)
+        let (manager, first, cookie) = try Self.newClient(on: storage)
         try storage.sessions.setDisplayName("Ada", for: first.session, at: now)
         let rotated = try #require(manager.cookieOnceStored(for: first, at: now)?.value)
         #expect(rotated.prefix { $0 != "." } != cookie.prefix { $0 != "." }, "the stored client needs a new id")
@@ -77,25 +77,24 @@ struct LiveKeyTests {
         #expect(spent.session.clientID != stored.session.clientID && spent.session.csrfToken != stored.session.csrfToken)
     }
 
-    @Test("Signing out spends the client's ids for good: neither cookie, before or after rotation, reaches anything, within the grace or after it")
-    func signOutSpendsEveryID() throws {
-        for backend in StoreBackend.allCases {
-            let storage = try backend.makeLocation().open()
-            defer { storage.close() }
-            let now = TestSessions.start
-            let manager = Self.manager(storage: storage)
-            let (first, before) = try Self.newClient(of: manager)
-            try storage.sessions.setDisplayName("Ada", for: first.session, at: now)
-            let after = try #require(manager.cookieOnceStored(for: first, at: now)?.value)
-            let stored = try manager.resolve(Self.request(cookie: after), at: now + 1)
-            _ = try manager.endSession(stored.session, at: now + 2)
-            #expect(try storage.sessions.session(clientID: stored.session.clientID) == .spent, "\(backend)")
-            for moment in [now + 3, now + SessionManager.spentCookieGrace + 1, now + 3000] {
-                for cookie in [before, after] {
-                    let again = try manager.resolve(Self.request(cookie: cookie), at: moment)
-                    #expect(again.isNew && !again.session.isStored && again.session.shopperID != stored.session.shopperID,
-                            "\(backend): a cookie of the signed-out client still leads somewhere at +\(moment - now) s")
-                }
+    @Test(
+        "Signing out spends the client's ids for good: neither cookie, before or after rotation, reaches anything, within the grace or after it",
+        arguments: StoreBackend.allCases
+    )
+    func signOutSpendsEveryID(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let (manager, first, before) = try Self.newClient(on: storage)
+        try storage.sessions.setDisplayName("Ada", for: first.session, at: now)
+        let after = try #require(manager.cookieOnceStored(for: first, at: now)?.value)
+        let stored = try manager.resolve(Self.request(cookie: after), at: now + 1)
+        _ = try manager.endSession(stored.session, at: now + 2)
+        #expect(try storage.sessions.session(clientID: stored.session.clientID) == .spent, "\(backend)")
+        for moment in [now + 3, now + SessionManager.spentCookieGrace + 1, now + 3000] {
+            for cookie in [before, after] {
+                let again = try manager.resolve(Self.request(cookie: cookie), at: moment)
+                #expect(again.isNew && !again.session.isStored && again.session.shopperID != stored.session.shopperID,
+                        "\(backend): a cookie of the signed-out client still leads somewhere at +\(moment - now) s")
             }
         }
     }

@@ -25,8 +25,7 @@ extension ShopTests {
 
         @Test("Add sets a short-lived, HttpOnly, SameSite=Lax notice that the next page shows once and clears")
         func addLeavesANotice() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let answer = try browser.click("Add \(Products.tent) to cart", on: try browser.get("/"))
             let cookie = try #require(Self.noticeCookie(of: answer))
             #expect(cookie.attributes["path"] == "/" && cookie.attributes["httponly"] != nil && cookie.attributes["samesite"] == "Lax")
@@ -62,8 +61,7 @@ extension ShopTests {
 
         @Test("Removing the only row leads back to the cart without an anchor")
         func removingTheLastRow() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             _ = try browser.click("Remove \(Products.bottle)", on: try browser.get("/cart"))
             let answer = try browser.click("Remove \(Products.shoes)", on: try browser.get("/cart"))
             #expect(answer.status == 303 && answer.location == "/cart", "\(answer.summary)")
@@ -71,8 +69,7 @@ extension ShopTests {
 
         @Test("A page the script re-reads because the cart changed elsewhere leaves the notice for its own page")
         func refreshLeavesTheNotice() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let answer = try browser.click("Add \(Products.tent) to cart", on: try browser.get("/"))
             let cookie = try #require(Self.noticeCookie(of: answer))
             let refresh = try browser.get("/cart", headers: [("Cookie", "quickcart_notice=\(cookie.value)"), ("X-QuickCart-Refresh", "1")])
@@ -84,8 +81,7 @@ extension ShopTests {
             "4102444800..00000000000000000000000000000000.Call%20555-0100",
         ])
         func forgedNoticeIsIgnored(value: String) throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let page = try browser.get("/cart", headers: [("Cookie", "quickcart_notice=\(value)")])
             #expect(page.status == 200 && Self.notice(on: page) == nil, "a forged notice showed: \(Self.notice(on: page) ?? "")")
             #expect(!page.text.contains("555-0100"))
@@ -104,8 +100,7 @@ extension ShopTests {
 
         @Test("A signed notice with its text or its Undo changed shows nothing")
         func alteredNoticeIsIgnored() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let answer = try browser.click("Remove \(Products.bottle)", on: try browser.get("/cart"))
             let cookie = try #require(Self.noticeCookie(of: answer)).value
             let parts = cookie.split(separator: ".", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
@@ -155,8 +150,7 @@ extension ShopTests {
 
         @Test("Undo after another change of the cart does nothing")
         func undoAfterAnotherChange() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let removed = try browser.click("Remove \(Products.bottle)", on: try browser.get("/cart"))
             let cart = try Self.next(browser, after: removed, path: "/cart")
             _ = try browser.click("Add \(Products.tent) to cart", on: try browser.get("/"))
@@ -169,8 +163,7 @@ extension ShopTests {
             "%0D%0ASet-Cookie%3A%20x", String(repeating: "A", count: 300),
         ])
         func oddNoticeIsIgnored(value: String) throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let page = try browser.get("/cart", headers: [("Cookie", "quickcart_notice=\(value)")])
             #expect(page.status == 200 && Self.notice(on: page) == nil)
         }

@@ -38,14 +38,15 @@ struct OrderExportTests {
         return transcript.text
     }
 
-    static func open(_ location: StoreLocation) throws -> any ShopStorage {
-        try location.open(emptyCarts: true)
+    /// A new, empty place on `backend` and its storage, whose new sessions start with empty carts.
+    static func open(_ backend: StoreBackend) throws -> (StoreLocation, any ShopStorage) {
+        let location = try backend.makeLocation()
+        return (location, try location.open(emptyCarts: true))
     }
 
     @Test("CSV: one row per line with the order's number, UTC time and totals; JSON: one object per order", arguments: StoreBackend.allCases)
     func formats(backend: StoreBackend) throws {
-        let location = try backend.makeLocation()
-        let storage = try Self.open(location)
+        let (location, storage) = try Self.open(backend)
         // 2026-11-30T09:01:40Z
         let first = try Self.placeOrder(storage, ["trail-running-shoes", "insulated-water-bottle"], at: 1_796_029_300)
         let second = try Self.placeOrder(storage, ["camp-mug"], at: 1_796_029_301)
@@ -89,8 +90,7 @@ struct OrderExportTests {
 
     @Test("The delivery columns: contact, address, method, its price and how to pay; JSON under delivery; the total includes delivery", arguments: StoreBackend.allCases)
     func deliveryColumns(backend: StoreBackend) throws {
-        let location = try backend.makeLocation()
-        let storage = try Self.open(location)
+        let (location, storage) = try Self.open(backend)
         let session = TestSessions.new()
         let mug = try #require(storage.liveCatalog.current.catalog.product(slug: "camp-mug"))
         let change = try storage.carts.add(productID: mug.id, for: session, at: 1_796_029_300)
@@ -126,8 +126,7 @@ struct OrderExportTests {
 
     @Test("--since leaves out older orders; a date alone means midnight UTC", arguments: StoreBackend.allCases)
     func since(backend: StoreBackend) throws {
-        let location = try backend.makeLocation()
-        let storage = try Self.open(location)
+        let (location, storage) = try Self.open(backend)
         _ = try Self.placeOrder(storage, ["camp-mug"], at: 1_795_996_799)  // 2026-11-29T23:59:59Z
         let kept = try Self.placeOrder(storage, ["running-cap"], at: 1_795_996_800)  // 2026-11-30T00:00:00Z
         storage.close()
@@ -142,8 +141,7 @@ struct OrderExportTests {
 
     @Test("--follow prints each new order as it is placed, and stops when asked", arguments: StoreBackend.allCases)
     func follow(backend: StoreBackend) throws {
-        let location = try backend.makeLocation()
-        let storage = try Self.open(location)
+        let (location, storage) = try Self.open(backend)
         defer { storage.close() }
         let first = try Self.placeOrder(storage, ["camp-mug"], at: 1_796_029_300)
         var second: Int64 = 0
@@ -158,8 +156,7 @@ struct OrderExportTests {
 
     @Test("The state columns: each state's time once reached, the carrier, tracking link and reason; JSON keeps the history", arguments: StoreBackend.allCases)
     func stateColumns(backend: StoreBackend) throws {
-        let location = try backend.makeLocation()
-        let storage = try Self.open(location)
+        let (location, storage) = try Self.open(backend)
         let shipped = try Self.placeOrder(storage, ["camp-mug"], at: 1_796_029_300)
         let cancelled = try Self.placeOrder(storage, ["running-cap"], at: 1_796_029_301)
         storage.close()
@@ -192,8 +189,7 @@ struct OrderExportTests {
 
     @Test("--follow prints an order again when it moves", arguments: StoreBackend.allCases)
     func followMoves(backend: StoreBackend) throws {
-        let location = try backend.makeLocation()
-        let storage = try Self.open(location)
+        let (location, storage) = try Self.open(backend)
         defer { storage.close() }
         let id = try Self.placeOrder(storage, ["camp-mug"], at: 1_796_029_300)
         let text = try Self.following(location.database) {

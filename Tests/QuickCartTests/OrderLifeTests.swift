@@ -29,8 +29,7 @@ struct OrderLifeTests {
 
     @Test("Every move from every state: allowed ones are recorded with their time, refused ones change nothing", arguments: StoreBackend.allCases)
     func everyMove(backend: StoreBackend) throws {
-        let location = try backend.makeLocation()
-        let storage = try OrderExportTests.open(location)
+        let (location, storage) = try OrderExportTests.open(backend)
         defer { storage.close() }
         for from in OrderState.allCases {
             for to in OrderState.allCases where to != .placed {
@@ -61,8 +60,7 @@ struct OrderLifeTests {
 
     @Test("An unknown order and bad operator text are refused with a message, a non-zero exit and no change", arguments: StoreBackend.allCases)
     func refusals(backend: StoreBackend) throws {
-        let location = try backend.makeLocation()
-        let storage = try OrderExportTests.open(location)
+        let (location, storage) = try OrderExportTests.open(backend)
         defer { storage.close() }
         let id = try OrderExportTests.placeOrder(storage, ["camp-mug"], at: TestSessions.start)
         let unknown = OperatorRun(["orders", "mark", String(id + 1000), "paid"], database: location.database)
@@ -98,8 +96,7 @@ struct OrderLifeTests {
 
     @Test("shipped keeps its carrier and tracking link, cancelled its reason, and the command prints them", arguments: StoreBackend.allCases)
     func saidWithTheMove(backend: StoreBackend) throws {
-        let location = try backend.makeLocation()
-        let storage = try OrderExportTests.open(location)
+        let (location, storage) = try OrderExportTests.open(backend)
         defer { storage.close() }
         let shipped = try OrderExportTests.placeOrder(storage, ["camp-mug"], at: TestSessions.start)
         let run = OperatorRun(

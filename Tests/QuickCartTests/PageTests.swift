@@ -11,8 +11,7 @@ extension ShopTests {
 
         @Test("Each page is HTML with one tab bar of four links, the current one marked", arguments: tabs)
         func pageCarriesTheTabBar(current: String, path: String) throws {
-            let shop = try TestShop(inProcess: true)
-            let page = try shop.browser().get(path)
+            let page = try TestShop(inProcess: true).browser().get(path)
             try #require(page.status == 200, "GET \(path): expected 200, saw \(page.summary)")
             #expect(page.header("Content-Type") == "text/html; charset=utf-8")
 
@@ -28,8 +27,7 @@ extension ShopTests {
 
         @Test("The Cart link is the prominent one, holds the badge and reads “Cart, 3 items”", arguments: tabs.map(\.1))
         func cartLinkIsProminentWithTheBadge(path: String) throws {
-            let shop = try TestShop(inProcess: true)
-            let page = try shop.browser().get(path)
+            let page = try TestShop(inProcess: true).browser().get(path)
             let html = page.html
             let prominent = html.elements { $0["data-role"] == "prominent" }
             #expect(prominent.count == 1, "expected one data-role=prominent element on \(path), saw \(prominent)")
@@ -44,8 +42,7 @@ extension ShopTests {
 
         @Test("Home shows featured products, each with an “Add NAME to cart” button")
         func homeShowsFeaturedProductsWithAddButtons() throws {
-            let shop = try TestShop(inProcess: true)
-            let page = try shop.browser().get("/")
+            let page = try TestShop(inProcess: true).browser().get("/")
             let html = page.html
             let names = page.productNames
             #expect(names.contains(Products.shoes) && names.contains(Products.bottle), "featured products: \(names)")
@@ -62,8 +59,7 @@ extension ShopTests {
 
         @Test("Search has a field labelled “Search products”")
         func searchHasALabelledField() throws {
-            let shop = try TestShop(inProcess: true)
-            let html = try shop.browser().get("/search").html
+            let html = try TestShop(inProcess: true).browser().get("/search").html
             let label = try #require(html.first("label") { html.text(of: $0) == "Search products" }, "no label “Search products”")
             let field = try #require(html.first("input") { $0["id"] != nil && $0["id"] == label["for"] }, "the label points at no input")
             #expect(field["name"] == "q")
@@ -71,8 +67,7 @@ extension ShopTests {
 
         @Test("Pages send a Content-Security-Policy without 'unsafe-inline', and nosniff", arguments: tabs.map(\.1) + ["/nowhere"])
         func securityHeaders(path: String) throws {
-            let shop = try TestShop(inProcess: true)
-            let page = try shop.browser().get(path)
+            let page = try TestShop(inProcess: true).browser().get(path)
             let policy = try #require(page.header("Content-Security-Policy"), "no Content-Security-Policy on \(path)")
             #expect(!policy.contains("unsafe-inline"), "CSP on \(path): \(policy)")
             #expect(!policy.contains("unsafe-eval"), "CSP on \(path): \(policy)")
@@ -82,8 +77,7 @@ extension ShopTests {
 
         @Test("Pages carry no inline script or style, and no duplicate ids", arguments: tabs.map(\.1))
         func pagesAreValidUnderTheirPolicy(path: String) throws {
-            let shop = try TestShop(inProcess: true)
-            let html = try shop.browser().get(path).html
+            let html = try TestShop(inProcess: true).browser().get(path).html
             let inlineScripts = html.elements("script") { !$0.has("src") }
             #expect(inlineScripts.isEmpty, "inline scripts on \(path) would be blocked by the CSP: \(inlineScripts)")
             #expect(html.elements("style").isEmpty, "inline <style> on \(path) would be blocked by the CSP")

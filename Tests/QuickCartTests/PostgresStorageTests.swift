@@ -37,6 +37,12 @@ struct PostgresStorageTests {
         return try Storage.open(configuration, connections: 4)
     }
 
+    /// Two instances of one shop, on a new database of their own.
+    private static func twoInstances(prefix: String) throws -> (any ShopStorage, any ShopStorage) {
+        let url = try TestPostgresServer.shared().makeDatabase(prefix: prefix)
+        return (try open(url), try open(url))
+    }
+
     @Test("Instances opening a new database together migrate it once and share one secret")
     func openingTogether() throws {
         let url = try TestPostgresServer.shared().makeDatabase(prefix: "together")
@@ -62,8 +68,7 @@ struct PostgresStorageTests {
 
     @Test("A change committed through one instance reaches the streams of another; a refused one sends nothing")
     func badgeCrossesInstances() throws {
-        let url = try TestPostgresServer.shared().makeDatabase(prefix: "badge")
-        let first = try Self.open(url), second = try Self.open(url)
+        let (first, second) = try Self.twoInstances(prefix: "badge")
         defer { first.close(); second.close() }
         let hub = BadgeHub()
         _ = first.badgePublisher(deliveringTo: BadgeHub())
@@ -86,8 +91,7 @@ struct PostgresStorageTests {
 
     @Test("A change through one client reaches the streams of every client of the shopper, on every instance; a sign-out ends a client's streams everywhere")
     func streamsFollowTheShopper() throws {
-        let url = try TestPostgresServer.shared().makeDatabase(prefix: "shopper")
-        let first = try Self.open(url), second = try Self.open(url)
+        let (first, second) = try Self.twoInstances(prefix: "shopper")
         defer { first.close(); second.close() }
         let firstHub = BadgeHub(), secondHub = BadgeHub()
         let publisher = first.badgePublisher(deliveringTo: firstHub)

@@ -31,8 +31,7 @@ extension ShopTests {
 
         @Test("Move up and down reorder Home, Search and Profile everywhere; Cart stays third; Reset restores")
         func tabOrder() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let profile = try browser.get("/profile")
             #expect(tabIDs(profile) == ["home", "search", "cart", "profile"])
             #expect(profile.html.button(named: "Move Home up")?.has("disabled") == true)
@@ -57,16 +56,14 @@ extension ShopTests {
             ("home,search", ["home", "search", "cart", "profile"], 400),
         ])
         func wholeOrder(order: String, expected: [String], status: Int) throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             #expect(try browser.post("/profile/tabs", form: [("order", order)]).status == status)
             #expect(tabIDs(try browser.get("/")) == expected)
         }
 
         @Test("The layout button switches to the sidebar and back, and comes back to the page")
         func sidebar() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let page = try browser.get("/search?q=tent")
             #expect(rootAttribute("data-layout", of: page) == "bar")
             let toggled = try browser.click("Show sidebar", on: page)
@@ -82,8 +79,7 @@ extension ShopTests {
 
         @Test("Notifications are on by default and switch off and on by form")
         func notifications() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let profile = try browser.get("/profile")
             #expect(rootAttribute("data-notifications", of: profile) == "on")
             #expect(profile.html.button(named: "Notifications") != nil || profile.text.contains("Notifications"))

@@ -14,8 +14,7 @@ extension ShopTests {
 
         @Test("“tents” finds the Ultralight Tent first, on the page", arguments: ["tents", "tent", "ultralight te"])
         func pluralFindsTheTent(query: String) throws {
-            let shop = try TestShop(inProcess: true)
-            let page = try shop.browser().search(query)
+            let page = try TestShop(inProcess: true).browser().search(query)
             #expect(page.status == 200, "\(page.summary)")
             #expect(page.productNames.first == Products.tent, "“\(query)” found \(page.productNames)")
         }
@@ -23,16 +22,14 @@ extension ShopTests {
         @Test("Operators and quotes in a search are searched as words, never an error",
               arguments: ["\"tent", "tent OR", "NEAR(", "tent:*", "-", "*", "a & b | !c", "(((", "'"])
         func syntaxIsNotAnError(query: String) throws {
-            let shop = try TestShop(inProcess: true)
-            let page = try shop.browser().search(query)
+            let page = try TestShop(inProcess: true).browser().search(query)
             #expect(page.status == 200, "\(page.summary)")
         }
 
         @Test("A Unicode prepended letter before a quote, colon or ampersand is no syntax: 200, on the page",
               arguments: ["%E0%B5%8E%22%E0%B5%8E:", "%E0%B5%8E%26", "%E0%B5%8E(", "%E0%B5%8E%22tent", "tent%E0%B5%8E%22"])
         func prependedLettersAreNotSyntax(encoded: String) throws {
-            let shop = try TestShop(inProcess: true)
-            let page = try shop.browser().get("/search?q=" + encoded)
+            let page = try TestShop(inProcess: true).browser().get("/search?q=" + encoded)
             #expect(page.status == 200, "\(page.summary)")
         }
 
@@ -61,8 +58,7 @@ extension ShopTests {
         @Test("A search from another site's link shows its results but is not remembered; this site's own is",
               arguments: [false, true])
         func crossSiteSearchWritesNothing(stored: Bool) throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             _ = try browser.get("/")
             if stored { try SearchTests.store(browser) }
             _ = try browser.get("/search?q=tent", headers: [("Sec-Fetch-Site", "same-origin")])
@@ -90,8 +86,7 @@ extension ShopTests {
         @Test("A refused search shows Search again, 400, the query kept in the field, the reason beside it",
               arguments: [String(repeating: "W", count: 101), "tent\u{1}x"])
         func refusedSearchKeepsTheQuery(query: String) throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             try SearchTests.store(browser)
             _ = try browser.search("tent")
             let page = try browser.search(query)
@@ -112,8 +107,7 @@ extension ShopTests {
 
         @Test("Clear forgets the session's recent searches, with a CSRF token, back to Search")
         func clearRecent() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             try SearchTests.store(browser)
             for query in ["tent", "shoe"] { _ = try browser.search(query) }
             let search = try browser.search("bottle")
@@ -130,8 +124,7 @@ extension ShopTests {
 
         @Test("Clear also forgets the searches of a session not stored yet, and stores nothing")
         func clearRecentOfASessionNotStored() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             _ = try browser.get("/search")
             _ = try browser.search("tent")
             let search = try browser.search("shoe")
@@ -145,8 +138,7 @@ extension ShopTests {
 
         @Test("Search counts the products of each category, as Home does")
         func categoriesWithCounts() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             for path in ["/", "/search"] {
                 let html = try browser.get(path).html
                 #expect(html.first("h2") { html.text(of: $0) == "Shop by category" } != nil, "\(path)")
@@ -157,8 +149,7 @@ extension ShopTests {
 
         @Test("A malformed address is explained in a shopper's words")
         func malformedAddressWording() throws {
-            let shop = try TestShop()
-            let page = try shop.browser().get("/search?q=%zz")
+            let page = try TestShop().browser().get("/search?q=%zz")
             #expect(page.status == 400)
             #expect(page.text.contains("This address has a mistake in it."), "\(page.summary)")
             #expect(!page.text.contains("percent-escape") && !page.text.contains("UTF-8"), "\(page.summary)")
@@ -169,8 +160,7 @@ extension ShopTests {
             ("product=%ff", "This form contains characters that could not be read. Go back and try again."),
         ])
         func unreadableFormWording(body: String, wording: String) throws {
-            let shop = try TestShop()
-            let browser = shop.browser()
+            let browser = try TestShop().browser()
             _ = try browser.get("/")
             let page = try browser.request(
                 "POST", "/cart/items", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array(body.utf8)

@@ -12,8 +12,7 @@ extension ShopTests {
 
         @Test("A search finds products by name, ignoring case", arguments: ["shoe", "SHOE", "Shoe", "running shoes", "  shoe  "])
         func findsByNameIgnoringCase(query: String) throws {
-            let shop = try TestShop(inProcess: true)
-            let page = try shop.browser().search(query)
+            let page = try TestShop(inProcess: true).browser().search(query)
             try #require(page.status == 200, "\(page.summary)")
             #expect(page.productNames.contains(Products.shoes), "“\(query)” should find \(Products.shoes), found \(page.productNames)")
             #expect(page.html.button(named: "Add \(Products.shoes) to cart") != nil, "results need add buttons")
@@ -21,8 +20,7 @@ extension ShopTests {
 
         @Test("A search matches descriptions and categories")
         func findsByDescriptionAndCategory() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let cushioned = try browser.search("cushioned").productNames
             #expect(cushioned.contains(Products.shoes), "“cushioned” is in the shoes' description; found \(cushioned)")
             let camping = try browser.search("camping").productNames
@@ -34,8 +32,7 @@ extension ShopTests {
 
         @Test("A search without matches shows an empty state")
         func noMatchShowsAnEmptyState() throws {
-            let shop = try TestShop(inProcess: true)
-            let page = try shop.browser().search("zzyzx")
+            let page = try TestShop(inProcess: true).browser().search("zzyzx")
             #expect(page.status == 200)
             #expect(page.productNames.isEmpty, "found \(page.productNames)")
             let empty = try #require(page.html.first { ($0["class"] ?? "").split(separator: " ").contains("empty-state") }, "no empty state")
@@ -45,8 +42,7 @@ extension ShopTests {
 
         @Test("A search without a query shows no results and no empty state")
         func noQuery() throws {
-            let shop = try TestShop(inProcess: true)
-            let page = try shop.browser().get("/search")
+            let page = try TestShop(inProcess: true).browser().get("/search")
             #expect(page.status == 200)
             #expect(page.productNames.isEmpty)
             #expect(page.html.first { ($0["class"] ?? "").contains("empty-state") } == nil)
@@ -54,8 +50,7 @@ extension ShopTests {
 
         @Test("Markup in a query comes back escaped, never raw")
         func queryIsEscaped() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             try Self.store(browser)
             let page = try browser.search("<script>alert(1)</script>")
             #expect(page.status == 200, "\(page.summary)")
@@ -114,8 +109,7 @@ extension ShopTests {
 
         @Test("Searching the same words again moves them to the front")
         func repeatedSearchMovesToTheFront() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             try Self.store(browser)
             for query in ["shoe", "tent", "bottle", "shoe"] { _ = try browser.search(query) }
             let html = try browser.get("/search").html

@@ -7,8 +7,7 @@ extension ShopTests {
     @Suite("Sessions") struct SessionTests {
         @Test("The first response sets an HttpOnly, SameSite=Lax session cookie for Path=/")
         func firstResponseSetsTheSessionCookie() throws {
-            let shop = try TestShop(inProcess: true)
-            let page = try shop.browser().get("/")
+            let page = try TestShop(inProcess: true).browser().get("/")
             let cookies = page.setCookies.filter { $0.name == Page.sessionCookieName }
             try #require(cookies.count == 1, "expected one quickcart_session cookie, saw \(page.response.headers(named: "Set-Cookie"))")
             let cookie = cookies[0]
@@ -20,8 +19,7 @@ extension ShopTests {
 
         @Test("A request with the cookie gets no new one, except the first change's answer: it stores the session under a new id")
         func knownSessionGetsNoNewCookie() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let first = try browser.get("/")
             let cookie = try #require(first.sessionCookie?.value)
             let second = try browser.get("/cart")

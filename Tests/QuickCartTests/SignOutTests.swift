@@ -7,20 +7,33 @@ extension ShopTests {
     /// browser signed out, or once its first change replaced it. On both backends.
     @Suite("Sign-out and rotation")
     struct SignOutTests {
-        /// A shop on `backend` whose clock a test can move (``Clock/testOffsetFile``).
-        private static func shop(_ backend: StoreBackend) throws -> (shop: TestShop, clock: TestClock) {
+        /// A shop on `backend` whose clock a test can move (``Clock/testOffsetFile``), and a
+        /// browser that has opened its Home, with the first cookie it was given.
+        private static func visitedShop(_ backend: StoreBackend) throws -> (TestShop, TestClock, Browser, cookie: String) {
             let clock = try TestClock()
-            return (try TestShop(on: backend) { $0.testClockFile = clock.path }, clock)
+            let shop = try TestShop(on: backend) { $0.testClockFile = clock.path }
+            let (browser, cookie) = try shop.visitor()
+            return (shop, clock, browser, cookie)
+        }
+
+        /// Presses “Sign out of this browser” on Profile, and checks that the browser goes on as a
+        /// fresh, empty shopper: not the starter cart, and still empty once its first change stores it.
+        private static func signOut(_ browser: Browser, on backend: StoreBackend, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let answer = try browser.click("Sign out of this browser", on: browser.get("/profile"), sourceLocation: sourceLocation)
+            #expect(answer.status == 303, sourceLocation: sourceLocation)
+            #expect(try browser.cart().rows.isEmpty, "\(backend): the signed-out browser's new cart is not empty", sourceLocation: sourceLocation)
+            #expect(try browser.post("/cart/items", form: [("product", "3")]).status == 303, sourceLocation: sourceLocation)
+            #expect(
+                try browser.cart().rows.map(\.id) == ["3"], "\(backend): the first change after signing out stored the starter cart",
+                sourceLocation: sourceLocation
+            )
         }
 
         @Test("Finding 1: after “Sign out of this browser”, neither the first cookie nor the rotated one reaches the signed-out orders, ever", arguments: StoreBackend.allCases)
         func signOutSpendsBothCookies(backend: StoreBackend) throws {
-            let (shop, clock) = try Self.shop(backend)
-            defer { shop.stop() }
             // GET / gave cookie C0; a change rotated it to C1; checkout placed order #N.
-            let browser = shop.browser()
-            _ = try browser.get("/")
-            let c0 = try #require(browser.sessionCookie)
+            let (shop, clock, browser, c0) = try Self.visitedShop(backend)
+            defer { shop.stop() }
             #expect(try browser.post("/cart/items", form: [("product", "3")]).status == 303)
             let c1 = try #require(browser.sessionCookie)
             #expect(c1 != c0, "the first change rotates the cookie")
@@ -29,12 +42,7 @@ extension ShopTests {
             let number = try #require(confirmation.split(separator: "=").last?.prefix { $0.isNumber })
             #expect(try browser.get("/profile").text.contains("Order #\(number)"))
             // "Sign out of this browser" with C1.
-            #expect(try browser.click("Sign out of this browser", on: browser.get("/profile")).status == 303)
-            // The browser goes on as a fresh, empty shopper: not the starter cart, and still empty
-            // once its first change stores it.
-            #expect(try browser.cart().rows.isEmpty, "\(backend): the signed-out browser's new cart is not empty")
-            #expect(try browser.post("/cart/items", form: [("product", "3")]).status == 303)
-            #expect(try browser.cart().rows.map(\.id) == ["3"], "\(backend): the first change after signing out stored the starter cart")
+            try Self.signOut(browser, on: backend)
 
             // Then, with C0 older than the five-minute grace: a page, and a post of a new name.
             try clock.set(SessionManager.spentCookieGrace + 60)
@@ -61,18 +69,10 @@ extension ShopTests {
 
         @Test("Finding 1 within the grace: the cookie from before the first change is spent by the sign-out at once", arguments: StoreBackend.allCases)
         func signOutSpendsTheFirstCookieWithinTheGrace(backend: StoreBackend) throws {
-            let (shop, _) = try Self.shop(backend)
+            let (shop, _, browser, c0) = try Self.visitedShop(backend)
             defer { shop.stop() }
-            let browser = shop.browser()
-            _ = try browser.get("/")
-            let c0 = try #require(browser.sessionCookie)
             #expect(try browser.post("/profile/name", form: [("display_name", "Dana")]).status == 303)
-            #expect(try browser.click("Sign out of this browser", on: browser.get("/profile")).status == 303)
-            // The browser goes on as a fresh, empty shopper: not the starter cart, and still empty
-            // once its first change stores it.
-            #expect(try browser.cart().rows.isEmpty, "\(backend): the signed-out browser's new cart is not empty")
-            #expect(try browser.post("/cart/items", form: [("product", "3")]).status == 303)
-            #expect(try browser.cart().rows.map(\.id) == ["3"], "\(backend): the first change after signing out stored the starter cart")
+            try Self.signOut(browser, on: backend)
             let copy = shop.browser(cookie: c0)
             let page = try copy.get("/profile")
             #expect(!page.text.contains("Dana") && page.sessionCookie != nil, "\(backend): C0 still reaches the signed-out shopper")
@@ -82,12 +82,9 @@ extension ShopTests {
 
         @Test("Finding 3: within the grace the old cookie reaches the stored cart but is never given a cookie; after it, nothing", arguments: StoreBackend.allCases)
         func graceGivesNoNewCookie(backend: StoreBackend) throws {
-            let (shop, clock) = try Self.shop(backend)
-            defer { shop.stop() }
             // A cookie planted before the victim's first change...
-            let planted = shop.browser()
-            _ = try planted.get("/")
-            let c0 = try #require(planted.sessionCookie)
+            let (shop, clock, _, c0) = try Self.visitedShop(backend)
+            defer { shop.stop() }
             let victim = shop.browser(cookie: c0)
             #expect(try victim.post("/profile/name", form: [("display_name", "Victim")]).status == 303)
             #expect(victim.sessionCookie != c0)

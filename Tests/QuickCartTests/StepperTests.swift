@@ -7,8 +7,7 @@ extension ShopTests {
     struct StepperTests {
         @Test("The stepper forms carry the quantity the page showed")
         func formsCarryTheShownQuantity() throws {
-            let shop = try TestShop(inProcess: true)
-            let page = try shop.browser().get("/cart")
+            let page = try TestShop(inProcess: true).browser().get("/cart")
             let html = page.html
             for (name, quantity) in [(Products.shoes, "1"), (Products.bottle, "2")] {
                 let button = try #require(html.button(named: "Increase quantity of \(name)"))
@@ -20,8 +19,7 @@ extension ShopTests {
 
         @Test("Two presses of Increase on the same page give +2, and of Decrease −2")
         func pressesFromOnePageAllCount() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let page = try browser.get("/cart")
             #expect(try browser.click("Increase quantity of \(Products.shoes)", on: page).status == 303)
             #expect(try browser.click("Increase quantity of \(Products.shoes)", on: page).status == 303)
@@ -59,8 +57,7 @@ extension ShopTests {
 
         @Test("A relative change is clamped into 1...10", arguments: clampedDifferences)
         func relativeChangeIsClamped(start: String, quantity: String, shown: String, expected: Int) throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let id = try #require(try browser.cart().row(Products.shoes)?.id)
             #expect(try browser.post("/cart/items/\(id)/quantity", form: [("quantity", start)]).status == 303)
             let answer = try browser.post("/cart/items/\(id)/quantity", form: [("quantity", quantity), ("shown", shown)])
@@ -70,8 +67,7 @@ extension ShopTests {
 
         @Test("Without a shown quantity a post stays absolute: the same post twice leaves one value")
         func withoutShownStaysAbsolute() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let id = try #require(try browser.cart().row(Products.shoes)?.id)
             #expect(try browser.post("/cart/items/\(id)/quantity", form: [("quantity", "4")]).status == 303)
             #expect(try browser.post("/cart/items/\(id)/quantity", form: [("quantity", "4")]).status == 303)
@@ -80,8 +76,7 @@ extension ShopTests {
 
         @Test("A shown quantity that is not a whole number gets 400 and changes nothing", arguments: ["abc", "", "1.5", "2x", "-"])
         func nonNumberShownIsRejected(shown: String) throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let before = try browser.cart()
             let id = try #require(before.row(Products.shoes)?.id)
             let answer = try browser.post("/cart/items/\(id)/quantity", form: [("quantity", "2"), ("shown", shown)])

@@ -172,8 +172,7 @@ import Testing
 
     @Test("On every page of the running shop the outline starts at h1 and never skips a level")
     func outlineOfEveryPage() throws {
-        let shop = try TestShop()
-        let browser = shop.browser()
+        let browser = try TestShop().browser()
         _ = try browser.search("tent")
         var paths = ["/checkout"]
         #expect(try browser.postDelivery().status == 303)

@@ -5,14 +5,14 @@ import QuickCart
 import Testing
 
 /// The real QuickCart app on a free loopback port, on a fresh SQLite file in its own
-/// temporary directory. Stops when the test lets go of it; the directory goes with the last
-/// shop that uses it. With `inProcess`, nothing listens: its browsers' requests go straight to
-/// the app's router (``QuickCartApp/respond(to:)``), for tests that need only requests and
-/// answers, not the server's own handling of a socket, streams or malformed requests.
+/// temporary directory. Stops when the test lets go of it and of its browsers (or at ``stop()``);
+/// the directory goes with the last shop that uses it. With `inProcess`, nothing listens: its
+/// browsers' requests go straight to the app's router (``QuickCartApp/respond(to:)``), for
+/// tests that need only requests and answers, not the server's own handling of a socket,
+/// streams or malformed requests.
 ///
 /// ```swift
-/// let shop = try TestShop()
-/// let browser = shop.browser()
+/// let browser = try TestShop().browser()
 /// let cart = try browser.get("/cart")
 /// ```
 final class TestShop {
@@ -81,9 +81,17 @@ final class TestShop {
         app.stop()
     }
 
-    /// A browser with an empty cookie jar, or holding `cookie` as its session.
+    /// A browser with an empty cookie jar, or holding `cookie` as its session. It keeps the
+    /// shop running while it is used, so a test that needs only the browser can let go of the shop.
     func browser(cookie: String? = nil) -> Browser {
-        Browser(port: port, sessionCookie: cookie, app: inProcess ? app : nil)
+        Browser(shop: self, sessionCookie: cookie)
+    }
+
+    /// A new browser that has opened Home, as a first visit does, and the session cookie it was given.
+    func visitor(sourceLocation: SourceLocation = #_sourceLocation) throws -> (browser: Browser, cookie: String) {
+        let browser = self.browser()
+        _ = try browser.get("/")
+        return (browser, try #require(browser.sessionCookie, sourceLocation: sourceLocation))
     }
 
     /// A bare connection, for requests no browser would send.
@@ -111,13 +119,16 @@ final class Browser {
     private(set) var sessionCookie: String?
     private var csrfToken: String?
 
+    /// The shop it browses: held so that it stops only once its browsers are gone too.
+    private let shop: TestShop
     /// The app whose router answers in this process, for a shop with no socket.
     private let app: QuickCartApp?
 
-    init(port: Int, sessionCookie: String? = nil, app: QuickCartApp? = nil) {
-        self.port = port
+    init(shop: TestShop, sessionCookie: String? = nil) {
+        self.shop = shop
+        port = shop.port
         self.sessionCookie = sessionCookie
-        self.app = app
+        app = shop.inProcess ? shop.app : nil
     }
 
     // MARK: - Requests
