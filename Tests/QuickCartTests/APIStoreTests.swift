@@ -11,7 +11,7 @@ struct APIStoreTests {
     func conditionalChanges(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open(emptyCarts: true)
         defer { storage.close() }
-        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
+        let tent = try storage.product("ultralight-tent")
         let session = TestSessions.new()
         // Never stored: its cart is at version 0, and a stale condition stores nothing.
         #expect(throws: CartError.staleVersion) { try storage.carts.add(productID: tent.id, quantity: 2, for: session, at: now, ifVersion: 3) }

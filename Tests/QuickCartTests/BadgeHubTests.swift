@@ -45,7 +45,7 @@ struct BadgeHubTests {
         let resolution = try manager.resolve(request, at: now)
         #expect(!resolution.session.isStored)
         let hub = BadgeHub()
-        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
+        let tent = try storage.product("ultralight-tent")
         // ...then another request's first change stored it and moved the streams, before this one subscribed.
         hub.publish(try storage.carts.add(productID: tent.id, for: resolution.session, at: now), for: resolution.session)
         let response = try EventsController(hub: hub).stream(ShopRequest(

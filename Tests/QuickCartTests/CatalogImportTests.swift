@@ -89,7 +89,7 @@ struct CatalogImportTests {
     func upsertAndDeactivate(backend: StoreBackend) throws {
         let workspace = try Workspace(backend)
         let before = try workspace.open()
-        let shoes = try #require(before.liveCatalog.current.catalog.product(slug: "trail-running-shoes"))
+        let shoes = try before.product("trail-running-shoes")
         let version = before.liveCatalog.current.version
         #expect(before.liveCatalog.current.origin == .demo)
         before.close()
@@ -196,7 +196,7 @@ struct CatalogImportTests {
         let workspace = try Workspace(backend)
         let storage = try workspace.open()
         let session = TestSessions.new()
-        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
+        let tent = try storage.product("ultralight-tent")
         _ = try storage.carts.add(productID: tent.id, for: session, at: now)
         storage.close()
 
@@ -225,7 +225,7 @@ struct CatalogImportTests {
         let workspace = try Workspace(backend)
         let storage = try workspace.open()
         let session = TestSessions.new()
-        let shoes = try #require(storage.liveCatalog.current.catalog.product(slug: "trail-running-shoes"))
+        let shoes = try storage.product("trail-running-shoes")
         _ = try storage.carts.add(productID: shoes.id, for: session, at: now)
         let (orderID, _) = try storage.carts.checkout(for: TestSessions.stored(session), at: now)
         _ = try storage.carts.add(productID: shoes.id, for: TestSessions.stored(session), at: now + 1)

@@ -83,7 +83,7 @@ struct DeliveryStoreTests {
         #expect(order.total == Money(cents: 17_700))
 
         // A small order pays for delivery: two bottles, $49.00 + $6.95.
-        let shoes = try #require(storage.liveCatalog.current.catalog.product(slug: "trail-running-shoes"))
+        let shoes = try storage.product("trail-running-shoes")
         let small = TestSessions.new()
         let change = try storage.carts.remove(productID: shoes.id, for: small, at: now)
         let stored = TestSessions.stored(small)

@@ -12,7 +12,7 @@ struct OrderExportTests {
     static func placeOrder(_ storage: any ShopStorage, _ slugs: [String], at time: Int64) throws -> Int64 {
         var session = TestSessions.new()
         for slug in slugs {
-            let product = try #require(storage.liveCatalog.current.catalog.product(slug: slug))
+            let product = try storage.product(slug)
             _ = try storage.carts.add(productID: product.id, for: session, at: time)
             session = TestSessions.stored(session)
         }
@@ -92,7 +92,7 @@ struct OrderExportTests {
     func deliveryColumns(backend: StoreBackend) throws {
         let (location, storage) = try Self.open(backend)
         let session = TestSessions.new()
-        let mug = try #require(storage.liveCatalog.current.catalog.product(slug: "camp-mug"))
+        let mug = try storage.product("camp-mug")
         let change = try storage.carts.add(productID: mug.id, for: session, at: 1_796_029_300)
         let cart = try #require(try storage.sessions.stored(session)).cart
         let express = try #require(DeliverySeed.methods.first { $0.code == "express" })

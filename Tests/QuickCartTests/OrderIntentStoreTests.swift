@@ -32,7 +32,7 @@ struct OrderIntentStoreTests {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
         let session = TestSessions.new()
-        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
+        let tent = try storage.product("ultralight-tent")
         let change = try storage.carts.add(productID: tent.id, for: session, at: now)
         let phone = TestSessions.anotherClient(of: TestSessions.stored(session))
         let placement = OrderPlacement(intent: .review(cartVersion: change.version))
@@ -45,7 +45,7 @@ struct OrderIntentStoreTests {
     func intentsArePerShopper(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
+        let tent = try storage.product("ultralight-tent")
         let ada = TestSessions.new(), bo = TestSessions.new()
         let placement = OrderPlacement(intent: .review(cartVersion: 0))
         let adas = try storage.carts.placeOrder(placement, for: ada, at: now)
@@ -65,7 +65,7 @@ struct OrderIntentStoreTests {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
         let session = TestSessions.new()
-        let shoes = try #require(storage.liveCatalog.current.catalog.product(slug: "trail-running-shoes"))
+        let shoes = try storage.product("trail-running-shoes")
         _ = try storage.sessions.setDisplayName("Ada", for: session, at: now)
         let stored = TestSessions.stored(session)
         let shown = OrderPlacement.lines(of: storage.liveCatalog.current.starterCart)

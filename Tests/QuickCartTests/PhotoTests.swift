@@ -137,7 +137,7 @@ struct PhotoTests {
             """)])
         #expect(good.status == 0, "\(good.report)")
         let storage = try workspace.open()
-        let chair = try #require(storage.liveCatalog.current.catalog.product(slug: "camp-chair"))
+        let chair = try storage.product("camp-chair")
         storage.close()
         #expect(chair.image?.fileName == "chair.jpg" && chair.image?.width == 320 && chair.image?.height == 240)
 

@@ -73,7 +73,7 @@ struct PostgresStorageTests {
         let hub = BadgeHub()
         _ = first.badgePublisher(deliveringTo: BadgeHub())
         _ = second.badgePublisher(deliveringTo: hub)
-        let tent = try #require(first.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
+        let tent = try first.product("ultralight-tent")
         let session = TestSessions.new()
         let stream = EventStream()
         // Ended as the server ends a stream whose client left: the hub lets go of it.
@@ -96,7 +96,7 @@ struct PostgresStorageTests {
         let firstHub = BadgeHub(), secondHub = BadgeHub()
         let publisher = first.badgePublisher(deliveringTo: firstHub)
         _ = second.badgePublisher(deliveringTo: secondHub)
-        let tent = try #require(first.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
+        let tent = try first.product("ultralight-tent")
         let phone = TestSessions.new()
         let laptop = TestSessions.anotherClient(of: phone)
         let here = EventStream(), there = EventStream()
@@ -128,7 +128,7 @@ struct PostgresStorageTests {
         defer { first.close(); second.close() }
         let hub = BadgeHub()
         _ = second.badgePublisher(deliveringTo: hub)
-        let tent = try #require(first.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
+        let tent = try first.product("ultralight-tent")
         let fresh = TestSessions.new()
         let session = fresh
         _ = try first.carts.add(productID: tent.id, for: session, at: now)
@@ -162,8 +162,7 @@ struct PostgresStorageTests {
         let url = try TestPostgresServer.shared().makeDatabase(prefix: "concurrent")
         let storages = try (0..<3).map { _ in try Self.open(url) }
         defer { for storage in storages { storage.close() } }
-        let shoes = try #require(storages[0].liveCatalog.current.catalog.product(slug: "trail-running-shoes"))
-        let tent = try #require(storages[0].liveCatalog.current.catalog.product(slug: "ultralight-tent"))
+        let shoes = try storages[0].product("trail-running-shoes"), tent = try storages[0].product("ultralight-tent")
         // Every instance stores the same new session with its first change, at once.
         let session = TestSessions.new()
         let failures = Mutex<[String]>([])
@@ -211,7 +210,7 @@ struct PostgresStorageTests {
         defer { storage.close() }
         let hub = BadgeHub()
         _ = storage.badgePublisher(deliveringTo: hub)
-        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
+        let tent = try storage.product("ultralight-tent")
         let session = TestSessions.new()
         let change = try storage.carts.add(productID: tent.id, for: session, at: now)
         let stream = EventStream()

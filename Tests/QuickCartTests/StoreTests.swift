@@ -83,7 +83,7 @@ struct StoreTests {
     func refusedFirstChangeStoresNothing(backend: StoreBackend) throws {
         let location = try backend.makeLocation()
         let storage = try location.open()
-        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
+        let tent = try storage.product("ultralight-tent")
         let session = TestSessions.new()
         #expect(throws: CartError.notInCart) { try storage.carts.setQuantity(4, of: tent.id, for: session, at: now) }
         #expect(throws: CartError.notInCart) { try storage.carts.adjustQuantity(by: 1, of: tent.id, for: session, at: now) }
@@ -121,7 +121,7 @@ struct StoreTests {
     func storingTwiceIsHarmless(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
+        let tent = try storage.product("ultralight-tent")
         let session = TestSessions.new()
         // Both requests resolved the session before either stored it.
         _ = try storage.carts.add(productID: tent.id, for: session, at: now)
@@ -184,7 +184,7 @@ struct StoreTests {
         let storage = try backend.makeLocation().open(emptyCarts: true)
         defer { storage.close() }
         let slugs = ["ultralight-tent", "trail-running-shoes", "daypack-22l"]
-        let products = try slugs.map { try #require(storage.liveCatalog.current.catalog.product(slug: $0)) }
+        let products = try slugs.map { try storage.product($0) }
         var session = TestSessions.new()
         var last = CartChange(itemCount: 0, version: 0)
         // Added within one second: the order still holds.
@@ -226,8 +226,7 @@ struct StoreTests {
     func add(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
-        let shoes = try #require(storage.liveCatalog.current.catalog.product(slug: "trail-running-shoes"))
+        let tent = try storage.product("ultralight-tent"), shoes = try storage.product("trail-running-shoes")
         let session = TestSessions.new()
         let first = try storage.carts.add(productID: tent.id, for: session, at: now)
         #expect(first == CartChange(itemCount: 4, version: 1))
@@ -243,8 +242,7 @@ struct StoreTests {
     func setQuantity(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let shoes = try #require(storage.liveCatalog.current.catalog.product(slug: "trail-running-shoes"))
-        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
+        let shoes = try storage.product("trail-running-shoes"), tent = try storage.product("ultralight-tent")
         let session = TestSessions.new()
         for (posted, expected) in [(7, 7), (0, 1), (-3, 1), (11, 10), (Int.max, 10), (Int.min, 1), (4, 4)] {
             let change = try storage.carts.setQuantity(posted, of: shoes.id, for: session, at: now)
@@ -260,8 +258,7 @@ struct StoreTests {
     func adjustQuantity(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let shoes = try #require(storage.liveCatalog.current.catalog.product(slug: "trail-running-shoes"))
-        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
+        let shoes = try storage.product("trail-running-shoes"), tent = try storage.product("ultralight-tent")
         let session = TestSessions.new()
         let steps: [(delta: Int, expected: Int)] = [(1, 2), (1, 3), (-1, 2), (20, 10), (1, 10), (-4, 6), (-50, 1), (-1, 1), (Int.max, 10), (Int.min, 1)]
         for step in steps {
@@ -276,7 +273,7 @@ struct StoreTests {
     func concurrentAdjustmentsAllCount(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let shoes = try #require(storage.liveCatalog.current.catalog.product(slug: "trail-running-shoes"))
+        let shoes = try storage.product("trail-running-shoes")
         let session = TestSessions.new()
         _ = try storage.carts.setQuantity(1, of: shoes.id, for: session, at: now)
         let failures = Mutex<[String]>([])
@@ -297,8 +294,7 @@ struct StoreTests {
     func remove(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let shoes = try #require(storage.liveCatalog.current.catalog.product(slug: "trail-running-shoes"))
-        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
+        let shoes = try storage.product("trail-running-shoes"), tent = try storage.product("ultralight-tent")
         let session = TestSessions.new()
         #expect(try storage.carts.remove(productID: shoes.id, for: session, at: now) == CartChange(itemCount: 2, version: 1))
         #expect(try storage.carts.remove(productID: tent.id, for: TestSessions.stored(session), at: now) == CartChange(itemCount: 2, version: 2))
@@ -310,7 +306,7 @@ struct StoreTests {
     func restore(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let shoes = try #require(storage.liveCatalog.current.catalog.product(slug: "trail-running-shoes"))
+        let shoes = try storage.product("trail-running-shoes")
         let session = TestSessions.new()
         _ = try storage.carts.remove(productID: shoes.id, for: session, at: now)
         let stored = TestSessions.stored(session)
@@ -325,7 +321,7 @@ struct StoreTests {
     func checkout(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
+        let tent = try storage.product("ultralight-tent")
         let session = TestSessions.new()
         let (firstID, emptied) = try storage.carts.checkout(for: session, at: now)
         #expect(emptied == CartChange(itemCount: 0, version: 1))
@@ -353,7 +349,7 @@ struct StoreTests {
     func versionsAndIsolation(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let shoes = try #require(storage.liveCatalog.current.catalog.product(slug: "trail-running-shoes"))
+        let shoes = try storage.product("trail-running-shoes")
         let ada = TestSessions.new(), bob = TestSessions.new()
         let versions = [
             try storage.carts.add(productID: shoes.id, for: ada, at: now).version,
@@ -375,7 +371,7 @@ struct StoreTests {
     func badgePublisher(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
+        let tent = try storage.product("ultralight-tent")
         let hub = BadgeHub()
         let publisher = storage.badgePublisher(deliveringTo: hub)
         let ada = TestSessions.new(), bob = TestSessions.new()

@@ -90,3 +90,10 @@ extension SessionStore {
         return stored
     }
 }
+
+extension ShopStorage {
+    /// The current catalog's product with `slug`; the test stops here when there is none.
+    func product(_ slug: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Product {
+        try #require(liveCatalog.current.catalog.product(slug: slug), "no product \(slug)", sourceLocation: sourceLocation)
+    }
+}
