@@ -51,6 +51,32 @@ struct ViewTemplateTests {
         static let mustacheFields: MustacheFields<Layout> = ["csrf": .text(\.csrf), "title": .text(\.title)]
     }
 
+    struct Form: MustacheView {
+        let token: MustacheCheckedText
+        static let mustacheFields: MustacheFields<Form> = ["token": .text(\.token)]
+    }
+
+    struct Card: MustacheView {
+        let name: MustacheText
+        static let mustacheFields: MustacheFields<Card> = ["name": .text(\.name)]
+    }
+
+    /// A library of `templates`, and its template `name` compiled for `View`.
+    private static func compiled<View: MustacheView>(
+        _ name: String, in templates: [String: String], for _: View.Type
+    ) throws -> (MustacheLibrary, MustacheViewTemplate<View>) {
+        let library = try MustacheLibrary(templates: templates)
+        return (library, try MustacheViewTemplate<View>(named: name, in: library))
+    }
+
+    /// What compiling the template `name` of `templates` for `View` fails with.
+    private static func bindingError<View: MustacheView>(
+        compiling name: String, in templates: [String: String], for _: View.Type, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> MustacheBindingError {
+        let library = try MustacheLibrary(templates: templates)
+        return try #require(throws: MustacheBindingError.self, sourceLocation: sourceLocation) { try MustacheViewTemplate<View>(named: name, in: library) }
+    }
+
     static let page = Page(
         title: "Cart <&> \"x\" 'y'",
         lines: [
@@ -84,8 +110,7 @@ struct ViewTemplateTests {
     ]
 
     @Test func rendersAsTheDynamicRendererDoes() throws {
-        let library = try MustacheLibrary(templates: Self.templates)
-        let template = try MustacheViewTemplate<Page>(named: "page", in: library)
+        let (library, template) = try Self.compiled("page", in: Self.templates, for: Page.self)
         let typed = template.render(Self.page)
         #expect(typed == library.render("page", with: Self.page))
         #expect(typed.contains("<li>Tea &amp; &lt;cake&gt; ×1 min false\n  (3 in cart) Cart &lt;&amp;&gt; &quot;x&quot; &#39;y&#39;</li>"))
@@ -100,8 +125,7 @@ struct ViewTemplateTests {
     }
 
     @Test func appendsToTheOutputGrowingIt() throws {
-        let library = try MustacheLibrary(templates: ["t": "{{title}}!"])
-        let template = try MustacheViewTemplate<Layout>(named: "t", in: library)
+        let (_, template) = try Self.compiled("t", in: ["t": "{{title}}!"], for: Layout.self)
         var output = MustacheOutput(capacity: 1)
         output.append("<<")
         let long = String(repeating: "a&b ", count: 100)
@@ -113,8 +137,7 @@ struct ViewTemplateTests {
     }
 
     @Test func escapesAsTheDynamicRendererDoesAtEveryPosition() throws {
-        let library = try MustacheLibrary(templates: ["t": "{{title}}|{{{title}}}"])
-        let template = try MustacheViewTemplate<Layout>(named: "t", in: library)
+        let (library, template) = try Self.compiled("t", in: ["t": "{{title}}|{{{title}}}"], for: Layout.self)
         for special in ["&", "<", ">", "\"", "'", "é", "“"] {
             for length in 0..<20 {
                 for position in 0...length {
@@ -128,8 +151,7 @@ struct ViewTemplateTests {
     }
 
     @Test func writesIntoTheArrayItMakesAndGathersWhatOutgrowsIt() throws {
-        let library = try MustacheLibrary(templates: ["t": "{{title}}!"])
-        let template = try MustacheViewTemplate<Layout>(named: "t", in: library)
+        let (_, template) = try Self.compiled("t", in: ["t": "{{title}}!"], for: Layout.self)
         let long = String(repeating: "a&b ", count: 100)
         let expected = Array((String(repeating: "a&amp;b ", count: 100) + "!").utf8)
         for capacity in [0, 64, expected.count - 1, expected.count, expected.count + 1, 4096] {
@@ -154,8 +176,7 @@ struct ViewTemplateTests {
     }
 
     @Test func textMadeOnceEscapesEveryASCIICharacterAsTheDynamicRendererDoes() throws {
-        let library = try MustacheLibrary(templates: ["card": "{{name}}|{{{name}}}"])
-        let template = try MustacheViewTemplate<Card>(named: "card", in: library)
+        let (library, template) = try Self.compiled("card", in: ["card": "{{name}}|{{{name}}}"], for: Card.self)
         for byte in UInt8(32)..<UInt8(127) {
             for position in [0, 5, 8, 15] {
                 var text = Array(repeating: UInt8(ascii: "b"), count: 17)
@@ -166,14 +187,8 @@ struct ViewTemplateTests {
         }
     }
 
-    struct Form: MustacheView {
-        let token: MustacheCheckedText
-        static let mustacheFields: MustacheFields<Form> = ["token": .text(\.token)]
-    }
-
     @Test func checkedTextPrintsAsItsString() throws {
-        let library = try MustacheLibrary(templates: ["form": "{{token}}|{{{token}}}"])
-        let template = try MustacheViewTemplate<Form>(named: "form", in: library)
+        let (library, template) = try Self.compiled("form", in: ["form": "{{token}}|{{{token}}}"], for: Form.self)
         #expect(template.render(Form(token: MustacheCheckedText("0123abcd"))) == "0123abcd|0123abcd")
         #expect(template.render(Form(token: MustacheCheckedText("/search?q=a&b"))) == "/search?q=a&amp;b|/search?q=a&b")
         for text in ["", "x", "“quoted” 'single'", "a<b>c", String(repeating: "token", count: 9) + "\""] {
@@ -182,14 +197,8 @@ struct ViewTemplateTests {
         }
     }
 
-    struct Card: MustacheView {
-        let name: MustacheText
-        static let mustacheFields: MustacheFields<Card> = ["name": .text(\.name)]
-    }
-
     @Test func textMadeOncePrintsAsItsString() throws {
-        let library = try MustacheLibrary(templates: ["card": "{{name}}|{{{name}}}|{{#name}}x{{/name}}"])
-        let error = try #require(throws: MustacheBindingError.self) { try MustacheViewTemplate<Card>(named: "card", in: library) }
+        let error = try Self.bindingError(compiling: "card", in: ["card": "{{name}}|{{{name}}}|{{#name}}x{{/name}}"], for: Card.self)
         #expect(error.message == "section 'name' is over String; a section needs a list, a Bool, an optional or a view")
         let printing = try MustacheLibrary(templates: ["card": "{{name}}|{{{name}}}"])
         let card = Card(name: MustacheText("Tea & <cake> “x”"))
@@ -233,8 +242,7 @@ struct ViewTemplateTests {
 
     @Test("A template that does not fit its view fails to compile, naming line, column and field", arguments: broken)
     func brokenTemplate(_ broken: FailingTemplate) throws {
-        let library = try MustacheLibrary(templates: ["broken": broken.source])
-        let error = try #require(throws: MustacheBindingError.self) { try MustacheViewTemplate<Page>(named: "broken", in: library) }
+        let error = try Self.bindingError(compiling: "broken", in: ["broken": broken.source], for: Page.self)
         #expect(error.message == broken.message)
         #expect(error.templateName == "broken")
         #expect(error.line == broken.line)
@@ -244,20 +252,17 @@ struct ViewTemplateTests {
     }
 
     @Test func errorInAPartialNamesThePartial() throws {
-        let library = try MustacheLibrary(templates: ["page": "{{#lines}}\n{{>row}}\n{{/lines}}", "row": "<li>\n{{price}}</li>"])
-        let error = try #require(throws: MustacheBindingError.self) { try MustacheViewTemplate<Page>(named: "page", in: library) }
+        let error = try Self.bindingError(compiling: "page", in: ["page": "{{#lines}}\n{{>row}}\n{{/lines}}", "row": "<li>\n{{price}}</li>"], for: Page.self)
         #expect(error.description == "row:2:1: no field 'price' in Line or Page")
     }
 
     @Test func missingTemplateFails() throws {
-        let library = try MustacheLibrary(templates: ["page": "{{title}}"])
-        let error = try #require(throws: MustacheBindingError.self) { try MustacheViewTemplate<Page>(named: "pgae", in: library) }
+        let error = try Self.bindingError(compiling: "pgae", in: ["page": "{{title}}"], for: Page.self)
         #expect(error.description == "pgae: no template named 'pgae' for Page")
     }
 
     @Test func partialThatIncludesItselfFails() throws {
-        let library = try MustacheLibrary(templates: ["loop": "x{{>loop}}"])
-        let error = try #require(throws: MustacheBindingError.self) { try MustacheViewTemplate<Page>(named: "loop", in: library) }
+        let error = try Self.bindingError(compiling: "loop", in: ["loop": "x{{>loop}}"], for: Page.self)
         #expect(error.message.hasPrefix("partials nest deeper than 64"))
     }
 
