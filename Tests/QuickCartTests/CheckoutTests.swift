@@ -130,10 +130,9 @@ extension ShopTests {
 
         @Test("The details are offered next time, on every device of the shopper; Profile edits and deletes them")
         func savedDetails() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             #expect(try browser.placeOrder().status == 303)
-            #expect(try browser.post("/cart/items", form: [("product", try shop.productID(named: Products.tent))]).status == 303)
+            #expect(try browser.add(Products.tent).status == 303)
             let next = try browser.get("/checkout")
             #expect(next.text.contains("We filled in the details you used last time."))
             for (field, value) in Browser.deliveryFields where !["country", "method", "address_line2"].contains(field) {
@@ -176,8 +175,7 @@ extension ShopTests {
 
         @Test("Two tabs (or a double click) pressing Place order on one Review place one order; both land on its confirmation")
         func oneOrderPerIntent() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let review = try browser.review()
             let first = try browser.click("Place order", on: review)
             let second = try browser.click("Place order", on: review)
@@ -186,7 +184,7 @@ extension ShopTests {
             #expect(second.location == location, "the second press should land on the first's order")
             #expect(Self.orders(on: try browser.get("/profile")).count == 1)
             // A new cart is a new intent: its order is another one.
-            #expect(try browser.post("/cart/items", form: [("product", try shop.productID(named: Products.tent))]).status == 303)
+            #expect(try browser.add(Products.tent).status == 303)
             let next = try browser.placeOrder()
             #expect(next.status == 303 && next.location != location, "\(next.summary)")
             #expect(Self.orders(on: try browser.get("/profile")).count == 2)
@@ -194,11 +192,10 @@ extension ShopTests {
 
         @Test("Lines, prices or delivery other than those Review showed place nothing: Review again, saying what changed")
         func changedSinceShown() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let review = try browser.review()
             // Another tab raises the bottles after Review was shown.
-            #expect(try browser.post("/cart/items", form: [("product", try shop.productID(named: Products.bottle))]).status == 303)
+            #expect(try browser.add(Products.bottle).status == 303)
             let refused = try browser.click("Place order", on: review)
             #expect(refused.status == 303 && refused.location == "/checkout/review?changed", "\(refused.summary)")
             let again = try NoticeTests.next(browser, after: refused, path: "/checkout/review?changed")
@@ -209,7 +206,7 @@ extension ShopTests {
             #expect(Self.orders(on: try browser.get("/profile")).first?.total.contains("$201.50") == true)
 
             // Details changed in another tab since Review: Review again.
-            #expect(try browser.post("/cart/items", form: [("product", try shop.productID(named: Products.tent))]).status == 303)
+            #expect(try browser.add(Products.tent).status == 303)
             let stale = try browser.review()
             #expect(try browser.postDelivery(["method": "express"]).status == 303)
             let moved = try browser.click("Place order", on: stale)
@@ -230,12 +227,11 @@ extension ShopTests {
 
         @Test("Orders are listed newest first, each with its own lines")
         func ordersNewestFirst() throws {
-            let shop = try TestShop(inProcess: true)
-            let browser = shop.browser()
+            let browser = try TestShop(inProcess: true).browser()
             let first = try browser.placeOrder()
             #expect(first.status == 303)
-            #expect(try browser.post("/cart/items", form: [("product", try shop.productID(named: Products.tent))]).status == 303)
-            #expect(try browser.post("/cart/items", form: [("product", try shop.productID(named: Products.tent))]).status == 303)
+            #expect(try browser.add(Products.tent).status == 303)
+            #expect(try browser.add(Products.tent).status == 303)
             let second = try browser.placeOrder()
             #expect(second.status == 303)
             let orders = Self.orders(on: try browser.get("/profile"))

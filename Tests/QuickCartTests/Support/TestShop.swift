@@ -382,3 +382,10 @@ extension TestShop {
         return try #require(field["value"], sourceLocation: sourceLocation)
     }
 }
+
+extension Browser {
+    /// Posts Add for the product named `name`, its id read off its shop's Search: the answer.
+    func add(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Page {
+        try post("/cart/items", form: [("product", try shop.productID(named: name, sourceLocation: sourceLocation))])
+    }
+}
