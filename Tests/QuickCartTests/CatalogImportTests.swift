@@ -41,6 +41,16 @@ struct CatalogImportTests {
             return try Storage.open(configuration, connections: 2)
         }
 
+        /// Opens the database and adds `slug` to a new session's (starter) cart at `time`: the
+        /// storage, still open, the session and the product.
+        func cart(adding slug: String, at time: Int64) throws -> (any ShopStorage, Session, Product) {
+            let storage = try open()
+            let session = TestSessions.new()
+            let product = try storage.product(slug)
+            _ = try storage.carts.add(productID: product.id, for: session, at: time)
+            return (storage, session, product)
+        }
+
         func run(_ arguments: [String]) -> OperatorRun {
             OperatorRun(arguments, database: database, media: media)
         }
@@ -194,10 +204,7 @@ struct CatalogImportTests {
     @Test("A product made inactive stays in open carts as no longer available: not counted, not checked out", arguments: StoreBackend.allCases)
     func deactivatedProductInOpenCart(backend: StoreBackend) throws {
         let workspace = try Workspace(backend)
-        let storage = try workspace.open()
-        let session = TestSessions.new()
-        let tent = try storage.product("ultralight-tent")
-        _ = try storage.carts.add(productID: tent.id, for: session, at: now)
+        let (storage, session, tent) = try workspace.cart(adding: "ultralight-tent", at: now)
         storage.close()
 
         // Tent left out: the cart keeps its line, out of sale.
@@ -223,10 +230,7 @@ struct CatalogImportTests {
     @Test("A price change shows in open carts at the new price; a placed order keeps its price", arguments: StoreBackend.allCases)
     func priceChange(backend: StoreBackend) throws {
         let workspace = try Workspace(backend)
-        let storage = try workspace.open()
-        let session = TestSessions.new()
-        let shoes = try storage.product("trail-running-shoes")
-        _ = try storage.carts.add(productID: shoes.id, for: session, at: now)
+        let (storage, session, shoes) = try workspace.cart(adding: "trail-running-shoes", at: now)
         let (orderID, _) = try storage.carts.checkout(for: TestSessions.stored(session), at: now)
         _ = try storage.carts.add(productID: shoes.id, for: TestSessions.stored(session), at: now + 1)
         storage.close()
