@@ -21,6 +21,16 @@ struct DeliveryStoreTests {
         return details
     }
 
+    /// The demo's delivery method `code`.
+    static func method(_ code: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> DeliveryMethod {
+        try #require(DeliverySeed.methods.first { $0.code == code }, "no delivery method \(code)", sourceLocation: sourceLocation)
+    }
+
+    /// Delivery by the demo's method `code` to ``details(method:)``, for an order of `subtotal`.
+    static func delivery(by code: String, of subtotal: Money, sourceLocation: SourceLocation = #_sourceLocation) throws -> OrderDelivery {
+        OrderDelivery(details: details(method: code), method: try method(code, sourceLocation: sourceLocation), subtotal: subtotal)
+    }
+
     @Test("A new shop has the demo's delivery methods in order; an import replaces them whole, exactly", arguments: StoreBackend.allCases)
     func methods(backend: StoreBackend) throws {
         let location = try backend.makeLocation()
@@ -69,10 +79,9 @@ struct DeliveryStoreTests {
     func orderKeepsDelivery(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let standard = try #require(DeliverySeed.methods.first { $0.code == "standard" })
         let cart = storage.liveCatalog.current.starterCart
         let session = TestSessions.new()
-        let delivery = OrderDelivery(details: Self.details(), method: standard, subtotal: cart.subtotal)
+        let delivery = try Self.delivery(by: "standard", of: cart.subtotal)
         #expect(delivery.price == .zero, "the demo cart's $177.00 is past standard's free-from $100.00")
         let placed = try storage.carts.placeOrder(
             OrderPlacement(intent: .review(cartVersion: 0), shownLines: OrderPlacement.lines(of: cart), delivery: delivery), for: session, at: now
@@ -88,7 +97,7 @@ struct DeliveryStoreTests {
         let change = try storage.carts.remove(productID: shoes.id, for: small, at: now)
         let stored = TestSessions.stored(small)
         let mine = try #require(try storage.sessions.stored(small)).cart
-        let paid = OrderDelivery(details: Self.details(), method: standard, subtotal: mine.subtotal)
+        let paid = try Self.delivery(by: "standard", of: mine.subtotal)
         #expect(paid.price == Money(cents: 695))
         let second = try storage.carts.placeOrder(
             OrderPlacement(intent: .review(cartVersion: change.version), shownLines: OrderPlacement.lines(of: mine), delivery: paid), for: stored, at: now
@@ -102,13 +111,12 @@ struct DeliveryStoreTests {
     func deliveryChangedSinceShown(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
-        let express = try #require(DeliverySeed.methods.first { $0.code == "express" })
         let cart = storage.liveCatalog.current.starterCart
         let session = TestSessions.new()
         _ = try storage.sessions.setDisplayName("Ada", for: session, at: now)
         let stored = TestSessions.stored(session)
-        let shown = OrderDelivery(details: Self.details(method: "express"), method: express, subtotal: cart.subtotal)
-        var dearer = express
+        let shown = try Self.delivery(by: "express", of: cart.subtotal)
+        var dearer = try Self.method("express")
         dearer.price = Money(cents: 2_500)
         try storage.deliveryMethods.replaceDeliveryMethods(DeliverySeed.methods.map { $0.code == "express" ? dearer : $0 })
         let placement = OrderPlacement(intent: .review(cartVersion: 0), shownLines: OrderPlacement.lines(of: cart), delivery: shown)

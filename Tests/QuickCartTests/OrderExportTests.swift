@@ -95,7 +95,7 @@ struct OrderExportTests {
         let mug = try storage.product("camp-mug")
         let change = try storage.carts.add(productID: mug.id, for: session, at: 1_796_029_300)
         let cart = try #require(try storage.sessions.stored(session)).cart
-        let express = try #require(DeliverySeed.methods.first { $0.code == "express" })
+        let express = try DeliveryStoreTests.method("express")
         var details = DeliveryStoreTests.details(method: "express")
         details.name = "Ada \"The Countess\" Lovelace"
         let delivery = OrderDelivery(details: details, method: express, subtotal: cart.subtotal)
