@@ -222,6 +222,21 @@ public struct MustacheField<View>: Sendable {
         ))
     }
 
+    /// `field`, marked as the same for every value of the view in this process (the shop's
+    /// name, an asset's address): a template fixed with one value of the view
+    /// (``MustacheViewTemplate/fixing(_:)``) prints each tag that reads it once, there, into
+    /// its static bytes, escaped as the tag would print it. Anywhere else it is `field`.
+    ///
+    /// ```swift
+    /// "shop": .constant(.view(\.shop))    // {{shop.name}}: bytes of the template once fixed
+    /// ```
+    @inlinable
+    public static func constant(_ field: Self) -> Self {
+        var erased = field.erased
+        erased.isConstant = true
+        return Self(erased)
+    }
+
     /// A nested view: `{{#name}}…{{/name}}` renders once inside it, and `{{name.field}}`
     /// reads one of its fields.
     ///
@@ -306,6 +321,8 @@ struct ErasedField: Sendable {
     var test: RawTest?
     var each: RawEach?
     var isList = false
+    /// Whether the field is the same for every value of its view (``MustacheField/constant(_:)``).
+    @usableFromInline var isConstant = false
     /// The fields of the element type, for views, optionals and lists; a closure, so a view
     /// type may contain itself.
     var elementFields: (@Sendable () -> ViewFields)?

@@ -29,6 +29,25 @@ public struct MustacheViewTemplate<View: MustacheView>: Sendable {
         program = try ViewCompiler.compile(name, in: library, scope: [View.mustacheFields.erased])
     }
 
+    private init(program: ViewProgram) {
+        self.program = program
+    }
+
+    /// This template with every tag that reads a field marked ``MustacheField/constant(_:)``
+    /// printed once, now, from `sample`, into its static bytes, escaped as the tag prints it:
+    /// rendering copies those bytes with the ones around them. Views this copy renders must
+    /// have those fields as `sample` has them (the rest of `sample` is not read).
+    ///
+    /// ```swift
+    /// let head = try MustacheViewTemplate<Layout>(named: "head", in: library).fixing(Layout(shop: shop))
+    /// ```
+    ///
+    /// - Parameter sample: A view holding the constant fields' values.
+    /// - Returns: The fixed template.
+    public func fixing(_ sample: View) -> Self {
+        withUnsafePointer(to: sample) { Self(program: program.fixing(UnsafeRawPointer($0))) }
+    }
+
     /// Renders `view` as UTF-8, appending to `output`.
     ///
     /// ```swift

@@ -47,7 +47,7 @@ struct ViewCompiler {
                 guard let write = escaped ? field.writeEscaped : field.writeRaw else {
                     throw error("'\(path.name)' is \(field.typeName), which cannot be printed; use a section to go inside it", path, template)
                 }
-                steps.append(.init(kind: .write, frame: frame, write: write))
+                steps.append(.init(kind: .write, frame: frame, write: write, isConstant: field.isConstant))
 
             case .section(let path, let children):
                 let (frame, field) = try resolve(path, in: scope, template: template)
@@ -115,7 +115,10 @@ struct ViewCompiler {
             guard let inner = fields.field(named: component.text) else {
                 throw error("'\(path.name)': no field '\(component.text)' in \(fields.typeName)", path, template)
             }
+            // Whatever is read inside a constant field is constant too.
+            let isConstant = field.isConstant || inner.isConstant
             field = Self.field(inner, through: through)
+            field.isConstant = isConstant
         }
         return (frame, field)
     }
@@ -159,11 +162,7 @@ struct ViewCompiler {
                 if bytes[index] == UInt8(ascii: "\n"), index + 1 < bytes.endIndex { text.append(contentsOf: indent) }
             }
         }
-        if let last = steps.last, last.kind == .text, last.text.upperBound == start {
-            steps[steps.count - 1].text = last.text.lowerBound..<text.count
-        } else {
-            steps.append(.init(kind: .text, text: start..<text.count))
-        }
+        ViewProgram.Step.appendText(start..<text.count, to: &steps)
     }
 
     private func error(_ message: String, _ path: Node.Path, _ template: MustacheTemplate) -> MustacheBindingError {

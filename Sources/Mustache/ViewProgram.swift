@@ -38,6 +38,20 @@ struct ViewProgram: Sendable {
         /// Static bytes printed before the step's own work: the text step before it, fused
         /// into it, so a tag and the bytes leading up to it take one turn of the loop.
         var prefix: Range<Int> = 0..<0
+        /// Whether `write` prints a field that is the same for every view of its type
+        /// (``MustacheField/constant(_:)``), so ``ViewProgram/fixing(_:)`` may print it once.
+        var isConstant = false
+
+        /// Appends the static bytes `range` (of the text the steps refer to) to `steps`, merged
+        /// into the last step when that is static bytes ending where they start.
+        static func appendText(_ range: Range<Int>, to steps: inout [Step]) {
+            guard !range.isEmpty else { return }
+            if let last = steps.last, last.kind == .text, last.text.upperBound == range.lowerBound {
+                steps[steps.count - 1].text = last.text.lowerBound..<range.upperBound
+            } else {
+                steps.append(.init(kind: .text, text: range))
+            }
+        }
     }
 
     /// What running one step needs, with no reference counted parts, so reading a step
@@ -95,8 +109,11 @@ struct ViewProgram: Sendable {
     let text: [UInt8]
     /// How many frames rendering needs: the views in scope at the deepest section.
     let frameCount: Int
+    /// The steps as compiled, before fusing and flattening, for ``fixing(_:)``.
+    private let tree: [Step]
 
     init(steps tree: [Step], text: [UInt8], frameCount: Int) {
+        self.tree = tree
         var flat: [Step] = []
         top = Self.flatten(Self.fused(tree), into: &flat)
         let none = FieldActions(Step(kind: .text))
@@ -123,6 +140,35 @@ struct ViewProgram: Sendable {
         // A byte more than any step reads, so the buffers rendering walks have an address.
         self.text = text + [0]
         self.frameCount = frameCount
+    }
+
+    /// The program with each tag that prints a constant field of the view in the first frame
+    /// printed now, from `root`, into the static bytes around it.
+    func fixing(_ root: UnsafeRawPointer) -> ViewProgram {
+        var fixedText: [UInt8] = []
+        let steps = Self.fixed(tree, root: root, text: text, into: &fixedText)
+        return ViewProgram(steps: steps, text: fixedText, frameCount: frameCount)
+    }
+
+    private static func fixed(_ steps: [Step], root: UnsafeRawPointer, text: [UInt8], into fixedText: inout [UInt8]) -> [Step] {
+        var result: [Step] = []
+        for var step in steps {
+            let start = fixedText.count
+            switch step.kind {
+            case .text:
+                fixedText += text[step.text]
+                Step.appendText(start..<fixedText.count, to: &result)
+            case .write where step.isConstant && step.frame == 0:
+                var output = MustacheOutput(capacity: 256)
+                step.write(root, &output)
+                fixedText += output.finish()
+                Step.appendText(start..<fixedText.count, to: &result)
+            case .write, .when, .each:
+                step.children = fixed(step.children, root: root, text: text, into: &fixedText)
+                result.append(step)
+            }
+        }
+        return result
     }
 
     /// `steps` with each text step that comes before a tag or section moved into it.

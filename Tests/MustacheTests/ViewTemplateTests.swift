@@ -216,6 +216,49 @@ struct ViewTemplateTests {
         #expect(String(decoding: output.finish(), as: UTF8.self) == "<form>tok|Cart &lt;&amp;&gt; &quot;x&quot; &#39;y&#39;|Tea &amp; &lt;cake&gt;:tok;Café “crème”:tok;</form>")
     }
 
+    /// A page whose shop and stylesheet are the same on every page of the process.
+    struct Head: MustacheView {
+        var title: String
+        var shop: Card
+        var links: Links
+        var lines: [Line]
+
+        static let mustacheFields: MustacheFields<Head> = [
+            "title": .text(\.title),
+            "shop": .constant(.view(\.shop)),
+            "links": .constant(.view(\.links)),
+            "lines": .list(\.lines),
+        ]
+    }
+
+    @Test func fixedTemplatePrintsConstantFieldsOnceAndTheRestPerRender() throws {
+        let library = try MustacheLibrary(templates: [
+            "head": """
+                <title>{{title}} · {{shop.name}}</title>{{{shop.name}}}
+                  {{>link}}
+                {{#lines}}<li>{{name}} {{links.css}}</li>{{/lines}}{{#shop}}[{{name}}]{{/shop}}
+                """,
+            "link": "<link href=\"{{links.css}}\">\n<b>{{title}}</b>\n",
+        ])
+        let template = try MustacheViewTemplate<Head>(named: "head", in: library)
+        let sample = Head(title: "unused", shop: Card(name: MustacheText("Tea & <cake>")), links: Links(css: "/a.css?v=1&b=2"), lines: [])
+        let fixed = template.fixing(sample)
+        for (title, lines) in [("Cart <1>", []), ("Home", [Self.page.lines[0]]), ("", Self.page.lines)] {
+            let head = Head(title: title, shop: sample.shop, links: sample.links, lines: lines)
+            #expect(fixed.render(head) == template.render(head))
+            #expect(fixed.render(head) == library.render("head", with: head))
+        }
+        // The constants are bytes of the fixed template now: another shop in the view is not read.
+        let other = Head(title: "T", shop: Card(name: MustacheText("Other")), links: Links(css: "/b.css"), lines: [Self.page.lines[1]])
+        #expect(fixed.render(other) == """
+            <title>T · Tea &amp; &lt;cake&gt;</title>Tea & <cake>
+              <link href="/a.css?v=1&amp;b=2">
+              <b>T</b>
+            <li>Café “crème” /a.css?v=1&amp;b=2</li>[Other]
+            """)
+        #expect(template.render(other).hasPrefix("<title>T · Other</title>Other"))
+    }
+
     static let broken: [FailingTemplate] = [
         FailingTemplate(source: "<h1>{{title}}</h1>\n<p>{{nmae}}</p>", message: "no field 'nmae' in Page", line: 2, column: 4, name: "nmae"),
         FailingTemplate(

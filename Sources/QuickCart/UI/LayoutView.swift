@@ -56,8 +56,9 @@ final class LayoutView: MustacheView {
         "themeColor": .text { $0.preferences.theme == .dark ? AppManifest.darkBackground : AppManifest.lightBackground },
         "layout": .text { $0.preferences.usesSidebar ? "sidebar" : "bar" },
         "notifications": .text { $0.preferences.notifications ? "on" : "off" },
-        "assets": .view(\.assets),
-        "shop": .view(\.shop),
+        // The same on every page: the layout is fixed with them at start (``PageTemplates/fixing(_:)``).
+        "assets": .constant(.view(\.assets)),
+        "shop": .constant(.view(\.shop)),
         "tabs": .list(\.tabs),
         "badgeText": .custom { view, output in Badge.write(view.cartCount, into: &output) },
         "badgeVisible": .bool { $0.cartCount > 0 && !$0.isOffline },

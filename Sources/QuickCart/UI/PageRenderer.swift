@@ -32,7 +32,10 @@ struct PageRenderer: Sendable {
         templates: PageTemplates, icons: IconSet, assets: AssetsView, shop: ShopView = ShopView(.standard, release: ""),
         notices: NoticeCookies
     ) {
-        self.templates = templates
+        // Every page's layout has these assets and this shop: printed into the layout once.
+        self.templates = templates.fixing(LayoutView(
+            title: "", tab: nil, preferences: .standard, assets: assets, shop: shop, tabs: [], cartCount: 0, layoutToggle: nil, csrf: "", returnTo: ""
+        ))
         self.notices = notices
         tabBar = TabBar.standard.withIcons(from: icons)
         self.assets = assets

@@ -54,6 +54,20 @@ final class PageTemplates: Sendable {
         }
     }
 
+    private init(layoutStart: MustacheViewTemplate<LayoutView>, layoutEnd: MustacheViewTemplate<LayoutView>, library: MustacheLibrary, directory: String) {
+        self.layoutStart = layoutStart
+        self.layoutEnd = layoutEnd
+        self.library = library
+        self.directory = directory
+    }
+
+    /// These templates with the layout's constant fields (the shop's name and release, the
+    /// assets' addresses) printed once from `layout` into its static bytes, as every page's
+    /// layout has the same ones.
+    func fixing(_ layout: LayoutView) -> PageTemplates {
+        PageTemplates(layoutStart: layoutStart.fixing(layout), layoutEnd: layoutEnd.fixing(layout), library: library, directory: directory)
+    }
+
     /// `Content`'s template compiled against it inside the layout.
     /// - Throws: ``TemplateError`` naming the file, line and column of the first problem.
     func compile<Content: PageView>(_: Content.Type) throws(TemplateError) -> PageTemplate<Content> {
