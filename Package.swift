@@ -68,7 +68,8 @@ let package = Package(
         // Generic layers: they know nothing of the shop.
         // zlib precompresses static files at start.
         .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD", "CZlib", "CGnuTLS"], swiftSettings: strictSwift),
-        // What SQLite's and PostgreSQL's rows share: column names, the decoding error.
+        // What SQLite's and PostgreSQL's rows share: the row's reads, the value's kinds, the
+        // standard library's conversions, column names, the decoding error.
         .target(name: "RowDecoding", swiftSettings: strictSwift),
         // What SQLite's and PostgreSQL's pools share: the idle connections, the counted waits.
         .target(name: "ConnectionPooling", swiftSettings: strictSwift),

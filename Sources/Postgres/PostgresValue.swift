@@ -1,3 +1,5 @@
+import RowDecoding
+
 /// A value sent to or read from PostgreSQL.
 ///
 /// Parameters travel in PostgreSQL's text format and the server infers their types from
@@ -28,6 +30,7 @@ public enum PostgresValue: Sendable, Hashable {
     case bytes([UInt8])
 
     /// Whether this is SQL NULL.
+    @inlinable
     public var isNull: Bool {
         if case .null = self { return true }
         return false
@@ -140,34 +143,83 @@ public enum PostgresValue: Sendable, Hashable {
     }
 }
 
-// MARK: - Literals
+// MARK: - PostgreSQL's kinds and Swift's
 
-extension PostgresValue: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByBooleanLiteral {
-    /// Creates an ``integer(_:)`` value from an integer literal.
+/// How PostgreSQL's values meet Swift's types, which every conversion (the standard library's,
+/// literals, a ``PostgresRow``'s shorthands) follows.
+extension PostgresValue: ColumnValue {
+    /// An ``integer(_:)``.
     ///
-    /// - Parameter value: The literal.
-    public init(integerLiteral value: Int64) {
-        self = .integer(value)
+    /// - Parameter int64: The integer.
+    @inlinable public init(int64: Int64) { self = .integer(int64) }
+
+    /// A ``double(_:)``.
+    ///
+    /// - Parameter double: The number.
+    @inlinable public init(double: Double) { self = .double(double) }
+
+    /// A ``text(_:)``.
+    ///
+    /// - Parameter string: The text.
+    @inlinable public init(string: String) { self = .text(string) }
+
+    /// A ``bool(_:)``.
+    ///
+    /// - Parameter bool: The Boolean.
+    @inlinable public init(bool: Bool) { self = .bool(bool) }
+
+    /// A ``bytes(_:)`` value.
+    ///
+    /// - Parameter bytes: The bytes.
+    @inlinable public init(bytes: [UInt8]) { self = .bytes(bytes) }
+
+    /// An ``integer(_:)``'s value, or a ``numeric(_:)`` holding a whole number that fits.
+    @inlinable
+    public var int64Value: Int64? {
+        switch self {
+        case .integer(let integer): integer
+        case .numeric(let text): Int64(text)
+        default: nil
+        }
     }
 
-    /// Creates a ``double(_:)`` value from a floating-point literal.
-    ///
-    /// - Parameter value: The literal.
-    public init(floatLiteral value: Double) {
-        self = .double(value)
+    /// A ``double(_:)``'s value, an ``integer(_:)``'s, or a ``numeric(_:)``'s (rounded).
+    @inlinable
+    public var doubleValue: Double? {
+        switch self {
+        case .double(let double): double
+        case .integer(let integer): Double(integer)
+        case .numeric(let text): Double(text)
+        default: nil
+        }
     }
 
-    /// Creates a ``text(_:)`` value from a string literal.
-    ///
-    /// - Parameter value: The literal.
-    public init(stringLiteral value: String) {
-        self = .text(value)
+    /// A ``text(_:)``'s value, or a ``numeric(_:)``'s exact decimal text.
+    @inlinable
+    public var stringValue: String? {
+        switch self {
+        case .text(let text), .numeric(let text): text
+        default: nil
+        }
     }
 
-    /// Creates a ``bool(_:)`` value from a Boolean literal.
-    ///
-    /// - Parameter value: The literal.
-    public init(booleanLiteral value: Bool) {
-        self = .bool(value)
+    /// A ``bool(_:)``'s value, or an ``integer(_:)``'s (zero is `false`).
+    @inlinable
+    public var boolValue: Bool? {
+        switch self {
+        case .bool(let bool): bool
+        case .integer(let integer): integer != 0
+        default: nil
+        }
+    }
+
+    /// A ``bytes(_:)`` value's bytes, or the UTF-8 bytes of ``text(_:)``.
+    @inlinable
+    public var bytesValue: [UInt8]? {
+        switch self {
+        case .bytes(let bytes): bytes
+        case .text(let text): Array(text.utf8)
+        default: nil
+        }
     }
 }

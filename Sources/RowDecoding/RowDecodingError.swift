@@ -37,6 +37,18 @@ public struct RowDecodingError: Error, CustomStringConvertible, Sendable {
         self.expectedType = String(describing: expected)
     }
 
+    /// The error for a value that did not convert to `expected`: ``Reason/unexpectedNull`` for
+    /// NULL, otherwise ``Reason/typeMismatch(found:)`` naming the value's kind.
+    ///
+    /// - Parameters:
+    ///   - value: The value read.
+    ///   - column: Its zero-based column index.
+    ///   - name: Its column name, when known.
+    ///   - expected: The requested type, named in the description.
+    public init<Value: ColumnValue, T>(unconvertible value: Value, column: Int, name: String?, expected: T.Type) {
+        self.init(value.isNull ? .unexpectedNull : .typeMismatch(found: value.kindName), column: column, name: name, expected: expected)
+    }
+
     /// For example: `cannot read column 2 "price" as Int: found text`.
     public var description: String {
         var column = "column"

@@ -1,3 +1,5 @@
+import RowDecoding
+
 /// A value as SQLite stores it: one of its five storage classes.
 ///
 /// Arguments are bound as `DatabaseValue`s and rows are read into them, so the bytes are
@@ -22,6 +24,7 @@ public enum DatabaseValue: Sendable, Hashable {
     case blob([UInt8])
 
     /// Whether this is SQL NULL.
+    @inlinable
     public var isNull: Bool {
         if case .null = self { return true }
         return false
@@ -40,35 +43,78 @@ public enum DatabaseValue: Sendable, Hashable {
     }
 }
 
-// MARK: - Literals
+// MARK: - SQLite's kinds and Swift's
 
-extension DatabaseValue: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByBooleanLiteral {
-    /// Creates an ``integer(_:)`` value from an integer literal.
+/// How SQLite's storage classes meet Swift's types, which every conversion (the standard
+/// library's, literals, a ``Row``'s shorthands) follows.
+extension DatabaseValue: ColumnValue {
+    /// The ``storageClass``.
+    public var kindName: String { storageClass }
+
+    /// An ``integer(_:)``.
     ///
-    /// - Parameter value: The literal.
-    public init(integerLiteral value: Int64) {
-        self = .integer(value)
+    /// - Parameter int64: The integer.
+    @inlinable public init(int64: Int64) { self = .integer(int64) }
+
+    /// A ``real(_:)``.
+    ///
+    /// - Parameter double: The number.
+    @inlinable public init(double: Double) { self = .real(double) }
+
+    /// A ``text(_:)``.
+    ///
+    /// - Parameter string: The text.
+    @inlinable public init(string: String) { self = .text(string) }
+
+    /// An ``integer(_:)``, 1 or 0, as SQLite has no Boolean storage class.
+    ///
+    /// - Parameter bool: The Boolean.
+    @inlinable public init(bool: Bool) { self = .integer(bool ? 1 : 0) }
+
+    /// A ``blob(_:)``.
+    ///
+    /// - Parameter bytes: The bytes.
+    @inlinable public init(bytes: [UInt8]) { self = .blob(bytes) }
+
+    /// An ``integer(_:)``'s value.
+    @inlinable
+    public var int64Value: Int64? {
+        guard case .integer(let integer) = self else { return nil }
+        return integer
     }
 
-    /// Creates a ``real(_:)`` value from a floating-point literal.
-    ///
-    /// - Parameter value: The literal.
-    public init(floatLiteral value: Double) {
-        self = .real(value)
+    /// A ``real(_:)``'s value, or an ``integer(_:)``'s, since SQLite stores whole REAL
+    /// values as integers under NUMERIC affinity.
+    @inlinable
+    public var doubleValue: Double? {
+        switch self {
+        case .real(let real): real
+        case .integer(let integer): Double(integer)
+        default: nil
+        }
     }
 
-    /// Creates a ``text(_:)`` value from a string literal.
-    ///
-    /// - Parameter value: The literal.
-    public init(stringLiteral value: String) {
-        self = .text(value)
+    /// A ``text(_:)``'s value.
+    @inlinable
+    public var stringValue: String? {
+        guard case .text(let text) = self else { return nil }
+        return text
     }
 
-    /// Creates an ``integer(_:)`` value, 1 or 0, from a Boolean literal, as SQLite has no
-    /// Boolean storage class.
-    ///
-    /// - Parameter value: The literal.
-    public init(booleanLiteral value: Bool) {
-        self = .integer(value ? 1 : 0)
+    /// An ``integer(_:)`` as a Boolean: zero is `false`, anything else `true`.
+    @inlinable
+    public var boolValue: Bool? {
+        guard case .integer(let integer) = self else { return nil }
+        return integer != 0
+    }
+
+    /// A ``blob(_:)``'s bytes, or the UTF-8 bytes of ``text(_:)``.
+    @inlinable
+    public var bytesValue: [UInt8]? {
+        switch self {
+        case .blob(let bytes): bytes
+        case .text(let text): Array(text.utf8)
+        default: nil
+        }
     }
 }

@@ -1,4 +1,5 @@
 import CSQLite
+import RowDecoding
 
 /// The current row of a running statement, read in place.
 ///
@@ -129,9 +130,7 @@ public struct StatementRow: ~Copyable {
     /// The error for a value that does not convert to `T`; the column's name is looked up
     /// only now, on the failing path.
     private func mismatch<T>(at column: Int32, expected: T.Type) -> RowDecodingError {
-        let found = value(at: column)
-        let reason: RowDecodingError.Reason = found.isNull ? .unexpectedNull : .typeMismatch(found: found.storageClass)
         let name = sqlite3_column_name(handle, column).map { String(cString: $0) }
-        return RowDecodingError(reason, column: Int(column), name: name, expected: T.self)
+        return RowDecodingError(unconvertible: value(at: column), column: Int(column), name: name, expected: T.self)
     }
 }

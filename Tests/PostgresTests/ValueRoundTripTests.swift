@@ -97,6 +97,12 @@ struct ValueRoundTripTests {
         }
     }
 
+    @Test func literalsSendWhatTheirSwiftTypesSend() {
+        let literals: [PostgresValue] = [7, 2.5, "seven", true]
+        #expect(literals == [.integer(7), .double(2.5), .text("seven"), .bool(true)])
+        #expect(literals == [7.postgresValue, 2.5.postgresValue, "seven".postgresValue, true.postgresValue])
+    }
+
     @Test func rawRepresentableTypesConvertThroughTheirRawValue() throws {
         enum Status: String, PostgresValueConvertible {
             case open, paid

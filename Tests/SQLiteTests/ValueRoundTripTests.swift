@@ -107,6 +107,12 @@ struct ValueRoundTripTests {
         }
     }
 
+    @Test func literalsStoreWhatTheirSwiftTypesStore() {
+        let literals: [DatabaseValue] = [7, 2.5, "seven", true]
+        #expect(literals == [.integer(7), .real(2.5), .text("seven"), .integer(1)])
+        #expect(literals == [7.databaseValue, 2.5.databaseValue, "seven".databaseValue, true.databaseValue])
+    }
+
     @Test func rawRepresentableTypesConvertThroughTheirRawValue() throws {
         enum Status: String, DatabaseValueConvertible {
             case open, paid

@@ -1,7 +1,8 @@
 /// A result row as the stores read it, whichever the backend: SQLite's `Row` and
-/// `StatementRow` (read in place) and PostgreSQL's `PostgresRow` satisfy it, so what both
-/// backends decode alike (``StoredClientRows``) is written once. Reads throw the backend's
-/// decoding error on NULL, a value of another type or a column that is not there.
+/// PostgreSQL's `PostgresRow` satisfy it with RowDecoding's `ColumnRow` reads, SQLite's
+/// `StatementRow` (read in place) with its own, so what both backends decode alike
+/// (``StoredClientRows``) is written once. Reads throw a `RowDecodingError` on NULL, a value
+/// of another type or a column that is not there.
 protocol StoredRow: ~Copyable {
     func bool(_ index: Int) throws -> Bool
     func int(_ index: Int) throws -> Int
