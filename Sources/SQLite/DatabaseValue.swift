@@ -101,12 +101,10 @@ extension DatabaseValue: ColumnValue {
         return text
     }
 
-    /// An ``integer(_:)`` as a Boolean: zero is `false`, anything else `true`.
+    /// An ``integer(_:)`` as a Boolean, as SQLite has no Boolean storage class: zero is
+    /// `false`, anything else `true`.
     @inlinable
-    public var boolValue: Bool? {
-        guard case .integer(let integer) = self else { return nil }
-        return integer != 0
-    }
+    public var boolValue: Bool? { int64Value.map { $0 != 0 } }
 
     /// A ``blob(_:)``'s bytes, or the UTF-8 bytes of ``text(_:)``.
     @inlinable
