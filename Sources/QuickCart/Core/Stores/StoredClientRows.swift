@@ -25,6 +25,10 @@ struct StoredClientRows {
     let catalog: Catalog
     private var stored: StoredClient?
     private var items: [Cart.Item] = []
+    /// Whether the first row has been read, and whether it was a client with a shopper, whose
+    /// lines the rows are: flags, as matching `stored` on every row copied the whole session.
+    private var readFirst = false
+    private var readsLines = false
 
     init(catalog: Catalog) {
         self.catalog = catalog
@@ -32,11 +36,13 @@ struct StoredClientRows {
 
     /// Reads one row of the statement's result.
     mutating func read<Row: StoredRow & ~Copyable>(_ row: borrowing Row) throws {
-        if stored == nil {
+        if !readFirst {
+            readFirst = true
             if try row.bool(0) {
                 stored = .spent
                 return
             }
+            readsLines = true
             stored = .active(StoredSession(
                 shopperID: try row.string(2), shopperLiveKey: try row.string(3), createdAt: try row.int64(4),
                 lastSeen: try row.int64(1), displayName: try row.string(5),
@@ -48,7 +54,7 @@ struct StoredClientRows {
                 newestSearch: try row.optionalString(13)
             ))
         }
-        guard case .active = stored, !(try row.isNull(11)), let product = catalog.product(id: try row.int64(11)) else { return }
+        guard readsLines, !(try row.isNull(11)), let product = catalog.product(id: try row.int64(11)) else { return }
         items.append(Cart.Item(product: product, quantity: try row.int(12)))
     }
 
