@@ -1,7 +1,9 @@
 /// A client's session as the one statement of ``SessionStore/session(clientID:)`` reads it on
-/// every backend: the client, its shopper and its cart lines (a row per line; one row of NULL
-/// lines for an empty cart; one row with the spent mark for a spent client) and the newest
-/// search. Each backend writes the SQL; this reads its rows, whose columns are, in order:
+/// every backend: the client, its shopper and its cart lines and the newest search. The first
+/// row carries the client (one row with the spent mark for a spent client); a line may ride on
+/// it (PostgreSQL joins the lines: a row per line, one row of NULL lines for an empty cart) or
+/// come after it (SQLite sends the client's row without a line, then a row per line). Each
+/// backend writes the SQL; this reads its rows, whose columns are, in order:
 ///
 /// | # | column | # | column |
 /// | --- | --- | --- | --- |
@@ -14,7 +16,7 @@
 /// | 6 | theme | 13 | the newest search (NULL without) |
 ///
 /// The session's columns are read once, from the first row, and only the two line columns
-/// from each row; lines of products the catalog no longer has are left out.
+/// from each row that has a line; lines of products the catalog no longer has are left out.
 struct StoredClientRows {
     /// A client of `SELECT id, device, created_at, last_seen FROM clients`, for the devices list.
     static func device<Row: StoredRow & ~Copyable>(from row: borrowing Row) throws -> StoredDevice {
