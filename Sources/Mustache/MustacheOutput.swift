@@ -83,7 +83,10 @@ public struct MustacheOutput: ~Copyable {
     ///
     /// - Returns: Everything appended, in order.
     public consuming func finish() -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: count) { bytes, initialized in
+        // An empty array is the standard library's shared empty storage, whose count
+        // `unsafeUninitializedCapacity` would write (the same 0, but a race to ThreadSanitizer).
+        guard count > 0 else { return [] }
+        return [UInt8](unsafeUninitializedCapacity: count) { bytes, initialized in
             bytes.baseAddress?.initialize(from: start, count: count)
             initialized = count
         }
