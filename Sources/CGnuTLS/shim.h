@@ -6,6 +6,7 @@
 #include <string.h>
 #include <gnutls/gnutls.h>
 #include <gnutls/abstract.h>
+#include <gnutls/crypto.h>
 
 /// A certificate chain and its private key, as GnuTLS hands them to a handshake.
 typedef struct cgnutls_identity {

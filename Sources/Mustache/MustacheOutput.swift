@@ -195,7 +195,10 @@ public struct MustacheOutput: ~Copyable {
     }
 
     /// "00" to "99", two bytes each.
-    private static let digitPairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
+    private static let digitPairs: [UInt8] = (0..<100).flatMap { (pair: Int) -> [UInt8] in
+        let zero = UInt8(ascii: "0")
+        return [zero + UInt8(pair / 10), zero + UInt8(pair % 10)]
+    }
 
     @usableFromInline
     mutating func appendEscaped(_ source: UnsafeBufferPointer<UInt8>) {

@@ -15,18 +15,18 @@ enum ScriptModules {
     /// page script's modules (`js/*.js`); any other file, the service worker included, as it is.
     static func rewrite(path: String, content: [UInt8], version: (String) -> String?) -> [UInt8] {
         guard path.hasPrefix("js/"), path.hasSuffix(".js") else { return content }
-        let text = withoutComments(String(decoding: content, as: UTF8.self))
-        return Array(versionedImports(text, of: path, version: version).utf8)
+        return versionedImports(withoutComments(content), of: path, version: version)
     }
+
+    // Both passes work on bytes, not on a String's characters: they run for every module at
+    // every start (each test's shop included), where a Regex, and then walking Characters,
+    // were the largest part of the app's start-up.
 
     /// `text` with each relative import specifier that names a served file given that file's
     /// version. Specifiers of no served file, or of one in a cycle of imports (whose version is
     /// not known yet), stay as they are.
-    static func versionedImports(_ text: String, of path: String, version: (String) -> String?) -> String {
-        // `from './x.js'`, `import './x.js'` and `import('./x.js')`, with either quote. Scanned
-        // byte by byte, not with a Regex: this runs for every module at every start, where a
-        // Regex was the largest part of the app's start-up.
-        let bytes = Array(text.utf8)
+    static func versionedImports(_ bytes: [UInt8], of path: String, version: (String) -> String?) -> [UInt8] {
+        // `from './x.js'`, `import './x.js'` and `import('./x.js')`, with either quote.
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + 64)
         var copied = 0
@@ -53,7 +53,7 @@ enum ScriptModules {
             index = end + 1
         }
         output += bytes[copied...]
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 
     /// Whether a specifier ends at `byte`: a quote, `?`, `#` or white space.
@@ -66,6 +66,8 @@ enum ScriptModules {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
     }
 
+    private static let importKeywords: [[UInt8]] = [Array("from".utf8), Array("import".utf8)]
+
     /// Whether the word `from` or `import` (then white space, an optional `(` and white space)
     /// stands right before the quote at `quote`.
     private static func follows(importKeywordIn bytes: [UInt8], before quote: Int) -> Bool {
@@ -75,10 +77,9 @@ enum ScriptModules {
             end -= 1
             while end > 0, isSpace(bytes[end - 1]) { end -= 1 }
         }
-        for keyword in ["from", "import"] {
-            let word = Array(keyword.utf8)
+        for word in importKeywords {
             let start = end - word.count
-            guard start >= 0, Array(bytes[start..<end]) == word else { continue }
+            guard start >= 0, bytes[start..<end].elementsEqual(word) else { continue }
             if start == 0 { return true }
             let before = bytes[start - 1]
             let isWordByte = before == UInt8(ascii: "_") || before == UInt8(ascii: "$") || before >= 0x80
@@ -93,33 +94,58 @@ enum ScriptModules {
     /// or a one-line `/* */`) becomes empty, and a comment after code goes when the code before
     /// it has no quote, backtick or slash (so the `//` cannot be inside a string or a regular
     /// expression). Lines inside a template literal that spans lines are left alone.
-    static func withoutComments(_ text: String) -> String {
+    static func withoutComments(_ text: [UInt8]) -> [UInt8] {
+        let newline = UInt8(ascii: "\n"), space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
+        let slash = UInt8(ascii: "/"), star = UInt8(ascii: "*")
+        var output: [UInt8] = []
+        output.reserveCapacity(text.count)
         var inTemplate = false
-        var lines: [Substring] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        var lineStart = 0
+        while lineStart <= text.count {
+            var lineEnd = lineStart
+            while lineEnd < text.count, text[lineEnd] != newline { lineEnd += 1 }
+            if lineStart > 0 { output.append(newline) }
+            defer { lineStart = lineEnd + 1 }
             if inTemplate {
-                lines.append(line)
-                inTemplate = !isOdd(backticksIn: line)
+                output += text[lineStart..<lineEnd]
+                inTemplate = !isOdd(backticksIn: text, lineStart..<lineEnd)
                 continue
             }
-            let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
-            if trimmed.hasPrefix("//") || (trimmed.hasPrefix("/*") && trimmed.hasSuffix("*/")) {
-                lines.append("")
+            var first = lineStart
+            while first < lineEnd, text[first] == space || text[first] == tab { first += 1 }
+            let length = lineEnd - first
+            if length >= 2, text[first] == slash,
+               text[first + 1] == slash || (text[first + 1] == star && text[lineEnd - 2] == star && text[lineEnd - 1] == slash) {
                 continue
             }
-            var code = line
-            if let comment = line.firstRange(of: " //"), !line[..<comment.lowerBound].contains(where: "'\"`/".contains) {
-                code = line[..<comment.lowerBound]
-                while code.last == " " { code.removeLast() }
+            var codeEnd = lineEnd
+            if let comment = firstTrailingComment(in: text, lineStart..<lineEnd) {
+                codeEnd = comment
+                while codeEnd > lineStart, text[codeEnd - 1] == space { codeEnd -= 1 }
             }
-            lines.append(code)
-            inTemplate = isOdd(backticksIn: code)
+            output += text[lineStart..<codeEnd]
+            inTemplate = isOdd(backticksIn: text, lineStart..<codeEnd)
         }
-        return lines.joined(separator: "\n")
+        return output
     }
 
-    private static func isOdd(backticksIn line: Substring) -> Bool {
-        line.reduce(false) { odd, character in character == "`" ? !odd : odd }
+    /// Where ` //` starts in `line` of `text`, when no quote, backtick or slash comes before it.
+    private static func firstTrailingComment(in text: [UInt8], _ line: Range<Int>) -> Int? {
+        var index = line.lowerBound
+        while index + 2 < line.upperBound {
+            switch text[index] {
+            case UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "`"), UInt8(ascii: "/"): return nil
+            case UInt8(ascii: " ") where text[index + 1] == UInt8(ascii: "/") && text[index + 2] == UInt8(ascii: "/"): return index
+            default: index += 1
+            }
+        }
+        return nil
+    }
+
+    private static func isOdd(backticksIn text: [UInt8], _ range: Range<Int>) -> Bool {
+        var odd = false
+        for index in range where text[index] == UInt8(ascii: "`") { odd.toggle() }
+        return odd
     }
 
     /// The served path `specifier` names, relative to the module at `path`; `nil` when it
