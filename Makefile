@@ -47,14 +47,13 @@ deps:
 swift-test-deps: deps
 	$(call install-missing,$(SWIFT_TEST_PACKAGES))
 
-## Chromium, its driver, Java and the Python test tools (in $(VENV); --no-compile: Python
-## compiles only the modules the tests import, when they first do, instead of every file installed).
+## Chromium, its driver, Java and the Python test tools (in $(VENV)).
 test-deps: swift-test-deps
 	$(call install-missing,$(TEST_PACKAGES))
 	@if [ ! -x $(VENV)/bin/python ] || ! cmp -s Tests/Browser/requirements.txt $(VENV)/requirements.txt; then \
 	  echo "Preparing the browser-test tools in $(VENV) ..."; \
 	  rm -rf $(VENV) && python3 -m venv $(VENV) \
-	  && $(VENV)/bin/pip install -q --no-compile --disable-pip-version-check -r Tests/Browser/requirements.txt \
+	  && $(VENV)/bin/pip install -q --disable-pip-version-check -r Tests/Browser/requirements.txt \
 	  && cp Tests/Browser/requirements.txt $(VENV)/requirements.txt; \
 	fi
 
