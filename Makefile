@@ -72,15 +72,13 @@ cluster: build
 	HOST=$(HOST) PORT=$(PORT) deploy/cluster
 
 SWIFTC       ?= swiftc
-# Seconds per fuzz target: `make fuzz` explores for 30; `make test` replays each seed corpus and
-# explores for 15, which takes 1½ minutes off its run on two cores.
-FUZZ_SECONDS      ?= 30
-TEST_FUZZ_SECONDS ?= 15
+# Seconds per fuzz target, after its seed corpus is replayed (`make test` and `make fuzz` alike).
+FUZZ_SECONDS ?= 30
 
-## Every test: swift test under TSan and under ASan, each fuzz target for $(TEST_FUZZ_SECONDS) s,
-## then the browser, resilience and cluster suites; one closing line counts them all.
+## Every test: swift test under TSan and under ASan, each fuzz target for $(FUZZ_SECONDS) s, then
+## the browser, resilience and cluster suites on the ASan quickcart; one closing line counts them all.
 test: test-deps
-	@SWIFT="$(SWIFT)" VENV="$(VENV)" FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) Tests/run-suites
+	@SWIFT="$(SWIFT)" VENV="$(VENV)" FUZZ_SECONDS=$(FUZZ_SECONDS) Tests/run-suites
 
 ## Only `swift test`.
 test-swift: swift-test-deps
