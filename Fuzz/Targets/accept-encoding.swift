@@ -1,7 +1,8 @@
 // Fuzz target: MicroHTTP's AcceptEncoding, which reads whether a client takes gzip on the static
 // fast path, byte by byte and without allocating.
 //
-// Built by Fuzz/run together with Sources/MicroHTTP/*.swift into one module. The input is the
+// Built by Fuzz/run together with Sources/MicroHTTP/*.swift and the other MicroHTTP targets into
+// one module and executable (Fuzz/Support/MicroHTTPTargets.swift). The input is the
 // field's value. Checked:
 // - the answer equals a plain restatement of the rule built on splitting strings: elements
 //   split at commas, parameters at semicolons, spaces and tabs trimmed; `gzip` or `x-gzip`
@@ -9,7 +10,6 @@
 //   `0` followed only by dots and zeros refuses; the last listing of a coding wins;
 // - the C-string entry point agrees, up to the first NUL.
 
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAcceptEncoding(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let field = UnsafeRawBufferPointer(start: start, count: count)
     let answer = AcceptEncoding.acceptsGzip(field)

@@ -1,7 +1,8 @@
 // Fuzz target: MicroHTTP's PercentEncodingValidator, which decides whether a request target or
 // an urlencoded form body is well formed before libmicrohttpd decodes it.
 //
-// Built by Fuzz/run together with Sources/MicroHTTP/*.swift into one module (the validator is
+// Built by Fuzz/run together with Sources/MicroHTTP/*.swift and the other MicroHTTP targets into
+// one module and executable (Fuzz/Support/MicroHTTPTargets.swift; the validator is
 // internal). The first input byte picks the mode and how the rest is cut into pieces (a form body
 // arrives in pieces of any size); the rest is the text. Checked:
 // - the answer equals a plain restatement of the rule: every `%` starts an escape of exactly two
@@ -15,7 +16,6 @@
 //   unreserved characters and escapes only, and decodes back to itself; decoding the text gives
 //   what a plain restatement gives (escapes of two hex digits, then UTF-8, else nil).
 
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPercentEncoding(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     guard count > 0 else { return 0 }
     let control = start[0]

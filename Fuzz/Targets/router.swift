@@ -1,7 +1,8 @@
 // Fuzz target: MicroHTTP's Router, matching paths against `literal`, `:parameter` and `*rest`
 // patterns (the shop's own routes plus a few more), through its public API.
 //
-// Built by Fuzz/run together with Sources/MicroHTTP/*.swift. The first input byte picks the
+// Built by Fuzz/run together with Sources/MicroHTTP/*.swift and the other MicroHTTP targets into
+// one executable (Fuzz/Support/MicroHTTPTargets.swift). The first input byte picks the
 // method, the rest is the path (decoded as UTF-8, as the server hands it over). Checked for every
 // path that starts with `/`:
 // - the answer is the one the documented rules give, restated plainly below: the first route
@@ -51,7 +52,6 @@ private let router: Router = {
     return router
 }()
 
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRouter(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     guard count > 0 else { return 0 }
     let method = methods[Int(start[0]) % methods.count]

@@ -1,6 +1,7 @@
 // Fuzz target: MicroHTTP's StaticFiles, resolving request paths to the files of one folder.
 //
-// Built by Fuzz/run together with Sources/MicroHTTP/*.swift; uses only the public API. At start
+// Built by Fuzz/run together with Sources/MicroHTTP/*.swift and the other MicroHTTP targets into
+// one executable (Fuzz/Support/MicroHTTPTargets.swift); uses only the public API. At start
 // it lays out a fixture in a fresh temporary folder:
 //
 //     base/secret.txt, base/secret-dir/inner.txt, base/site-evil/x.txt   (secrets, outside)
@@ -78,7 +79,6 @@ private let fixture: Fixture = {
     return Fixture(assets: assets, servable: expected, secrets: secrets.map { Array($0.utf8) })
 }()
 
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzStaticFiles(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     guard count > 0 else { return 0 }
     var text = String(decoding: UnsafeBufferPointer(start: start + 1, count: count - 1), as: UTF8.self)
