@@ -12,6 +12,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from conftest import ROOT, QuickCartServer
+from pages import wait_for
 
 
 @pytest.fixture
@@ -92,14 +93,12 @@ def test_counts_move_by_route_pattern_and_status(shop):
     # the client has read the whole answer (the last one went uncounted once, under the sanitizer):
     # the counts are read again until they have moved, for at most 5 s.
     expected = {("/cart", "200"): 3, ("unmatched", "404"): 1, ("/cart/items/:id/quantity", "403"): 1}
-    deadline = time.monotonic() + 5
-    while True:
-        after = families(shop)
-        counts = {key: moved(after, *key) for key in expected}
-        if counts == expected or time.monotonic() > deadline:
-            break
-        time.sleep(0.05)
-    assert counts == expected, f"requests counted by route and status: expected {expected}, saw {counts}"
+
+    def counted():
+        snapshot = families(shop)
+        return snapshot if {key: moved(snapshot, *key) for key in expected} == expected else None
+
+    after = wait_for(counted, what=f"requests counted by route and status as {expected}")
     text = shop.metrics()
     assert "4242" not in text and "no-such-page" not in text, "raw paths must never become labels"
 
