@@ -11,7 +11,8 @@
 
 /// An HMAC-SHA-256 context holding `key`, made once per key: OpenSSL's one-shot `HMAC()` fetches
 /// the algorithm and sets the key up again on every call, which costs about 20,000 instructions;
-/// a copy of a keyed context costs a tenth of that. NULL when libcrypto cannot make one.
+/// the copies of a keyed context (`ccrypto_hmac_sha256_dup`) start from its key again for a
+/// fraction of that. NULL when libcrypto cannot make one.
 static inline EVP_MAC_CTX *ccrypto_hmac_sha256_new(const unsigned char *key, size_t key_length) {
     static const unsigned char no_key = 0;
     EVP_MAC *mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
@@ -31,20 +32,25 @@ static inline EVP_MAC_CTX *ccrypto_hmac_sha256_new(const unsigned char *key, siz
     return context;
 }
 
-/// HMAC-SHA-256 of `message` under the key `keyed` holds, into `out` (32 bytes); 1 on success.
-/// `keyed` itself is only read (its copy does the work), so threads may share it.
-static inline int ccrypto_hmac_sha256(const EVP_MAC_CTX *keyed, const unsigned char *message,
-                                      size_t message_length, unsigned char *out) {
-    EVP_MAC_CTX *context = EVP_MAC_CTX_dup(keyed);
-    if (context == NULL) return 0;
-    size_t out_length = 0;
-    const int succeeded = EVP_MAC_update(context, message, message_length) == 1
-        && EVP_MAC_final(context, out, &out_length, 32) == 1 && out_length == 32;
-    EVP_MAC_CTX_free(context);
-    return succeeded;
+/// A context of its own for one thread at a time, holding `keyed`'s key: reused for code after
+/// code (`ccrypto_hmac_sha256`), it saves the copy and the free of a context per code. NULL when
+/// libcrypto cannot make one.
+static inline EVP_MAC_CTX *ccrypto_hmac_sha256_dup(const EVP_MAC_CTX *keyed) {
+    return EVP_MAC_CTX_dup(keyed);
 }
 
-/// Frees a context of `ccrypto_hmac_sha256_new`.
+/// HMAC-SHA-256 of `message` into `out` (32 bytes) with `context` (from `ccrypto_hmac_sha256_dup`,
+/// used by one thread at a time); 1 on success. Starting again with no key keeps the context's
+/// key and drops whatever an earlier code left in it.
+static inline int ccrypto_hmac_sha256(EVP_MAC_CTX *context, const unsigned char *message,
+                                      size_t message_length, unsigned char *out) {
+    size_t out_length = 0;
+    return EVP_MAC_init(context, NULL, 0, NULL) == 1
+        && EVP_MAC_update(context, message, message_length) == 1
+        && EVP_MAC_final(context, out, &out_length, 32) == 1 && out_length == 32;
+}
+
+/// Frees a context of `ccrypto_hmac_sha256_new` or `ccrypto_hmac_sha256_dup`.
 static inline void ccrypto_hmac_sha256_free(EVP_MAC_CTX *keyed) {
     EVP_MAC_CTX_free(keyed);
 }

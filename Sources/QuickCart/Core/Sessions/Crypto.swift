@@ -1,4 +1,5 @@
 import CCrypto
+import Synchronization
 
 // The shop's cryptography, from OpenSSL's libcrypto (Debian's libssl-dev), behind a face of
 // Swift types: C types and return codes stay in this file.
@@ -37,30 +38,54 @@ struct HMACKey: Sendable {
     func authenticate(_ message: some Sequence<UInt8>) -> [UInt8] {
         let bytes = Array(message)
         var code = [UInt8](repeating: 0, count: 32)
+        let context = keyed.take()
         let succeeded = bytes.withUnsafeBufferPointer { input in
             code.withUnsafeMutableBufferPointer { output in
-                ccrypto_hmac_sha256(keyed.context, input.baseAddress, input.count, output.baseAddress)
+                ccrypto_hmac_sha256(context.context, input.baseAddress, input.count, output.baseAddress)
             }
         }
+        keyed.giveBack(context)
         precondition(succeeded == 1, "libcrypto failed to compute HMAC-SHA-256")
         return code
     }
 
-    /// libcrypto's context holding the key, set up once; each code is computed on a copy.
-    /// `@unchecked Sendable`: after `init` the context is only read (copied), which libcrypto
-    /// allows from any number of threads at once.
+    /// libcrypto's context holding the key, set up once, and copies of it that compute codes:
+    /// one thread uses a copy at a time, and starts it from the key again for each code, which
+    /// costs less than copying the keyed context and freeing the copy every time.
+    /// `@unchecked Sendable`: the keyed context is only read (copied) after `init`, which
+    /// libcrypto allows from any number of threads at once; the copies are handed out under a lock.
     private final class KeyedContext: @unchecked Sendable {
-        let context: OpaquePointer
+        private let keyed: OpaquePointer
+        /// Copies not in use: as many as threads have computed codes at one time.
+        private let spares = Mutex<[Copy]>([])
+
+        /// A copy of the keyed context. `@unchecked Sendable`: only one thread holds it at a time.
+        struct Copy: @unchecked Sendable {
+            let context: OpaquePointer
+        }
 
         init(_ key: [UInt8]) {
             let made = key.withUnsafeBufferPointer { ccrypto_hmac_sha256_new($0.baseAddress, $0.count) }
             // Only a libcrypto without HMAC or SHA-256 (or out of memory) cannot make one.
             guard let made else { preconditionFailure("libcrypto could not set up HMAC-SHA-256") }
-            context = made
+            keyed = made
+        }
+
+        /// A copy for this thread alone until ``giveBack(_:)``.
+        func take() -> Copy {
+            if let spare = spares.withLock({ $0.popLast() }) { return spare }
+            guard let context = ccrypto_hmac_sha256_dup(keyed) else { preconditionFailure("libcrypto could not copy an HMAC-SHA-256 context") }
+            return Copy(context: context)
+        }
+
+        /// Returns a copy from ``take()`` for the next code.
+        func giveBack(_ copy: Copy) {
+            spares.withLock { $0.append(copy) }
         }
 
         deinit {
-            ccrypto_hmac_sha256_free(context)
+            for copy in spares.withLock({ $0 }) { ccrypto_hmac_sha256_free(copy.context) }
+            ccrypto_hmac_sha256_free(keyed)
         }
     }
 }
