@@ -11,8 +11,8 @@ public struct Request: Sendable {
     public var query: Parameters
     /// The request's header fields.
     public var headers: HTTPHeaders
-    /// Cookies sent by the client, by name (the first of duplicates wins).
-    public var cookies: [String: String]
+    /// Cookies sent by the client, in order (``Cookies``: its subscript finds the first of a name).
+    public var cookies: Cookies
     /// Fields of an `application/x-www-form-urlencoded` or `multipart/form-data` body.
     public var form: Parameters
     /// The raw body, for any other content type; empty for forms.
@@ -29,7 +29,7 @@ public struct Request: Sendable {
         path: String,
         query: Parameters = Parameters(),
         headers: HTTPHeaders = HTTPHeaders(),
-        cookies: [String: String] = [:],
+        cookies: Cookies = Cookies(),
         form: Parameters = Parameters(),
         body: [UInt8] = [],
         remoteAddress: String = "",

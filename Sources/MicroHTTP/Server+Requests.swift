@@ -278,11 +278,9 @@ extension Server {
         return headers
     }
 
-    private static func cookies(on connection: OpaquePointer) -> [String: String] {
-        var cookies: [String: String] = [:]
-        forEachValue(of: MHD_ValueKind.COOKIE_KIND, on: connection) { name, value in
-            if cookies[name] == nil { cookies[name] = value ?? "" }
-        }
+    private static func cookies(on connection: OpaquePointer) -> Cookies {
+        var cookies = Cookies()
+        forEachValue(of: MHD_ValueKind.COOKIE_KIND, on: connection) { cookies.append(name: $0, value: $1 ?? "") }
         return cookies
     }
 

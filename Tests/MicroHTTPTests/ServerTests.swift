@@ -18,7 +18,7 @@ import Testing
         }
         router.post("/body") { request in .text("\(request.body.count) bytes") }
         router.get("/cookies") { request in
-            var response = Response.text(request.cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";"))
+            var response = Response.text(request.cookies.sorted { $0.name < $1.name }.map { "\($0.name)=\($0.value)" }.joined(separator: ";"))
             response.setCookie(Cookie(name: "sid", value: "abc", sameSite: .lax))
             return response
         }

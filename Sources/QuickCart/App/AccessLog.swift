@@ -39,12 +39,12 @@ struct AccessLog: Middleware {
     /// Either cookie name will do: browsers keep the `__Host-` one only where the shop set it
     /// (with `--secure-cookies`), which is preferred when both came.
     private static func sessionTag(_ request: Request) -> String {
-        // A request carries a cookie or two: walking them compares lengths first, where two
-        // lookups would hash both names every time.
+        // One walk over the cookie or two a request carries finds either name; the first of
+        // a name counts, as everywhere.
         var plain: String?
         for (name, value) in request.cookies {
             if name == SessionManager.hostOnlyCookieName { return tag(of: value) }
-            if name == SessionManager.cookieName { plain = value }
+            if plain == nil, name == SessionManager.cookieName { plain = value }
         }
         return plain.map(tag(of:)) ?? "-"
     }

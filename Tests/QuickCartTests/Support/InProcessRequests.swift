@@ -14,10 +14,10 @@ enum InProcessRequests {
         var fields = HTTPHeaders()
         fields.add("Host", "127.0.0.1")
         for (name, value) in headers { fields.add(name, value) }
-        var cookies: [String: String] = [:]
+        var cookies = Cookies()
         for cookie in fields.values(named: "Cookie").flatMap({ $0.split(separator: ";") }) {
             let (name, value) = split(String(cookie.drop { $0 == " " }), at: "=")
-            if cookies[name] == nil { cookies[name] = value ?? "" }
+            cookies.append(name: name, value: value ?? "")
         }
         let isForm = fields["Content-Type"]?.hasPrefix("application/x-www-form-urlencoded") ?? false
         let request = Request(
