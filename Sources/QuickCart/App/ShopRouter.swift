@@ -63,26 +63,28 @@ struct ShopRouter {
         return { request in
             do {
                 let now = clock.nowMilliseconds()
-                let resolution = try sessionManager.resolve(request, at: now / 1000)
-                var session = resolution.session
+                var resolution = try sessionManager.resolve(request, at: now / 1000)
                 // A session not stored yet keeps its searches in this instance's memory: its
                 // Search tab returns to the newest of them, as a stored session's does.
-                if !session.isStored, !resolution.isNew { session.newestSearch = pending.recent(for: session.clientID).first }
+                if !resolution.session.isStored, !resolution.isNew {
+                    resolution.session.newestSearch = pending.recent(for: resolution.session.clientID).first
+                }
+                // Taken first, so that the session and its cart move into the handler's request
+                // rather than being copied (a retain and a release of each of their strings).
+                let renewal = resolution.cookie
+                let rotating = storesSession ? sessionManager.rotatingToken(of: resolution) : nil
                 var response: Response
                 var stored: Cookie?
                 do {
-                    response = try body(ShopRequest(
-                        http: request, session: session, cart: resolution.cart, cartVersion: resolution.cartVersion,
-                        isNewSession: resolution.isNew, nowMilliseconds: now
-                    ))
-                    stored = storesSession ? sessionManager.cookieOnceStored(for: resolution, at: now / 1000) : nil
+                    response = try body(ShopRequest(http: request, resolution: resolution, nowMilliseconds: now))
+                    stored = rotating.map { sessionManager.cookie(rotating: $0, at: now / 1000) }
                 } catch let unchanged as NothingChanged {
                     // Nothing was stored, so there is no new id whose cookie to set.
                     response = unchanged.answer
                 }
                 // Browsers apply the last cookie of a name: one the handler set (sign-out's new
                 // session) must not be overridden by the renewal of the session it replaced.
-                if let cookie = stored ?? resolution.cookie, !Self.setsCookie(named: cookie.name, in: response) {
+                if let cookie = stored ?? renewal, !Self.setsCookie(named: cookie.name, in: response) {
                     response.setCookie(cookie)
                 }
                 return response

@@ -230,8 +230,19 @@ public final class SessionManager: Sendable {
     /// The cookie to set on the answer to a change that stores `resolution`'s client: its
     /// rotated id's. `nil` when the client was stored already.
     public func cookieOnceStored(for resolution: Resolution, at now: Int64) -> Cookie? {
-        guard !resolution.session.isStored, let token = resolution.token else { return nil }
-        return cookie(for: token.rotated(key: key, at: now))
+        rotatingToken(of: resolution).map { cookie(rotating: $0, at: now) }
+    }
+
+    /// The token whose rotated id a change would store `resolution`'s client under: `nil` when
+    /// the client was stored already. With ``cookie(rotating:at:)``, what
+    /// ``cookieOnceStored(for:at:)`` does, for a caller that lets the resolution go first.
+    func rotatingToken(of resolution: Resolution) -> SessionToken? {
+        resolution.session.isStored ? nil : resolution.token
+    }
+
+    /// The cookie of `token`'s rotated id, issued `now`.
+    func cookie(rotating token: SessionToken, at now: Int64) -> Cookie {
+        cookie(for: token.rotated(key: key, at: now))
     }
 
     /// Signs `session`'s client out of this browser: its id is spent for good (a stored one,
