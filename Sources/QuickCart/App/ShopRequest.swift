@@ -14,23 +14,6 @@ struct ShopRequest {
     /// When the request is being handled, in milliseconds since 1970 (UTC).
     let nowMilliseconds: Int64
 
-    init(http: Request, session: Session, cart: Cart, cartVersion: Int64, isNewSession: Bool, nowMilliseconds: Int64) {
-        self.http = http
-        self.session = session
-        self.cart = cart
-        self.cartVersion = cartVersion
-        self.isNewSession = isNewSession
-        self.nowMilliseconds = nowMilliseconds
-    }
-
-    /// `http` with what ``SessionManager/resolve(_:at:)`` found for it, taken over rather than copied.
-    init(http: Request, resolution: consuming SessionManager.Resolution, nowMilliseconds: Int64) {
-        self.init(
-            http: http, session: resolution.session, cart: resolution.cart, cartVersion: resolution.cartVersion,
-            isNewSession: resolution.isNew, nowMilliseconds: nowMilliseconds
-        )
-    }
-
     /// Where each tab was last left, so switching back returns there: only Search has pages
     /// below its root, and it returns to the session's newest search. Derived from what is
     /// stored (or, for a session not stored yet, waiting in memory), never echoed into a cookie.
@@ -125,5 +108,15 @@ struct ShopRequest {
             throw HTTPError(.notFound, "There is no such item.")
         }
         return id
+    }
+}
+
+extension ShopRequest {
+    /// `http` with what ``SessionManager/resolve(_:at:)`` found for it, taken over rather than copied.
+    init(http: Request, resolution: consuming SessionManager.Resolution, nowMilliseconds: Int64) {
+        self.init(
+            http: http, session: resolution.session, cart: resolution.cart, cartVersion: resolution.cartVersion,
+            isNewSession: resolution.isNew, nowMilliseconds: nowMilliseconds
+        )
     }
 }
