@@ -24,9 +24,6 @@ public struct Cookies: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         pairs.first { $0.name == name }?.value
     }
 
-    /// How many cookies came, duplicates included.
-    public var count: Int { pairs.count }
-
     /// Adds a cookie after the others.
     public mutating func append(name: String, value: String) {
         pairs.append((name: name, value: value))

@@ -72,7 +72,7 @@ struct ShopRouter {
                 // Taken first, so that the session and its cart move into the handler's request
                 // rather than being copied (a retain and a release of each of their strings).
                 let renewal = resolution.cookie
-                let rotating = storesSession ? sessionManager.rotatingToken(of: resolution) : nil
+                let rotating = storesSession ? resolution.rotatingToken : nil
                 var response: Response
                 var stored: Cookie?
                 do {

@@ -35,6 +35,12 @@ public final class SessionManager: Sendable {
         /// The token of the request's cookie, or of the new session; `nil` for an app's bearer
         /// token, which no change replaces.
         let token: SessionToken?
+
+        /// The token whose rotated id a change would store the client under: `nil` when the
+        /// client was stored already (``SessionManager/cookie(rotating:at:)`` makes its cookie).
+        var rotatingToken: SessionToken? {
+            session.isStored ? nil : token
+        }
     }
 
     /// What a token yields under the secret, for its own id and for the id it rotates to; all
@@ -230,17 +236,11 @@ public final class SessionManager: Sendable {
     /// The cookie to set on the answer to a change that stores `resolution`'s client: its
     /// rotated id's. `nil` when the client was stored already.
     public func cookieOnceStored(for resolution: Resolution, at now: Int64) -> Cookie? {
-        rotatingToken(of: resolution).map { cookie(rotating: $0, at: now) }
+        resolution.rotatingToken.map { cookie(rotating: $0, at: now) }
     }
 
-    /// The token whose rotated id a change would store `resolution`'s client under: `nil` when
-    /// the client was stored already. With ``cookie(rotating:at:)``, what
-    /// ``cookieOnceStored(for:at:)`` does, for a caller that lets the resolution go first.
-    func rotatingToken(of resolution: Resolution) -> SessionToken? {
-        resolution.session.isStored ? nil : resolution.token
-    }
-
-    /// The cookie of `token`'s rotated id, issued `now`.
+    /// The cookie of `token`'s rotated id, issued `now`: what ``cookieOnceStored(for:at:)`` sets,
+    /// for a caller that lets the resolution go first.
     func cookie(rotating token: SessionToken, at now: Int64) -> Cookie {
         cookie(for: token.rotated(key: key, at: now))
     }
