@@ -753,6 +753,9 @@ def build_table(options, http, stream_results, startup, micro):
             notes.append(line)
         for who in ("quickcart", "ceiling"):
             other = [run[key]["other_cpu_pct"] for run in runs for key in run if key.endswith("." + who)]
+            if not other:
+                # `--http-figures post` (or apiput) alone: no ceiling ran.
+                continue
             notes.append(f"CPU {options.server_cpu} time not used by the measured server during the {who} runs "
                          f"(other processes, interrupts, steal): median {median(other):.0f}%, max {max(other):.0f}%")
         if not http["cart_unchanged"]:
