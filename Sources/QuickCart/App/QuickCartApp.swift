@@ -192,6 +192,10 @@ public final class QuickCartApp: Sendable {
     /// Event streams currently open.
     public var openEventStreamCount: Int { server.openEventStreamCount }
 
+    /// Event streams refused with 503 since the start because a limit on open streams was
+    /// reached (`quickcart_event_streams_refused_total` in `/metrics`).
+    public var refusedEventStreamCount: Int { server.refusedEventStreamCount }
+
     /// Starts serving, the hourly purge of expired sessions, the check for a new catalog
     /// (every ``catalogCheckInterval``) and the log's writes.
     public func start() throws {

@@ -79,6 +79,9 @@ final class APIShop {
         port = app.port
     }
 
+    /// Event streams the serving shop refused with 503 for a limit since it started.
+    var refusedEventStreamCount: Int { app?.refusedEventStreamCount ?? 0 }
+
     /// Stops serving: open streams end, as they do when a shop restarts.
     func stop() {
         app?.stop()

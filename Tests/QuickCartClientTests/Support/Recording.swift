@@ -59,6 +59,16 @@ final class Recording<Element: Sendable>: Sendable {
     }
 }
 
+/// Waits up to `seconds` for `condition` to hold, and says whether it did.
+func eventually(within seconds: Double = 30, _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return true
+}
+
 /// The error `call` fails with, or `nil` when it succeeds.
 func refusal(of call: () async throws -> some Any) async -> QuickCartError? {
     do {
