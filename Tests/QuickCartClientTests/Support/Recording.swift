@@ -39,34 +39,35 @@ final class Recording<Element: Sendable>: Sendable {
     /// first event once took longer than 10 s. A wait that holds returns at once, whatever the limit.
     @discardableResult
     func until(_ seconds: Double = 30, _ condition: @Sendable ([Element]) -> Bool) async -> [Element] {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while ContinuousClock.now < deadline {
+        let heard = heard
+        let held = await poll(for: seconds) {
             let values = await heard.values
-            if condition(values) { return values }
-            try? await Task.sleep(for: .milliseconds(20))
+            return condition(values) ? values : nil
         }
+        if let held { return held }
         return await heard.values
     }
 
     /// Waits up to `seconds` for the sequence to end, and returns how it ended.
     func ending(within seconds: Double = 30) async -> Result<Void, QuickCartError>? {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while ContinuousClock.now < deadline {
-            if let ending = await heard.ending { return ending }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return nil
+        let heard = heard
+        return await poll(for: seconds) { await heard.ending }
     }
 }
 
 /// Waits up to `seconds` for `condition` to hold, and says whether it did.
 func eventually(within seconds: Double = 30, _ condition: () -> Bool) async -> Bool {
+    await poll(for: seconds) { condition() ? true : nil } ?? false
+}
+
+/// Asks `probe` every 20 ms for up to `seconds` (at least once), and returns its first answer.
+private func poll<Value>(for seconds: Double, _ probe: () async -> Value?) async -> Value? {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while !condition() {
-        guard ContinuousClock.now < deadline else { return false }
+    while true {
+        if let value = await probe() { return value }
+        guard ContinuousClock.now < deadline else { return nil }
         try? await Task.sleep(for: .milliseconds(20))
     }
-    return true
 }
 
 /// The error `call` fails with, or `nil` when it succeeds.
