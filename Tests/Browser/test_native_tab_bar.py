@@ -10,6 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import PHONE, SCREENSHOTS, TABLET, resize
+from forms_support import spoken
 from pages import press, tab_links, two_windows, wait_for
 
 PAGES = ["/", "/search?q=a", "/cart", "/profile"]
@@ -392,8 +393,7 @@ def test_a_cart_change_in_another_window_shows_a_notice_unless_notifications_are
     shoot(driver, "notice-phone-light")
     toast, circle = rect(driver, ".toast"), rect(driver, ".tab--prominent .tab__icon")
     assert toast["bottom"] <= circle["top"], f"expected the notice clear of the Cart circle, saw {toast} over {circle}"
-    spoken = driver.execute_script("return document.getElementById('live-status').textContent")
-    assert spoken == text, f"expected the live region to say the notice politely, saw {spoken!r}"
+    wait_for(lambda: spoken(driver) == text, what=f"the live region to say the notice {text!r} politely")
     assert driver.execute_script("return document.activeElement === document.body"), "expected focus not to move"
 
     driver.get(server.url + "/profile")
