@@ -3,13 +3,21 @@ import Synchronization
 /// The catalog being sold as the pages display it: the products with their product cards and
 /// category links, rebuilt once for each new catalog, by the first request that sees it.
 final class CatalogDisplay: Sendable {
-    /// One catalog and its page parts; a request reads one and uses it throughout.
-    struct Snapshot: Sendable {
+    /// One catalog and its page parts; a request reads one and uses it throughout. A class,
+    /// never changed once made, so that taking it costs one reference, not one per field.
+    final class Snapshot: Sendable {
         let catalog: Catalog
         let version: Int64
         let cards: ProductCards
         /// The category links (``SearchController/categoryLinks(in:)``).
         let categoryLinks: [CategoryLinkView]
+
+        init(catalog: Catalog, version: Int64, cards: ProductCards, categoryLinks: [CategoryLinkView]) {
+            self.catalog = catalog
+            self.version = version
+            self.cards = cards
+            self.categoryLinks = categoryLinks
+        }
     }
 
     private let liveCatalog: LiveCatalog

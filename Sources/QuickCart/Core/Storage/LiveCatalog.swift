@@ -11,8 +11,9 @@ import Synchronization
 /// if try liveCatalog.refresh(from: store) { … } // every few seconds: true when an import landed
 /// ```
 public final class LiveCatalog: Sendable {
-    /// One catalog, with what was derived from it.
-    public struct Snapshot: Sendable {
+    /// One catalog, with what was derived from it. A class, never changed once made: every
+    /// request reads the current one, and taking it costs one reference, not one per field.
+    public final class Snapshot: Sendable {
         /// The products, with their lookups.
         public let catalog: Catalog
         /// The stored catalog's version: it grows with every import.
@@ -21,6 +22,13 @@ public final class LiveCatalog: Sendable {
         public let origin: CatalogOrigin?
         /// The cart of a session that has changed nothing yet, under this catalog.
         public let starterCart: Cart
+
+        init(catalog: Catalog, version: Int64, origin: CatalogOrigin?, starterCart: Cart) {
+            self.catalog = catalog
+            self.version = version
+            self.origin = origin
+            self.starterCart = starterCart
+        }
     }
 
     private let makeStarterCart: @Sendable (Catalog, CatalogOrigin?) -> Cart
