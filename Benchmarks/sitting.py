@@ -33,13 +33,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-# bench.py's name for each figure's QuickCart and ceiling runs, and its label here.
-FIGURES = {
-    "cart": ("cart.quickcart", "GET /cart"),
-    "home": ("home.quickcart", "GET /"),
-    "post": ("post.quickcart", "POST quantity"),
-    "static304": ("static304.quickcart", "static 304"),
-}
+# bench.py's figures (its runs are "NAME.quickcart" and "NAME.ceiling"), and their labels here.
+FIGURES = {"cart": "GET /cart", "home": "GET /", "post": "POST quantity", "static304": "static 304"}
 
 
 def build(text):
@@ -73,7 +68,7 @@ def mann_whitney(a, b):
     return min(1.0, math.erfc(max(z, 0) / math.sqrt(2)))
 
 
-def run_once(options, name, quickcart, resources, round_number):
+def run_once(options, figures, name, quickcart, resources, round_number):
     results = os.path.join(options.work, f"{name}-{round_number}")
     command = [sys.executable, os.path.join(HERE, "bench.py"), "--quickcart", quickcart,
                "--ceiling", options.ceiling, "--resources", resources, "--only", "http",
@@ -88,11 +83,10 @@ def run_once(options, name, quickcart, resources, round_number):
         run = json.load(file)["http"]["runs"][0]
     ceiling = run["cart.ceiling"]["rps"]
     measured = {"ceiling": ceiling}
-    for figure in options.figures.split(","):
-        key, _ = FIGURES[figure]
-        rps = run[key]["rps"]
+    for figure in figures:
+        rps = run[f"{figure}.quickcart"]["rps"]
         # As bench.py reports them: a post against the ceiling's GET /cart, the rest against their own.
-        own = run.get(key.replace("quickcart", "ceiling"), {}).get("rps", ceiling)
+        own = run.get(f"{figure}.ceiling", {}).get("rps", ceiling)
         measured[figure] = rps
         measured[figure + " ratio"] = rps / own
     return measured
@@ -113,10 +107,11 @@ def main():
         parser.error("give at least two --build")
     if len({name for name, _, _ in options.build}) != len(options.build):
         parser.error("give each build its own name")
-    unknown = set(options.figures.split(",")) - set(FIGURES)
+    figures = options.figures.split(",")
+    unknown = set(figures) - set(FIGURES)
     if unknown:
         parser.error(f"unknown figures: {', '.join(sorted(unknown))}")
-    if "cart" not in options.figures.split(","):
+    if "cart" not in figures:
         parser.error("the figures must include cart: the post's ratio is against its ceiling")
     os.makedirs(options.work, exist_ok=True)
 
@@ -125,19 +120,21 @@ def main():
     for round_number in range(1, options.rounds + 1):
         shift = (round_number - 1) % len(options.build)
         for name, quickcart, resources in options.build[shift:] + options.build[:shift]:
-            measured = run_once(options, name, quickcart, resources, round_number)
+            measured = run_once(options, figures, name, quickcart, resources, round_number)
             runs[name].append(measured)
             shown = ", ".join(f"{key} {value:.3g}" for key, value in measured.items())
             print(f"round {round_number}/{options.rounds}, {name}: {shown} "
                   f"({time.monotonic() - started:.0f} s)", file=sys.stderr, flush=True)
 
-    keys = [key for figure in options.figures.split(",") for key in (figure, figure + " ratio")]
+    labels = {}
+    for figure in figures:
+        labels[figure] = f"{FIGURES[figure]}, requests/s"
+        labels[figure + " ratio"] = f"{FIGURES[figure]}, ratio to the ceiling"
+    keys = list(labels)
+    labels["ceiling"] = "ceiling, GET /cart requests/s"
     print(f"| median of {options.rounds} rounds | " + " | ".join(runs) + " |")
     print("| --- |" + " ---: |" * len(runs))
-    for key in keys + ["ceiling"]:
-        figure = key.split(" ")[0]
-        label = FIGURES[figure][1] + (", ratio to the ceiling" if key.endswith("ratio") else ", requests/s") \
-            if figure in FIGURES else "ceiling, GET /cart requests/s"
+    for key, label in labels.items():
         cells = [statistics.median(run[key] for run in runs[name]) for name in runs]
         print(f"| {label} | " + " | ".join(f"{cell:.1%}" if key.endswith("ratio") else f"{cell:,.0f}" for cell in cells) + " |")
     print()

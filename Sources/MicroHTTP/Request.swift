@@ -9,51 +9,51 @@
 public struct Request: Sendable {
     /// The request method.
     public var method: HTTPMethod {
-        get { sent.method }
-        set { unique().method = newValue }
+        get { box.sent.method }
+        set { unique().sent.method = newValue }
     }
     /// The decoded path, without the query, e.g. `/cart/items/3/quantity`.
     public var path: String {
-        get { sent.path }
-        set { unique().path = newValue }
+        get { box.sent.path }
+        set { unique().sent.path = newValue }
     }
     /// The decoded query parameters.
     public var query: Parameters {
-        get { sent.query }
-        set { unique().query = newValue }
+        get { box.sent.query }
+        set { unique().sent.query = newValue }
     }
     /// The request's header fields.
     public var headers: HTTPHeaders {
-        get { sent.headers }
-        set { unique().headers = newValue }
+        get { box.sent.headers }
+        set { unique().sent.headers = newValue }
     }
     /// Cookies sent by the client, in order (``Cookies``: its subscript finds the first of a name).
     public var cookies: Cookies {
-        get { sent.cookies }
-        set { unique().cookies = newValue }
+        get { box.sent.cookies }
+        set { unique().sent.cookies = newValue }
     }
     /// Fields of an `application/x-www-form-urlencoded` or `multipart/form-data` body.
     public var form: Parameters {
-        get { sent.form }
-        set { unique().form = newValue }
+        get { box.sent.form }
+        set { unique().sent.form = newValue }
     }
     /// The raw body, for any other content type; empty for forms.
     public var body: [UInt8] {
-        get { sent.body }
+        get { box.sent.body }
         // In place: the server appends each piece of an upload as it arrives.
-        _modify { yield &unique().body }
+        _modify { yield &unique().sent.body }
     }
     /// The client's IP address as text: the peer's, or, when the peer is one of the configured
     /// ``Server/Configuration/trustedProxies``, the client its `X-Forwarded-For` names.
     public var remoteAddress: String {
-        get { sent.remoteAddress }
-        set { unique().remoteAddress = newValue }
+        get { box.sent.remoteAddress }
+        set { unique().sent.remoteAddress = newValue }
     }
     /// Values captured by the matched route pattern, e.g. `["id": "3"]`; set by ``Router``.
     /// Kept beside the box: setting them, once a request, does not copy what was sent.
     public var routeParameters: [String: String]
 
-    private var sent: Sent
+    private var box: Box
 
     /// Creates a request; the server builds these, tests may too.
     public init(
@@ -67,22 +67,20 @@ public struct Request: Sendable {
         remoteAddress: String = "",
         routeParameters: [String: String] = [:]
     ) {
-        sent = Sent(
+        box = Box(Sent(
             method: method, path: path, query: query, headers: headers, cookies: cookies, form: form, body: body, remoteAddress: remoteAddress
-        )
+        ))
         self.routeParameters = routeParameters
     }
 
     /// The box, copied first when another request shares it.
-    private mutating func unique() -> Sent {
-        if !isKnownUniquelyReferenced(&sent) { sent = sent.copy() }
-        return sent
+    private mutating func unique() -> Box {
+        if !isKnownUniquelyReferenced(&box) { box = Box(box.sent) }
+        return box
     }
 
-    /// What the client sent. Its fields change only through ``Request/unique()``, which copies
-    /// a box before changing it unless this request holds the only reference: no two threads
-    /// ever see one box change, so it is safe to send.
-    private final class Sent: @unchecked Sendable {
+    /// What the client sent.
+    private struct Sent {
         var method: HTTPMethod
         var path: String
         var query: Parameters
@@ -91,23 +89,17 @@ public struct Request: Sendable {
         var form: Parameters
         var body: [UInt8]
         var remoteAddress: String
+    }
 
-        init(
-            method: HTTPMethod, path: String, query: Parameters, headers: HTTPHeaders, cookies: Cookies, form: Parameters, body: [UInt8],
-            remoteAddress: String
-        ) {
-            self.method = method
-            self.path = path
-            self.query = query
-            self.headers = headers
-            self.cookies = cookies
-            self.form = form
-            self.body = body
-            self.remoteAddress = remoteAddress
-        }
+    /// The box of what was sent. It changes only through ``Request/unique()``, which copies a
+    /// box before changing it unless this request holds the only reference: no two threads
+    /// ever see one box change, so it is safe to send, and no access overlaps a change, so
+    /// the runtime's exclusivity check (a call on every read of a class's `var`) is left out.
+    private final class Box: @unchecked Sendable {
+        @exclusivity(unchecked) var sent: Sent
 
-        func copy() -> Sent {
-            Sent(method: method, path: path, query: query, headers: headers, cookies: cookies, form: form, body: body, remoteAddress: remoteAddress)
+        init(_ sent: Sent) {
+            self.sent = sent
         }
     }
 }
