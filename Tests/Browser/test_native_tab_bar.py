@@ -425,6 +425,8 @@ def test_at_320_px_nothing_scrolls_sideways_and_all_four_tabs_fit(server, browse
         for link in tab_links(driver):
             box = link.rect
             assert box["x"] >= 0 and box["x"] + box["width"] <= 320, f"expected every tab within 320px on {path}, saw {box}"
+    # The loop ends on the 404 page; the screenshot is of the page its name says.
+    driver.get(server.url + "/profile")
     shoot(driver, "profile-320-light")
 
 
@@ -449,6 +451,13 @@ def test_with_text_at_200_percent_the_tab_bar_stays_usable(server, browser):
             assert box["height"] >= 44, f"expected tabs at least 44px tall with 200% text on {path}, saw {box['height']}"
         width = driver.execute_script("return document.documentElement.scrollWidth")
         assert width <= viewport[0], f"expected no horizontal scrolling with 200% text on {path}, the page is {width}px wide"
+        # A label that wraps ("Sign out of this browser") must not draw its lines over each other.
+        cramped = driver.execute_script(
+            "return [...document.querySelectorAll('.button, .chip')].filter(e => e.getClientRects().length)"
+            ".map(e => [e.textContent.trim(), getComputedStyle(e)])"
+            ".filter(([, s]) => parseFloat(s.lineHeight) < 1.15 * parseFloat(s.fontSize))"
+            ".map(([text, s]) => `${text}: ${s.fontSize} text on ${s.lineHeight} lines`)")
+        assert not cramped, f"expected buttons' lines at least 1.15 times their text with 200% text on {path}, saw {cramped}"
     shoot(driver, "profile-phone-text-200")
 
 
