@@ -157,6 +157,7 @@ export function start(live) {
         // A newer release's page is not morphed into this one: install.js offers a reload.
         if (otherRelease(doc)) { document.dispatchEvent(new CustomEvent('quickcart:release')); return; }
         takeNotice(doc);
+        keepUndo(doc);
         const restore = holdPlace(null);
         morphPage(doc);
         restore();
@@ -188,6 +189,16 @@ export function start(live) {
     notice.remove();
     parent.normalize(); // the line breaks around it become one text node, as without it
     return notice.textContent.trim();
+  }
+
+  // A refresh reads the page without the post's notice (the server keeps a notice for the page
+  // a post leads to), so an Undo on show stays: the news may be this page's own Remove, its
+  // event arriving after the post's answer. When the cart did change meanwhile, the server
+  // answers Undo with "That can no longer be undone."
+  function keepUndo(doc) {
+    const shown = document.querySelector('main [data-notice-undo]');
+    const main = doc.querySelector('main');
+    if (shown && !main.querySelector('[data-notice-undo]')) main.prepend(doc.importNode(shown, true));
   }
 
   function morphPage(doc) {
