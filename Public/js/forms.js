@@ -191,14 +191,13 @@ export function start(live) {
     return notice.textContent.trim();
   }
 
-  // A refresh reads the page without the post's notice (the server keeps a notice for the page
-  // a post leads to), so an Undo on show stays: the news may be this page's own Remove, its
+  // A refresh's page never carries a notice (the server keeps it for the page a post leads
+  // to), so an Undo on show is carried into it: the news may be this page's own Remove, its
   // event arriving after the post's answer. When the cart did change meanwhile, the server
   // answers Undo with "That can no longer be undone."
   function keepUndo(doc) {
     const shown = document.querySelector('main [data-notice-undo]');
-    const main = doc.querySelector('main');
-    if (shown && !main.querySelector('[data-notice-undo]')) main.prepend(doc.importNode(shown, true));
+    if (shown) doc.querySelector('main').prepend(doc.importNode(shown, true));
   }
 
   function morphPage(doc) {
