@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <errno.h>
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -132,19 +133,22 @@ static inline int cmhd_format_address(const struct sockaddr *address, char *buff
 
 static inline enum MHD_Result cmhd_count_header(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
                                          const char *value, size_t value_size) {
-    (void)kind; (void)key; (void)value;
+    (void)kind; (void)value;
     size_t *totals = cls;
     totals[0] += key_size + value_size + 4; /* ": " and CRLF, as sent */
     totals[1] += 1;
+    if (key_size == 4 && strncasecmp(key, "host", 4) == 0) totals[2] += 1;
     return MHD_YES;
 }
 
 /// The bytes of `connection`'s request header fields, each counted as sent (`name: value`
-/// and CRLF), with their count in `count`: one walk of libmicrohttpd's list, no text made.
-static inline size_t cmhd_header_bytes(struct MHD_Connection *connection, unsigned int *count) {
-    size_t totals[2] = { 0, 0 };
+/// and CRLF), with their count in `count` and the number of `Host` fields among them in
+/// `hosts`: one walk of libmicrohttpd's list, no text made.
+static inline size_t cmhd_header_bytes(struct MHD_Connection *connection, unsigned int *count, unsigned int *hosts) {
+    size_t totals[3] = { 0, 0, 0 };
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, cmhd_count_header, totals);
     *count = (unsigned int)totals[1];
+    *hosts = (unsigned int)totals[2];
     return totals[0];
 }
 

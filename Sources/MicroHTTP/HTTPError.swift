@@ -37,6 +37,8 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         case headerFieldsTooLarge
         /// An HTTP/1.1 request has no `Host` field.
         case missingHost
+        /// A request has more than one `Host` field.
+        case repeatedHost
         /// The body is larger than the server accepts.
         case bodyTooLarge
         /// The server is stopping.

@@ -126,14 +126,15 @@ extension Server {
 
     /// Why the request line and header fields are refused before anything else is read of
     /// them, or `nil`: a target or header fields past the limits (the connection's memory is
-    /// larger, so that these answers are the server's and not libmicrohttpd's bare ones), or an
-    /// HTTP/1.1 request without the `Host` it requires. Static files are checked the same way.
+    /// larger, so that these answers are the server's and not libmicrohttpd's bare ones), an
+    /// HTTP/1.1 request without the `Host` it requires, or any with two. Static files are
+    /// checked the same way.
     private func headRefusal(of connection: OpaquePointer, targetLength: Int, version: UnsafePointer<CChar>) -> HTTPError? {
         if targetLength > configuration.maximumTargetLength {
             return HTTPError(.uriTooLong, "The address is longer than the \(configuration.maximumTargetLength / 1024) KiB this server accepts.", reason: .targetTooLong)
         }
-        var fieldCount: UInt32 = 0
-        let headerBytes = cmhd_header_bytes(connection, &fieldCount)
+        var fieldCount: UInt32 = 0, hostCount: UInt32 = 0
+        let headerBytes = cmhd_header_bytes(connection, &fieldCount, &hostCount)
         if fieldCount > configuration.maximumHeaderFields {
             return HTTPError(.requestHeaderFieldsTooLarge, "The request has more than \(configuration.maximumHeaderFields) header fields.", reason: .headerFieldsTooLarge)
         }
@@ -143,10 +144,13 @@ extension Server {
                 reason: .headerFieldsTooLarge
             )
         }
-        // HTTP/1.0 (and a request line without a version) may leave Host out; libmicrohttpd
-        // answers every version but 1.0 and 1.1 itself, with 505.
-        if version.pointee != 0, strcmp(version, "HTTP/1.0") != 0,
-           MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "Host") == nil {
+        // Two Host fields leave open which site is meant (RFC 9112 §3.2 asks for 400 in any
+        // version). HTTP/1.0 (and a request line without a version) may leave Host out;
+        // libmicrohttpd answers every version but 1.0 and 1.1 itself, with 505.
+        if hostCount > 1 {
+            return HTTPError(.badRequest, "The request has more than one Host header.", reason: .repeatedHost)
+        }
+        if hostCount == 0, version.pointee != 0, strcmp(version, "HTTP/1.0") != 0 {
             return HTTPError(.badRequest, "The request has no Host header, which HTTP/1.1 requires.", reason: .missingHost)
         }
         return nil

@@ -355,6 +355,18 @@ extension ServerTests {
         #expect(try Self.answer(to: "GET / HTTP/1.0\r\n\r\n", on: live).status == 200)
     }
 
+    @Test("Two Host fields are the responder's 400, in HTTP/1.0 and 1.1")
+    func twoHostsAre400() throws {
+        let live = try LiveServer(Self.markedRouter())
+        for head in ["GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", "GET / HTTP/1.1\r\nHost: a\r\nhOST: a\r\n\r\n", "GET / HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n"] {
+            let response = try Self.answer(to: head, on: live)
+            #expect(response.status == 400, "\(head)")
+            #expect(response.header("X-Answered-By") == "responder")
+            #expect(response.text.contains("more than one Host header"), "\(response.text)")
+        }
+        #expect(try live.client().get("/").status == 200)
+    }
+
     @Test("A space inside the target is the responder's 400")
     func aSpaceInTheTargetIs400() throws {
         let live = try LiveServer(Self.markedRouter())

@@ -161,7 +161,7 @@ extension ShopTests {
             }
         }
 
-        @Test("An address too long, header fields too large, no Host or a space in the target: the shop's own error page with its security headers")
+        @Test("An address too long, header fields too large, no Host or two, or a space in the target: the shop's own error page with its security headers")
         func refusalsBeforeRoutingAreTheShops() throws {
             let shop = try TestShop()
             let refusals: [(head: String, status: Int, title: String, says: String)] = [
@@ -171,6 +171,7 @@ extension ShopTests {
                 ("GET / HTTP/1.1\r\nHost: x\r\n" + (0..<150).map { "X-\($0): v\r\n" }.joined() + "\r\n", 431, "Request too large", "more than 100 header fields"),
                 ("GET / HTTP/1.1\r\n\r\n", 400, "That didn’t work", "This request could not be read."),
                 ("GET /static/css/app.css HTTP/1.1\r\n\r\n", 400, "That didn’t work", "This request could not be read."),
+                ("GET /cart HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 400, "That didn’t work", "This request could not be read."),
                 ("GET /search?q=a b HTTP/1.1\r\nHost: x\r\n\r\n", 400, "That didn’t work", "This address has a mistake in it."),
             ]
             for refusal in refusals {
