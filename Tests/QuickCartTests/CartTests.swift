@@ -192,13 +192,15 @@ extension ShopTests {
             let db = try Database(path: shop.directory.path + "/quickcart.sqlite")
             #expect(try db.fetchValue("SELECT count(*) FROM shoppers", as: Int.self) == 0, "removing nothing stored the session")
 
-            // A stored session's cart version stays where it was.
+            // A stored session's cart version stays where it was (a remove leaves it on the
+            // shopper, as no line carries it).
             #expect(try browser.post("/cart/items", form: [("product", tent)]).status == 303)
-            let version = try db.fetchValue("SELECT cart_version FROM shoppers", as: Int64.self)
             _ = try browser.post("/cart/items/\(tent)/remove")
+            let version = try #require(try db.fetchValue("SELECT cart_version FROM shoppers", as: Int64.self))
+            #expect(version > 0)
             let again = try browser.post("/cart/items/\(tent)/remove")
             #expect(again.status == 303 && !again.setCookies.contains { $0.name == "quickcart_notice" }, "\(again.summary)")
-            #expect(try db.fetchValue("SELECT cart_version FROM shoppers", as: Int64.self) == version.map { $0 + 1 })
+            #expect(try db.fetchValue("SELECT cart_version FROM shoppers", as: Int64.self) == version)
         }
 
         @Test("Removing every item leaves an empty cart with a hidden badge")

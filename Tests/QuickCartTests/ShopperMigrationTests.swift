@@ -36,8 +36,8 @@ struct ShopperMigrationTests {
 
     /// Takes a SQLite database of the newest schema back to the one before `v10-shoppers`
     /// (and the migrations after it: `v11-product-words`, `v12-join-codes`, `v13-order-states`,
-    /// `v14-order-intents`, `v15-checkout`).
-    static let sqliteBeforeShoppers = beforeJoinCodes + """
+    /// `v14-order-intents`, `v15-checkout`, `v16-line-versions`).
+    static let sqliteBeforeShoppers = "ALTER TABLE cart_items DROP COLUMN version;\n" + beforeJoinCodes + """
         DROP TRIGGER products_words_insert;
         DROP TRIGGER products_words_delete;
         DROP TRIGGER products_words_update;

@@ -365,6 +365,46 @@ struct StoreTests {
         #expect(try storage.sessions.stored(bob)?.cartVersion == 1)
     }
 
+    @Test("A cart's version never goes back, whichever line the last change wrote or took away", arguments: StoreBackend.allCases)
+    func versionsOverLinesAndRemovals(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let shoes = try storage.product("trail-running-shoes"), bottle = try storage.product("insulated-water-bottle")
+        let ada = TestSessions.new(), stored = TestSessions.stored(ada)
+        func version() throws -> Int64? { try storage.sessions.stored(ada)?.cartVersion }
+        #expect(try storage.carts.setQuantity(4, of: shoes.id, for: ada, at: now).version == 1)
+        #expect(try storage.carts.adjustQuantity(by: 1, of: bottle.id, for: stored, at: now).version == 2)
+        #expect(try storage.carts.remove(productID: bottle.id, for: stored, at: now).version == 3)
+        #expect(try version() == 3, "the removed line had the newest version; the shoes' is older")
+        #expect(try storage.carts.adjustQuantity(by: -1, of: shoes.id, for: stored, at: now).version == 4)
+        #expect(throws: CartError.staleVersion) { try storage.carts.add(productID: bottle.id, quantity: 1, for: stored, at: now, ifVersion: 3) }
+        #expect(try storage.carts.add(productID: bottle.id, quantity: 1, for: stored, at: now, ifVersion: 4).version == 5)
+        #expect(try storage.carts.remove(productID: bottle.id, for: stored, at: now).version == 6)
+        #expect(try storage.carts.restore(productID: bottle.id, quantity: 2, for: stored, at: now).version == 7)
+        #expect(try storage.carts.remove(productID: shoes.id, for: stored, at: now).version == 8)
+        #expect(try version() == 8)
+        #expect(try storage.carts.checkout(for: stored, at: now).change == CartChange(itemCount: 0, version: 9))
+        #expect(try version() == 9)
+        #expect(try storage.carts.add(productID: shoes.id, for: stored, at: now).version == 10)
+        #expect(try version() == 10)
+    }
+
+    @Test("On SQLite a quantity change writes one page, its line's: the version rides on the line")
+    func aQuantityChangeWritesOnePage() throws {
+        let location = try StoreBackend.sqlite.makeLocation()
+        let storage = try location.open()
+        defer { storage.close() }
+        let shoes = try storage.product("trail-running-shoes")
+        let ada = TestSessions.new()
+        _ = try storage.carts.setQuantity(2, of: shoes.id, for: ada, at: now)
+        func walBytes() throws -> Int {
+            try (FileManager.default.attributesOfItem(atPath: location.database + "-wal")[.size] as? Int) ?? 0
+        }
+        let before = try walBytes()
+        #expect(try storage.carts.adjustQuantity(by: 1, of: shoes.id, for: TestSessions.stored(ada), at: now).version == 2)
+        #expect(try walBytes() - before == 24 + 4096, "one WAL frame: a header and one 4 KiB page")
+    }
+
     // MARK: - Live badge
 
     @Test("The backend's badge publisher brings a committed change to the session's streams, and no one else's", arguments: StoreBackend.allCases)

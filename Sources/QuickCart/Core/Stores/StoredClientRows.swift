@@ -10,13 +10,15 @@
 /// | 0 | spent (or no shopper) | 7 | tab order |
 /// | 1 | the client's last seen | 8 | sidebar |
 /// | 2 | shopper id | 9 | notifications |
-/// | 3 | shopper's live key | 10 | cart version |
+/// | 3 | shopper's live key | 10 | cart version (on a line's row: that line's) |
 /// | 4 | shopper's created at | 11 | line's product id (NULL without lines) |
 /// | 5 | display name | 12 | line's quantity |
 /// | 6 | theme | 13 | the newest search (NULL without) |
 ///
-/// The session's columns are read once, from the first row, and only the two line columns
-/// from each row that has a line; lines of products the catalog no longer has are left out.
+/// The session's columns are read once, from the first row, and only the line columns from
+/// each row that has a line; lines of products the catalog no longer has are left out. The
+/// cart's version is the greatest of column 10 over the rows: a backend may keep it on the
+/// shopper alone, or on the lines a change wrote too (SQLite).
 struct StoredClientRows {
     /// A client of `SELECT id, device, created_at, last_seen FROM clients`, for the devices list.
     static func device<Row: StoredRow & ~Copyable>(from row: borrowing Row) throws -> StoredDevice {
@@ -27,6 +29,8 @@ struct StoredClientRows {
     let catalog: Catalog
     private var stored: StoredClient?
     private var items: [Cart.Item] = []
+    /// The greatest version the lines' rows carry.
+    private var lineVersion: Int64 = 0
     /// Whether the first row has been read, and whether it was a client with a shopper, whose
     /// lines the rows are: flags, as matching `stored` on every row copied the whole session.
     private var readFirst = false
@@ -56,7 +60,9 @@ struct StoredClientRows {
                 newestSearch: try row.optionalString(13)
             ))
         }
-        guard readsLines, !(try row.isNull(11)), let product = catalog.product(id: try row.int64(11)) else { return }
+        guard readsLines, !(try row.isNull(11)) else { return }
+        if !(try row.isNull(10)) { lineVersion = max(lineVersion, try row.int64(10)) }
+        guard let product = catalog.product(id: try row.int64(11)) else { return }
         items.append(Cart.Item(product: product, quantity: try row.int(12)))
     }
 
@@ -64,6 +70,7 @@ struct StoredClientRows {
     var client: StoredClient? {
         guard case .active(var session) = stored else { return stored }
         session.cart.items = items
+        session.cartVersion = max(session.cartVersion, lineVersion)
         return .active(session)
     }
 }

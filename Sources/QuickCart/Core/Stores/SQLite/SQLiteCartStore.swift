@@ -2,65 +2,74 @@ import SQLite
 
 /// Cart changes in SQLite, by shopper. Every change is one write transaction that also stores
 /// a new shopper and client, so a cart change and who it belongs to land together or not at all.
+///
+/// A cart's version is the greatest of the shopper's `cart_version` and its lines' `version`s.
+/// A change stamps the line it writes with the new version and so writes that line's page
+/// alone; a change that leaves no line carrying it (a remove, a checkout) raises `cart_version`.
 struct SQLiteCartStore: CartStore {
     let pool: SQLiteStoragePool
 
     func add(productID: Int64, quantity: Int, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
         let quantity = Cart.clamp(quantity)
-        return try change(for: session, at: now, ifVersion: expectedVersion) { db in
+        return try change(for: session, at: now, ifVersion: expectedVersion) { db, version in
             // A new line goes after every line already there, even one stored in this same
             // second (the starter cart's lines are stamped `now * 1000 + offset`).
             try db.execute(
                 """
-                INSERT INTO cart_items (shopper_id, product_id, quantity, added_at)
-                VALUES (?1, ?2, ?3, max(?4, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = ?1), 0)))
-                ON CONFLICT (shopper_id, product_id) DO UPDATE SET quantity = min(quantity + ?3, ?5)
+                INSERT INTO cart_items (shopper_id, product_id, quantity, added_at, version)
+                VALUES (?1, ?2, ?3, max(?4, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = ?1), 0)), ?6)
+                ON CONFLICT (shopper_id, product_id) DO UPDATE SET quantity = min(quantity + ?3, ?5), version = ?6
                 """,
-                [session.shopperID, productID, quantity, now * 1000, Cart.quantityRange.upperBound]
+                [session.shopperID, productID, quantity, now * 1000, Cart.quantityRange.upperBound, version]
             )
+            return .stampedALine
         }
     }
 
     func setQuantity(_ quantity: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
-        try change(for: session, at: now, ifVersion: expectedVersion) { db in
+        try change(for: session, at: now, ifVersion: expectedVersion) { db, version in
             try db.execute(
-                "UPDATE cart_items SET quantity = ? WHERE shopper_id = ? AND product_id = ?",
-                [Cart.clamp(quantity), session.shopperID, productID]
+                "UPDATE cart_items SET quantity = ?, version = ? WHERE shopper_id = ? AND product_id = ?",
+                [Cart.clamp(quantity), version, session.shopperID, productID]
             )
             if db.changes == 0 { throw CartError.notInCart }
+            return .stampedALine
         }
     }
 
     func adjustQuantity(by delta: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
         let bounded = Cart.boundedDelta(delta)
-        return try change(for: session, at: now, ifVersion: expectedVersion) { db in
+        return try change(for: session, at: now, ifVersion: expectedVersion) { db, version in
             // Relative to the quantity stored now, in one statement: two "Increase" presses on
             // pages that showed the same quantity both count.
             try db.execute(
-                "UPDATE cart_items SET quantity = min(max(quantity + ?, ?), ?) WHERE shopper_id = ? AND product_id = ?",
-                [bounded, Cart.quantityRange.lowerBound, Cart.quantityRange.upperBound, session.shopperID, productID]
+                "UPDATE cart_items SET quantity = min(max(quantity + ?, ?), ?), version = ? WHERE shopper_id = ? AND product_id = ?",
+                [bounded, Cart.quantityRange.lowerBound, Cart.quantityRange.upperBound, version, session.shopperID, productID]
             )
             if db.changes == 0 { throw CartError.notInCart }
+            return .stampedALine
         }
     }
 
     func remove(productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
-        try change(for: session, at: now, ifVersion: expectedVersion) { db in
+        try change(for: session, at: now, ifVersion: expectedVersion) { db, _ in
             try db.execute("DELETE FROM cart_items WHERE shopper_id = ? AND product_id = ?", [session.shopperID, productID])
+            return .stampedNoLine
         }
     }
 
     func restore(productID: Int64, quantity: Int, for session: Session, at now: Int64) throws -> CartChange {
-        try change(for: session, at: now) { db in
+        try change(for: session, at: now) { db, version in
             try db.execute(
                 """
-                INSERT INTO cart_items (shopper_id, product_id, quantity, added_at)
-                VALUES (?, ?, ?, max(?, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = ?), 0)))
+                INSERT INTO cart_items (shopper_id, product_id, quantity, added_at, version)
+                VALUES (?1, ?2, ?3, max(?4, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = ?1), 0)), ?5)
                 ON CONFLICT (shopper_id, product_id) DO NOTHING
                 """,
-                [session.shopperID, productID, Cart.clamp(quantity), now * 1000, session.shopperID]
+                [session.shopperID, productID, Cart.clamp(quantity), now * 1000, version]
             )
             if db.changes == 0 { throw CartError.alreadyInCart }
+            return .stampedALine
         }
     }
 
@@ -105,46 +114,62 @@ struct SQLiteCartStore: CartStore {
                 """,
                 [orderID, session.shopperID]
             )
+            let version = try Self.version(in: db, of: session.shopperID) + 1
             try db.execute("DELETE FROM cart_items WHERE shopper_id = ?", [session.shopperID])
-            return PlacedOrder(orderID: orderID, change: try Self.bumpVersion(in: db, for: session))
+            try Self.raiseVersion(to: version, in: db, of: session.shopperID)
+            return PlacedOrder(orderID: orderID, change: CartChange(itemCount: 0, version: version))
         }
     }
 
-    /// Runs `body` in a write transaction that first stores the session if needed, and then
-    /// bumps the shopper's cart version and reads it with the new count, all before committing.
-    /// With `expectedVersion`, a cart at any other version is refused before `body` runs.
+    /// What a change's statements leave behind: whether a line now carries the new version.
+    private enum Stamp {
+        case stampedALine
+        case stampedNoLine
+    }
+
+    /// Runs `body` in a write transaction that first stores the session if needed, with the
+    /// cart's next version for the line it writes; then records that version on the shopper if
+    /// no line carries it, and reads the new count, all before committing. With
+    /// `expectedVersion`, a cart at any other version is refused before `body` runs.
     private func change(
-        for session: Session, at now: Int64, ifVersion expectedVersion: Int64? = nil, _ body: (Database) throws -> Void
+        for session: Session, at now: Int64, ifVersion expectedVersion: Int64? = nil, _ body: (Database, Int64) throws -> Stamp
     ) throws -> CartChange {
         try pool.write(storing: session, at: now) { db in
-            if let expectedVersion {
-                // The write is the only one of the process: nothing can change the version
-                // between this read and the commit.
-                let version = try db.fetchValue("SELECT cart_version FROM shoppers WHERE id = ?", [session.shopperID], as: Int64.self) ?? 0
-                if version != expectedVersion { throw CartError.staleVersion }
+            // The write is the only one of the process: nothing can change the version between
+            // this read and the commit.
+            let current = try Self.version(in: db, of: session.shopperID)
+            if let expectedVersion, current != expectedVersion { throw CartError.staleVersion }
+            let version = current + 1
+            if try body(db, version) == .stampedNoLine {
+                try Self.raiseVersion(to: version, in: db, of: session.shopperID)
             }
-            try body(db)
-            return try Self.bumpVersion(in: db, for: session)
+            // The badge counts what checkout would buy: lines no longer for sale are left out.
+            let itemCount = try db.fetchValue(
+                """
+                SELECT coalesce(sum(c.quantity), 0) FROM cart_items c JOIN products p ON p.id = c.product_id
+                WHERE c.shopper_id = ? AND p.active
+                """,
+                [session.shopperID], as: Int.self
+            ) ?? 0
+            return CartChange(itemCount: itemCount, version: version)
         }
     }
 
-    /// Bumps the shopper's cart version and reads it with the new count, inside a change's transaction.
-    private static func bumpVersion(in db: Database, for session: Session) throws -> CartChange {
-        // The version is the shopper's: changes through any of its clients count on from
-        // one another. No RETURNING: SQLite buffers its rows
-        // in a temporary table, which costs more than reading the version with the count.
-        try db.execute("UPDATE shoppers SET cart_version = cart_version + 1 WHERE id = ?", [session.shopperID])
-        // The badge counts what checkout would buy: lines no longer for sale are left out.
-        let change = try db.withFirstRow(
+    /// The shopper's cart version: the greatest of its own and its lines' (0 for a shopper
+    /// not stored). The version is the shopper's: changes through any of its clients count on
+    /// from one another.
+    static func version(in db: Database, of shopperID: String) throws -> Int64 {
+        try db.fetchValue(
             """
-            SELECT (SELECT cart_version FROM shoppers WHERE id = ?1), coalesce(sum(c.quantity), 0)
-            FROM cart_items c JOIN products p ON p.id = c.product_id
-            WHERE c.shopper_id = ?1 AND p.active
+            SELECT max(s.cart_version, coalesce((SELECT max(c.version) FROM cart_items c WHERE c.shopper_id = s.id), 0))
+            FROM shoppers s WHERE s.id = ?
             """,
-            [session.shopperID]
-        ) { row in
-            CartChange(itemCount: try row.int(1), version: try row.isNull(0) ? 0 : try row.int64(0))
-        }
-        return change ?? CartChange(itemCount: 0, version: 0)
+            [shopperID], as: Int64.self
+        ) ?? 0
+    }
+
+    /// Records `version` on the shopper, for a change that leaves no line carrying it.
+    static func raiseVersion(to version: Int64, in db: Database, of shopperID: String) throws {
+        try db.execute("UPDATE shoppers SET cart_version = ? WHERE id = ?", [version, shopperID])
     }
 }

@@ -105,7 +105,8 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
                 )
             }
             try db.execute("UPDATE join_codes SET used_at = ? WHERE code_hash = ?", [now, hash])
-            try db.execute("UPDATE shoppers SET cart_version = cart_version + 1 WHERE id = ?", [code.shopper])
+            // The lines merged in carry no new version (new ones are at 0): the join's goes on the shopper.
+            try SQLiteCartStore.raiseVersion(to: try SQLiteCartStore.version(in: db, of: code.shopper) + 1, in: db, of: code.shopper)
             let state = try db.withFirstRow(
                 """
                 SELECT s.cart_version, s.live_key,

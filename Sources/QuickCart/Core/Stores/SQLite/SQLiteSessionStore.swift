@@ -12,7 +12,9 @@ struct SQLiteSessionStore: SessionStore {
         // follow, a row each, in the order of the cart_items_in_order index, unsorted. One join
         // of the lines had the search find the client a second time (correlated with the shopper
         // it would run once per line); correlated with this one row it runs once: about 3,500
-        // instructions less a read. Rows are read in place (``StoredClientRows`` names the columns).
+        // instructions less a read. Each line brings its version: the cart's is the greatest of
+        // the shopper's and its lines' (see ``SQLiteCartStore``). Rows are read in place
+        // (``StoredClientRows`` names the columns).
         var rows = StoredClientRows(catalog: pool.liveCatalog.current.catalog)
         try pool.withConnection { db in
             try db.forEachRow(
@@ -24,7 +26,7 @@ struct SQLiteSessionStore: SessionStore {
                 WHERE cl.id = ?1
                 UNION ALL
                 SELECT * FROM (
-                    SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, c.product_id, c.quantity, NULL
+                    SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, c.version, c.product_id, c.quantity, NULL
                     FROM clients cl JOIN cart_items c ON c.shopper_id = cl.shopper_id
                     WHERE cl.id = ?1 ORDER BY c.added_at, c.product_id
                 )
