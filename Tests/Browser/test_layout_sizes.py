@@ -8,6 +8,7 @@ import pytest
 from axe_selenium_python import Axe
 from selenium.webdriver.common.by import By
 
+from checkout_steps import check_out
 from conftest import PHONE, SCREENSHOTS, TABLET
 from pages import press, wait_for
 from test_photos import photo_shop  # noqa: F401 (a fixture: a shop whose catalog mixes photos and icons)
@@ -51,6 +52,29 @@ def test_the_in_cart_pill_never_overlaps_add_to_cart_at_320px(server, browser):
         assert pills >= 1, "expected a card saying how many are in the cart"
         width = driver.execute_script("return document.documentElement.scrollWidth")
         assert width <= SMALL[0], f"the page scrolls sideways at 320 px ({width} px wide)"
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_at_320px_no_page_scrolls_sideways_and_the_code_field_shows_the_whole_code(server, browser, javascript):
+    """Every page, in the states that add controls: saved delivery details (two buttons side by
+    side on Profile), a code shown and a code to join (a field beside a long button), an order."""
+    driver = browser(size=SMALL, javascript=javascript)
+    driver.get(server.url + "/cart")
+    order = check_out(driver)
+    driver.get(server.url + "/profile/code")
+    press(driver, "Show a code")
+    wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "[data-join-code] strong"), what="a code on the page")
+    code = driver.find_element(By.CSS_SELECTOR, "[data-join-code] strong").text.strip()
+    for path in ["/", "/search?q=tent", "/cart", "/profile", "/profile/code", "/profile/delivery", "/checkout",
+                 f"/orders/{order}", "/join", f"/join?code={code}", "/nowhere"]:
+        driver.get(server.url + path)
+        width = driver.execute_script("return document.documentElement.scrollWidth")
+        assert width <= SMALL[0], f"{path} scrolls sideways at 320 px ({width} px wide, JavaScript {javascript})"
+    driver.get(server.url + "/join")
+    field = driver.find_element(By.ID, "join-code")
+    field.send_keys(code)
+    hidden = driver.execute_script("return arguments[0].scrollWidth - arguments[0].clientWidth", field)
+    assert hidden <= 0, f"the code field hides {hidden} px of “{code}” at 320 px"
 
 
 @pytest.mark.parametrize("size", [SMALL, PHONE, TABLET], ids=["320", "phone", "tablet"])
