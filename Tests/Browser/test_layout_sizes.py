@@ -54,11 +54,14 @@ def test_the_in_cart_pill_never_overlaps_add_to_cart_at_320px(server, browser):
         assert width <= SMALL[0], f"the page scrolls sideways at 320 px ({width} px wide)"
 
 
-@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
-def test_at_320px_no_page_scrolls_sideways_and_the_code_field_shows_the_whole_code(server, browser, javascript):
+@pytest.mark.parametrize("javascript, text", [(True, 100), (False, 100), (True, 200)], ids=["js", "no-js", "text-200"])
+def test_at_320px_no_page_scrolls_sideways_and_the_code_field_shows_the_whole_code(server, browser, javascript, text):
     """Every page, in the states that add controls: saved delivery details (two buttons side by
-    side on Profile), a code shown and a code to join (a field beside a long button), an order."""
+    side on Profile), a code shown and a code to join (a field beside a long button), an order;
+    also with the browser's text at 200%."""
     driver = browser(size=SMALL, javascript=javascript)
+    if text == 200:
+        driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 26}})
     driver.get(server.url + "/cart")
     order = check_out(driver)
     driver.get(server.url + "/profile/code")
@@ -69,7 +72,7 @@ def test_at_320px_no_page_scrolls_sideways_and_the_code_field_shows_the_whole_co
                  f"/orders/{order}", "/join", f"/join?code={code}", "/nowhere"]:
         driver.get(server.url + path)
         width = driver.execute_script("return document.documentElement.scrollWidth")
-        assert width <= SMALL[0], f"{path} scrolls sideways at 320 px ({width} px wide, JavaScript {javascript})"
+        assert width <= SMALL[0], f"{path} scrolls sideways at 320 px ({width} px wide, JavaScript {javascript}, text {text}%)"
     driver.get(server.url + "/join")
     field = driver.find_element(By.ID, "join-code")
     field.send_keys(code)
