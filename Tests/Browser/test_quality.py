@@ -13,7 +13,8 @@ from axe_selenium_python import Axe
 from conftest import PHONE, SCREENSHOTS, TABLET
 
 PAGES = {"home": "/", "search": "/search?q=shoe", "cart": "/cart", "profile": "/profile", "not-found": "/no-such-page",
-         "search-refused": "/search?q=" + "W" * 101, "bad-address": "/search?q=%zz", "offline": "/offline"}
+         "search-refused": "/search?q=" + "W" * 101, "bad-address": "/search?q=%zz", "offline": "/offline",
+         "device-code": "/profile/code", "join": "/join", "join-refused": "/join?code=BCDF-GHJK"}
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
