@@ -61,7 +61,7 @@ struct StoredClientRows {
             ))
         }
         guard readsLines, !(try row.isNull(11)) else { return }
-        if !(try row.isNull(10)) { lineVersion = max(lineVersion, try row.int64(10)) }
+        lineVersion = max(lineVersion, try row.int64(10))
         guard let product = catalog.product(id: try row.int64(11)) else { return }
         items.append(Cart.Item(product: product, quantity: try row.int(12)))
     }
