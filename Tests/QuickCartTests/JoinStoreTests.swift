@@ -18,6 +18,8 @@ struct JoinStoreTests {
         _ = try storage.carts.add(productID: tent.id, for: laptop, at: now)
         _ = try storage.carts.adjustQuantity(by: 4, of: tent.id, for: TestSessions.stored(laptop), at: now)
         _ = try storage.carts.add(productID: shoes.id, for: TestSessions.stored(laptop), at: now)
+        try storage.searches.recordSearch("tent", for: TestSessions.stored(dana), at: now * 1000)
+        try storage.searches.recordSearch("lamp", for: TestSessions.stored(laptop), at: now * 1000 + 5)
         try storage.joinCodes.createCode(hash: "hash-1", nonce: "nonce-1", for: TestSessions.stored(dana), at: now)
         #expect(try storage.joinCodes.preview(hash: "hash-1", at: now + 1) == JoinPreview(displayName: "Guest", itemCount: 7, shopperID: dana.shopperID))
 
@@ -31,6 +33,8 @@ struct JoinStoreTests {
         #expect(cart.quantity(of: tent.id) == 10 && cart.quantity(of: shoes.id) == 1, "\(backend): \(cart)")
         #expect(change.itemCount == 11)
         #expect(try storage.sessions.stored(dana)?.cart == cart, "\(backend): one cart for both clients")
+        #expect(try storage.searches.recentSearches(for: TestSessions.stored(dana)) == ["lamp", "tent"], "\(backend): the browser's searches came along")
+        #expect(try storage.sessions.stored(dana)?.newestSearch == "lamp" && storage.sessions.stored(laptop)?.newestSearch == "lamp")
         #expect(try storage.sessions.devices(ofShopper: dana.shopperID).map(\.clientID).sorted() == [dana.clientID, laptop.clientID].sorted())
         #expect(try storage.joinCodes.join(hash: "hash-1", for: TestSessions.new(), at: now + 3) == .refused, "\(backend): a used code joined")
         #expect(try storage.joinCodes.newestCode(ofClient: dana.clientID)?.usedAt == now + 2)

@@ -36,8 +36,15 @@ struct ShopperMigrationTests {
 
     /// Takes a SQLite database of the newest schema back to the one before `v10-shoppers`
     /// (and the migrations after it: `v11-product-words`, `v12-join-codes`, `v13-order-states`,
-    /// `v14-order-intents`, `v15-checkout`, `v16-line-versions`).
-    static let sqliteBeforeShoppers = "ALTER TABLE cart_items DROP COLUMN version;\n" + beforeJoinCodes + """
+    /// `v14-order-intents`, `v15-checkout`, `v16-line-versions`, `v17-newest-search`).
+    static let sqliteBeforeShoppers = """
+        DROP TRIGGER recent_searches_insert;
+        DROP TRIGGER recent_searches_update;
+        DROP TRIGGER recent_searches_delete;
+        ALTER TABLE shoppers DROP COLUMN newest_search;
+        ALTER TABLE cart_items DROP COLUMN version;
+
+        """ + beforeJoinCodes + """
         DROP TRIGGER products_words_insert;
         DROP TRIGGER products_words_delete;
         DROP TRIGGER products_words_update;

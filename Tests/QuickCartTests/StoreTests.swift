@@ -454,8 +454,14 @@ struct StoreTests {
             try storage.searches.recordSearch(query, for: stored, at: now * 1000 + 1)
         }
         #expect(try storage.searches.recentSearches(for: stored) == ["jacket", "watch", "lamp", "Tent", "bottle"])
+        #expect(try storage.sessions.stored(session)?.newestSearch == "jacket", "every page reads the newest with the session")
         try storage.searches.recordSearch("bottle", for: stored, at: now * 1000 + 2)
         #expect(try storage.searches.recentSearches(for: stored) == ["bottle", "jacket", "watch", "lamp", "Tent"])
+        #expect(try storage.sessions.stored(session)?.newestSearch == "bottle", "an older search searched again is the newest")
+        try storage.searches.recordSearch("BOTTLE", for: stored, at: now * 1000 + 2)
+        #expect(try storage.sessions.stored(session)?.newestSearch == "BOTTLE", "the newest spelling replaces the older")
+        try storage.searches.clearSearches(for: stored)
+        #expect(try storage.sessions.stored(session)?.newestSearch == nil, "cleared")
         #expect(try storage.searches.recentSearches(for: TestSessions.stored(TestSessions.new())) == [])
     }
 }

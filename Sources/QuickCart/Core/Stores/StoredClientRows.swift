@@ -1,16 +1,14 @@
 /// A client's session as the one statement of ``SessionStore/session(clientID:)`` reads it on
-/// every backend: the client, its shopper and its cart lines and the newest search. The first
-/// row carries the client (one row with the spent mark for a spent client); a line may ride on
-/// it (PostgreSQL joins the lines: a row per line, one row of NULL lines for an empty cart) or
-/// come after it (SQLite sends the client's row without a line, then a row per line). Each
-/// backend writes the SQL; this reads its rows, whose columns are, in order:
+/// every backend: the client, its shopper, the newest search, and its cart lines joined on, a
+/// row per line (one row of NULL lines for an empty cart, one row with the spent mark for a
+/// spent client). Each backend writes the SQL; this reads its rows, whose columns are, in order:
 ///
 /// | # | column | # | column |
 /// | --- | --- | --- | --- |
 /// | 0 | spent (or no shopper) | 7 | tab order |
 /// | 1 | the client's last seen | 8 | sidebar |
 /// | 2 | shopper id | 9 | notifications |
-/// | 3 | shopper's live key | 10 | cart version (on a line's row: that line's) |
+/// | 3 | shopper's live key | 10 | cart version (on a line's row, it may be that line's) |
 /// | 4 | shopper's created at | 11 | line's product id (NULL without lines) |
 /// | 5 | display name | 12 | line's quantity |
 /// | 6 | theme | 13 | the newest search (NULL without) |

@@ -6,30 +6,21 @@ struct SQLiteSessionStore: SessionStore {
 
     func session(clientID: String) throws -> StoredClient? {
         // One statement is its own snapshot: the client, its shopper and the cart lines are read
-        // at one moment, with no transaction around them. UNION ALL gives its first part's row
-        // first: the client with its shopper (a spent client's with its mark and NULLs), no line,
-        // and the newest search (of at most five), for the Search tab's link. The cart's lines
-        // follow, a row each, in the order of the cart_items_in_order index, unsorted. One join
-        // of the lines had the search find the client a second time (correlated with the shopper
-        // it would run once per line); correlated with this one row it runs once: about 3,500
-        // instructions less a read. Each line brings its version: the cart's is the greatest of
-        // the shopper's and its lines' (see ``SQLiteCartStore``). Rows are read in place
-        // (``StoredClientRows`` names the columns).
+        // at one moment, with no transaction around them. A shopper without lines gives one row
+        // of NULLs for them, a spent client one row with its mark; the cart_items_in_order index
+        // gives the lines in order, unsorted. The newest search (of at most five), for the
+        // Search tab's link, is the shopper's own column (see migration v17). Each line brings
+        // its version: the cart's is the greatest of the shopper's and its lines' (see
+        // ``SQLiteCartStore``). Rows are read in place (``StoredClientRows`` names the columns).
         var rows = StoredClientRows(catalog: pool.liveCatalog.current.catalog)
         try pool.withConnection { db in
             try db.forEachRow(
                 """
                 SELECT cl.spent_at IS NOT NULL OR s.id IS NULL, cl.last_seen, s.id, s.live_key, s.created_at, s.display_name,
-                       s.theme, s.tab_order, s.sidebar, s.notifications, s.cart_version, NULL, NULL,
-                       (SELECT query FROM recent_searches r WHERE r.shopper_id = s.id ORDER BY r.searched_at DESC, r.query LIMIT 1)
-                FROM clients cl LEFT JOIN shoppers s ON s.id = cl.shopper_id
-                WHERE cl.id = ?1
-                UNION ALL
-                SELECT * FROM (
-                    SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, c.version, c.product_id, c.quantity, NULL
-                    FROM clients cl JOIN cart_items c ON c.shopper_id = cl.shopper_id
-                    WHERE cl.id = ?1 ORDER BY c.added_at, c.product_id
-                )
+                       s.theme, s.tab_order, s.sidebar, s.notifications, max(s.cart_version, coalesce(c.version, 0)),
+                       c.product_id, c.quantity, s.newest_search
+                FROM clients cl LEFT JOIN shoppers s ON s.id = cl.shopper_id LEFT JOIN cart_items c ON c.shopper_id = s.id
+                WHERE cl.id = ?1 ORDER BY c.added_at, c.product_id
                 """,
                 // Converted already: a literal would build an array of existentials first.
                 StatementArguments([.text(clientID)])
