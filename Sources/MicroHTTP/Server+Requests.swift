@@ -55,7 +55,18 @@ extension Server {
         refusal: HTTPError?,
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> Bool {
-        let path = String(validatingCString: url)
+        var path = String(validatingCString: url)
+        var refusal = refusal
+        var hostOfTarget: String?
+        switch path.flatMap(AbsoluteFormTarget.init) {
+        case .absolute(let authority, let pathOfTarget)?:
+            path = pathOfTarget
+            hostOfTarget = authority
+        case .malformed?:
+            refusal = refusal ?? HTTPError(.badRequest, "The address names no host, or names a user before it.", reason: .malformedAddress)
+        case nil:
+            break
+        }
         if uriIsWellFormed, refusal == nil, let path, let file = staticFile(for: connection, path: path, method: method) {
             watchdog.headersReceived(connection)
             let state = RequestState(request: Request(method: .get, path: ""), maximumFormFields: 0)
@@ -68,7 +79,8 @@ extension Server {
         let decodedQuery = query.compactMap { pair in pair.value.map { (name: pair.name, value: $0) } }
         // A value that is not UTF-8 became nil: the request is refused below, with no query.
         let queryIsUTF8 = decodedQuery.count == query.count
-        let headers = Self.headers(on: connection)
+        var headers = Self.headers(on: connection)
+        if let hostOfTarget { headers["Host"] = hostOfTarget }
         let peer = Self.clientAddress(of: connection)
         let request = Request(
             method: HTTPMethod(rawValue: String(cString: method)),

@@ -375,6 +375,25 @@ extension ServerTests {
         #expect(response.header("X-Answered-By") == "responder")
         #expect(try live.client().get("/").status == 200)
     }
+
+    @Test("A target in absolute form is answered as the path it names, with its authority as the host (RFC 9112 §3.2.2)")
+    func absoluteFormTargets() throws {
+        var router = Self.echoRouter()
+        router.get("/host") { request in .text(request.headers["Host"] ?? "-") }
+        let live = try LiveServer(router)
+        let echoed = try Self.answer(to: "GET http://shop.example/echo?q=1 HTTP/1.1\r\nHost: other.example\r\n\r\n", on: live)
+        #expect(echoed.status == 200 && echoed.text == "path=/echo query=q=1", "\(echoed.status) \(echoed.text)")
+        let host = try Self.answer(to: "GET HTTPS://Shop.example:8443/host HTTP/1.1\r\nHost: other.example\r\n\r\n", on: live)
+        #expect(host.status == 200 && host.text == "Shop.example:8443", "the target's host, not the field's: \(host.text)")
+        let home = try Self.answer(to: "GET http://shop.example HTTP/1.1\r\nHost: shop.example\r\n\r\n", on: live)
+        #expect(home.status == 200 && home.text.contains("home"), "no path is /")
+        for head in ["GET http://user@shop.example/ HTTP/1.1\r\nHost: shop.example\r\n\r\n", "GET http:///echo HTTP/1.1\r\nHost: x\r\n\r\n"] {
+            let refused = try Self.answer(to: head, on: live)
+            #expect(refused.status == 400 && refused.text.contains("names no host"), "\(head): \(refused.status)")
+        }
+        #expect(try Self.answer(to: "GET ftp://shop.example/ HTTP/1.1\r\nHost: x\r\n\r\n", on: live).status == 404, "another scheme names no path here")
+        #expect(try Self.answer(to: "GET http://shop.example/echo HTTP/1.1\r\n\r\n", on: live).status == 400, "HTTP/1.1 still needs its Host")
+    }
 }
 
 extension ServerTests {

@@ -173,6 +173,7 @@ extension ShopTests {
                 ("GET /static/css/app.css HTTP/1.1\r\n\r\n", 400, "That didn’t work", "This request could not be read."),
                 ("GET /cart HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 400, "That didn’t work", "This request could not be read."),
                 ("GET /search?q=a b HTTP/1.1\r\nHost: x\r\n\r\n", 400, "That didn’t work", "This address has a mistake in it."),
+                ("GET http://user@x/cart HTTP/1.1\r\nHost: x\r\n\r\n", 400, "That didn’t work", "This address has a mistake in it."),
             ]
             for refusal in refusals {
                 let client = try shop.client()
@@ -188,6 +189,17 @@ extension ShopTests {
                 #expect(page.text.contains("<h1") && page.text.contains(refusal.title) && page.text.contains(refusal.says), "\(what): a readable page")
                 #expect(!page.text.contains("X-Big") && !page.text.contains("Host:"), "\(what): no request echoed back")
                 #expect(try shop.browser().get("/").status == 200, "the shop goes on serving")
+            }
+        }
+
+        @Test("A target in absolute form (http://host/path) is answered as the path it names")
+        func absoluteFormTargets() throws {
+            let shop = try TestShop()
+            for (target, marker) in [("http://shop.example/cart", "<title>Cart"), ("HTTP://shop.example/static/css/app.css", ":root")] {
+                let client = try shop.client()
+                try client.send("GET \(target) HTTP/1.1\r\nHost: other.example\r\n\r\n")
+                let answer = try client.readResponse()
+                #expect(answer.status == 200 && answer.text.contains(marker), "\(target): \(answer.status)")
             }
         }
 
