@@ -376,7 +376,7 @@ extension ServerTests {
         #expect(try live.client().get("/").status == 200)
     }
 
-    @Test("A target in absolute form is answered as the path it names, with its authority as the host (RFC 9112 §3.2.2)")
+    @Test("A target in absolute form is answered as the path it names, with its authority as the host (RFC 9112 §3.2.2); one neither absolute nor a path is 400")
     func absoluteFormTargets() throws {
         var router = Self.echoRouter()
         router.get("/host") { request in .text(request.headers["Host"] ?? "-") }
@@ -391,7 +391,11 @@ extension ServerTests {
             let refused = try Self.answer(to: head, on: live)
             #expect(refused.status == 400 && refused.text.contains("names no host"), "\(head): \(refused.status)")
         }
-        #expect(try Self.answer(to: "GET ftp://shop.example/ HTTP/1.1\r\nHost: x\r\n\r\n", on: live).status == 404, "another scheme names no path here")
+        for head in ["GET ftp://shop.example/ HTTP/1.1\r\nHost: x\r\n\r\n", "GET echo HTTP/1.1\r\nHost: x\r\n\r\n", "CONNECT shop.example:443 HTTP/1.1\r\nHost: shop.example:443\r\n\r\n"] {
+            let refused = try Self.answer(to: head, on: live)
+            #expect(refused.status == 400 && refused.text.contains("does not start with a slash"), "neither a path nor an http address: \(head)")
+        }
+        #expect(try Self.answer(to: "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n", on: live).status == 404, "the whole server's OPTIONS is the router's to answer")
         #expect(try Self.answer(to: "GET http://shop.example/echo HTTP/1.1\r\n\r\n", on: live).status == 400, "HTTP/1.1 still needs its Host")
     }
 }
