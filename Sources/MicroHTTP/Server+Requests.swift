@@ -58,18 +58,14 @@ extension Server {
         var path = String(validatingCString: url)
         var refusal = refusal
         var hostOfTarget: String?
-        switch path.flatMap(AbsoluteFormTarget.init) {
+        switch path.map(RequestTargetForm.init) {
         case .absolute(let authority, let pathOfTarget)?:
             path = pathOfTarget
             hostOfTarget = authority
-        case .malformed?:
-            refusal = refusal ?? HTTPError(.badRequest, "The address names no host, or names a user before it.", reason: .malformedAddress)
-        case nil:
-            // Neither a path nor an absolute address (`cart`, `example.com:443`): RFC 9112
-            // asks for 400. `*` (OPTIONS for the whole server) is left to the router.
-            if let path, path.utf8.first != UInt8(ascii: "/"), path != "*" {
-                refusal = refusal ?? HTTPError(.badRequest, "The address does not start with a slash.", reason: .malformedAddress)
-            }
+        case .invalid(let why)?:
+            refusal = refusal ?? HTTPError(.badRequest, why, reason: .malformedAddress)
+        case .path?, nil:
+            break
         }
         if uriIsWellFormed, refusal == nil, let path, let file = staticFile(for: connection, path: path, method: method) {
             watchdog.headersReceived(connection)
