@@ -225,6 +225,20 @@ extension ShopTests {
             #expect(Self.orders(on: try browser.get("/profile")).isEmpty)
         }
 
+        @Test("Place order naming a price no catalog holds, or a product twice, is refused with 400; the server keeps serving")
+        func impossibleShownLines() throws {
+            let browser = try TestShop(inProcess: true).browser()
+            #expect(try browser.postDelivery().status == 303)
+            let details = try #require(try browser.get("/checkout/review").html.first("input") { $0["name"] == "details" }?["value"])
+            // Summed, the first overflowed Int64 and stopped the process.
+            for lines in ["1:10:999999999999999999", "1:1:100000001", "1:1:12800,1:1:12800"] {
+                let answer = try browser.post("/checkout/place", form: [("version", "0"), ("lines", lines), ("delivery", "0"), ("details", details)])
+                #expect(answer.status == 400 && answer.text.contains("The order form is damaged"), "\(lines): \(answer.summary)")
+            }
+            #expect(try browser.get("/cart").status == 200)
+            #expect(Self.orders(on: try browser.get("/profile")).isEmpty)
+        }
+
         @Test("Orders are listed newest first, each with its own lines")
         func ordersNewestFirst() throws {
             let browser = try TestShop(inProcess: true).browser()
