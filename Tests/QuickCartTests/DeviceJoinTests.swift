@@ -81,6 +81,31 @@ extension ShopTests {
             #expect(try phone.cart().badge == "9", "\(backend): signing the laptop out changed the phone's cart")
         }
 
+        @Test("A cookie the first change replaced (in its five minutes of grace) can neither see this device's code nor join it to another cart")
+        func renewedCookieCannotJoinOrSeeCodes() throws {
+            let shop = try TestShop(inProcess: true)
+            let attacker = shop.browser()
+            #expect(try attacker.post("/profile/name", form: [("display_name", "Mallory")]).status == 303)
+            let attackersCode = try Self.showCode(attacker)
+
+            // A cookie planted before the victim's first change, still in its grace afterwards.
+            let victim = shop.browser()
+            _ = try victim.get("/cart")
+            let planted = try #require(victim.sessionCookie)
+            #expect(try victim.post("/cart/items", form: [("product", "3")]).status == 303)
+            let victimsCode = try Self.showCode(victim)
+            let renewed = shop.browser(cookie: planted)
+            #expect(try renewed.get("/cart").status == 200, "the grace still answers pages")
+
+            let seen = try renewed.get("/profile/code")
+            #expect(seen.status == 403 && Self.code(in: seen) == nil, "the renewed cookie saw the code: \(seen.summary)")
+            #expect(!seen.text.contains(victimsCode))
+            let moved = try renewed.post("/join", form: [("code", attackersCode)])
+            #expect(moved.status == 403, "the renewed cookie joined the victim to another cart: \(moved.summary)")
+            #expect(!(try victim.get("/profile").text.contains("Mallory")), "the victim's browser is in the attacker's cart")
+            #expect(try shop.browser().get("/join?code=\(attackersCode)").status == 200, "the refused join used the code")
+        }
+
         @Test("The sixth wrong try voids a code; an expired code is refused; nothing is joined", arguments: StoreBackend.allCases)
         func wrongAndExpiredCodes(backend: StoreBackend) throws {
             let clock = try TestClock()

@@ -6,7 +6,7 @@ import Testing
 struct JoinStoreTests {
     private let now = TestSessions.start
 
-    @Test("A join adds the browser's lines to the shopper's, quantities added and clamped to 10; the browser's shopper goes, the code is used", arguments: StoreBackend.allCases)
+    @Test("A join adds the browser's lines to the shopper's, quantities added and clamped to 10 (and counts what was added); the browser's shopper goes, the code is used", arguments: StoreBackend.allCases)
     func joinMergesAndClamps(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open(emptyCarts: true)
         defer { storage.close() }
@@ -28,7 +28,8 @@ struct JoinStoreTests {
             Issue.record("\(backend): \(outcome)")
             return
         }
-        #expect(merged == 6 && shopper == dana.shopperID && showing == dana.clientID)
+        // Six of the laptop's items, of which the tents meet Dana's seven at the cap: four added.
+        #expect(merged == 4 && shopper == dana.shopperID && showing == dana.clientID, "\(backend): \(merged)")
         let cart = try #require(try storage.sessions.stored(laptop)).cart
         #expect(cart.quantity(of: tent.id) == 10 && cart.quantity(of: shoes.id) == 1, "\(backend): \(cart)")
         #expect(change.itemCount == 11)
@@ -38,6 +39,46 @@ struct JoinStoreTests {
         #expect(try storage.sessions.devices(ofShopper: dana.shopperID).map(\.clientID).sorted() == [dana.clientID, laptop.clientID].sorted())
         #expect(try storage.joinCodes.join(hash: "hash-1", for: TestSessions.new(), at: now + 3) == .refused, "\(backend): a used code joined")
         #expect(try storage.joinCodes.newestCode(ofClient: dana.clientID)?.usedAt == now + 2)
+    }
+
+    @Test("A code dies with the device that showed it: signed out, or gone to another cart, its code neither previews nor joins", arguments: StoreBackend.allCases)
+    func codeOfAnEndedClient(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let dana = TestSessions.new(), thief = TestSessions.new(), accomplice = TestSessions.new()
+        try storage.sessions.setDisplayName("Dana", for: dana, at: now)
+        try storage.joinCodes.createCode(hash: "hash-3", nonce: "nonce-3", for: TestSessions.stored(dana), at: now)
+        _ = try storage.joinCodes.join(hash: "hash-3", for: thief, at: now + 1)
+        let thiefInside = Session(
+            clientID: thief.clientID, shopperID: dana.shopperID, createdAt: now, displayName: "Dana", isStored: true,
+            csrfToken: thief.csrfToken, liveKey: thief.liveKey, shopperLiveKey: dana.shopperLiveKey
+        )
+        try storage.joinCodes.createCode(hash: "hash-4", nonce: "nonce-4", for: thiefInside, at: now + 2)
+        #expect(try storage.joinCodes.preview(hash: "hash-4", at: now + 3)?.shopperID == dana.shopperID)
+
+        try storage.sessions.endClients([thief.clientID], ofShopper: dana.shopperID, spendingUnstored: nil, at: now + 4)
+        #expect(try storage.joinCodes.preview(hash: "hash-4", at: now + 5) == nil, "\(backend): a signed-out device's code previews")
+        #expect(try storage.joinCodes.join(hash: "hash-4", for: accomplice, at: now + 5) == .refused, "\(backend): a signed-out device's code joined")
+        #expect(try storage.sessions.devices(ofShopper: dana.shopperID).map(\.clientID) == [dana.clientID])
+
+        // A device that showed a code and then joined another cart takes its invitation along.
+        let other = TestSessions.new()
+        try storage.joinCodes.createCode(hash: "hash-5", nonce: "nonce-5", for: TestSessions.stored(dana), at: now + 6)
+        try storage.joinCodes.createCode(hash: "hash-6", nonce: "nonce-6", for: other, at: now + 6)
+        _ = try storage.joinCodes.join(hash: "hash-6", for: TestSessions.stored(dana), at: now + 7)
+        #expect(try storage.joinCodes.join(hash: "hash-5", for: accomplice, at: now + 8) == .refused, "\(backend): the code of a device that left joined")
+    }
+
+    @Test("A code shown in the same second as the one just used is the one a device's page shows", arguments: StoreBackend.allCases)
+    func newestCodeInOneSecond(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let dana = TestSessions.new()
+        try storage.joinCodes.createCode(hash: "hash-7", nonce: "nonce-7", for: dana, at: now)
+        _ = try storage.joinCodes.join(hash: "hash-7", for: TestSessions.new(), at: now + 1)
+        try storage.joinCodes.createCode(hash: "hash-8", nonce: "nonce-8", for: TestSessions.stored(dana), at: now + 1)
+        let newest = try storage.joinCodes.newestCode(ofClient: dana.clientID)
+        #expect(newest?.nonce == "nonce-8" && newest?.usedAt == nil, "\(backend): \(String(describing: newest))")
     }
 
     @Test("Ending a client spends it and keeps the shopper while it has another; the last one takes the shopper along, not its orders", arguments: StoreBackend.allCases)

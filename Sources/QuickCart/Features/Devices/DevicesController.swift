@@ -45,6 +45,7 @@ struct DevicesController: Sendable {
 
     /// `GET /profile/code`: this device's live code with its QR code, or a button to show one.
     func showCode(_ request: ShopRequest) throws -> Response {
+        try refuseRenewedCookie(request)
         let session = request.session
         let stored = session.isStored ? try joinCodes.newestCode(ofClient: session.clientID) : nil
         var content = DeviceCodeView(code: nil, link: nil, qrSVG: nil, expiresAt: 0, expiresInText: "", endedText: nil)
@@ -69,11 +70,7 @@ struct DevicesController: Sendable {
 
     /// `POST /profile/code`: a new code for this device (its earlier one is void), back to its page.
     func createCode(_ request: ShopRequest) throws -> Response {
-        // A cookie its first change replaced reaches the client only to finish what was in
-        // flight: it must not bring in a device that would outlast its five minutes.
-        guard !request.session.isGraceCookie else {
-            throw HTTPError(.forbidden, "This browser's session was renewed. Reload the page and try again.")
-        }
+        try refuseRenewedCookie(request)
         let nonce = Hex.encode(SecureRandom.bytes(count: 16))
         let code = sessionManager.joinCode(nonce: nonce)
         try joinCodes.createCode(hash: sessionManager.joinCodeHash(code), nonce: nonce, for: request.session, at: request.now)
@@ -107,6 +104,7 @@ struct DevicesController: Sendable {
     /// `POST /join` with `code`: joins this browser to the code's shopper in one transaction,
     /// adding this browser's cart lines to the shopper's; on to the cart, saying what was added.
     func join(_ request: ShopRequest) throws -> Response {
+        try refuseRenewedCookie(request)
         let device = DeviceName.of(userAgent: request.http.headers["User-Agent"])
         switch try joining.join(
             typed: request.http.form["code"] ?? "", session: request.session, device: device, address: request.http.remoteAddress, at: request.now
@@ -155,6 +153,15 @@ struct DevicesController: Sendable {
         var response = Response.redirect(to: Self.devicesList(request))
         response.setCookie(notices.cookie(Notice(text: notice), at: request.now))
         return response
+    }
+
+    /// A cookie its first change replaced reaches the client only to finish what was in flight
+    /// (a planted cookie stays in its planter's hands too): it must not see a code, show one, or
+    /// move the client into another cart, which would all outlast its five minutes.
+    private func refuseRenewedCookie(_ request: ShopRequest) throws {
+        guard !request.session.isGraceCookie else {
+            throw HTTPError(.forbidden, "This browser's session was renewed. Reload the page and try again.")
+        }
     }
 
     /// The link a code's QR code carries: this host's join page with the code.

@@ -6,6 +6,11 @@ import Postgres
 struct PostgresJoinCodeStore: JoinCodeStore {
     let pool: PostgresStoragePool
 
+    /// Whether the client that showed code `j` is still a device of its shopper: a code dies
+    /// with its device's sign-out (or the device's move to another cart), so a signed-out
+    /// thief cannot come back in with a code shown before.
+    private static let shownByMember = "EXISTS (SELECT 1 FROM clients cl WHERE cl.id = j.client_id AND cl.shopper_id = j.shopper_id AND cl.spent_at IS NULL)"
+
     func createCode(hash: String, nonce: String, for session: Session, at now: Int64) throws {
         try pool.write(storing: session, at: now) { connection in
             try connection.execute("DELETE FROM join_codes WHERE client_id = $1 AND used_at IS NULL", session.clientID)
@@ -21,7 +26,7 @@ struct PostgresJoinCodeStore: JoinCodeStore {
             try connection.fetchAll(
                 """
                 SELECT nonce, created_at, expires_at, used_at, wrong_tries FROM join_codes
-                WHERE client_id = $1 ORDER BY created_at DESC LIMIT 1
+                WHERE client_id = $1 ORDER BY created_at DESC, used_at IS NOT NULL LIMIT 1
                 """,
                 clientID
             ) { row in
@@ -41,7 +46,7 @@ struct PostgresJoinCodeStore: JoinCodeStore {
                        (SELECT coalesce(sum(c.quantity), 0)::bigint FROM cart_items c JOIN products p ON p.id = c.product_id
                         WHERE c.shopper_id = s.id AND p.active)
                 FROM join_codes j JOIN shoppers s ON s.id = j.shopper_id
-                WHERE j.code_hash = $1 AND j.used_at IS NULL AND j.expires_at > $2 AND j.wrong_tries <= $3
+                WHERE j.code_hash = $1 AND j.used_at IS NULL AND j.expires_at > $2 AND j.wrong_tries <= $3 AND \(Self.shownByMember)
                 """,
                 hash, now, JoinCode.allowedWrongTries
             ) { row in
@@ -54,8 +59,8 @@ struct PostgresJoinCodeStore: JoinCodeStore {
         try pool.write { connection in
             let code = try connection.fetchAll(
                 """
-                SELECT shopper_id, client_id, used_at IS NULL AND expires_at > $2 AND wrong_tries <= $3, code_hash
-                FROM join_codes WHERE code_hash = $1 FOR UPDATE
+                SELECT shopper_id, client_id, used_at IS NULL AND expires_at > $2 AND wrong_tries <= $3 AND \(Self.shownByMember), code_hash
+                FROM join_codes j WHERE code_hash = $1 FOR UPDATE OF j
                 """,
                 hash, now, JoinCode.allowedWrongTries
             ) { row in (shopper: try row.string(0), client: try row.string(1), isLive: try row.bool(2), hash: try row.string(3)) }.first
@@ -77,12 +82,15 @@ struct PostgresJoinCodeStore: JoinCodeStore {
             var merged = 0
             if session.isStored {
                 let old = session.shopperID
+                // What the merge will really add: a line meets the shopper's at most at the cap.
                 merged = try connection.fetchValue(
                     """
-                    SELECT coalesce(sum(c.quantity), 0)::bigint FROM cart_items c JOIN products p ON p.id = c.product_id
+                    SELECT coalesce(sum(least(c.quantity, $3 - coalesce(t.quantity, 0))), 0)::bigint
+                    FROM cart_items c JOIN products p ON p.id = c.product_id
+                    LEFT JOIN cart_items t ON t.shopper_id = $2 AND t.product_id = c.product_id
                     WHERE c.shopper_id = $1 AND p.active
                     """,
-                    old, as: Int.self
+                    old, code.shopper, Cart.quantityRange.upperBound, as: Int.self
                 ) ?? 0
                 // The browser's lines go after the shopper's, in their own order; a product in
                 // both gets the two quantities added, clamped.

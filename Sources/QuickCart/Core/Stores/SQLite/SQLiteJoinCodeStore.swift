@@ -5,6 +5,11 @@ import SQLite
 struct SQLiteJoinCodeStore: JoinCodeStore {
     let pool: SQLiteStoragePool
 
+    /// Whether the client that showed code `j` is still a device of its shopper: a code dies
+    /// with its device's sign-out (or the device's move to another cart), so a signed-out
+    /// thief cannot come back in with a code shown before.
+    private static let shownByMember = "EXISTS (SELECT 1 FROM clients cl WHERE cl.id = j.client_id AND cl.shopper_id = j.shopper_id AND cl.spent_at IS NULL)"
+
     func createCode(hash: String, nonce: String, for session: Session, at now: Int64) throws {
         try pool.write(storing: session, at: now) { db in
             try db.execute("DELETE FROM join_codes WHERE client_id = ? AND used_at IS NULL", [session.clientID])
@@ -23,7 +28,7 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
             try db.withFirstRow(
                 """
                 SELECT nonce, created_at, expires_at, used_at, wrong_tries FROM join_codes
-                WHERE client_id = ? ORDER BY created_at DESC LIMIT 1
+                WHERE client_id = ? ORDER BY created_at DESC, used_at IS NOT NULL LIMIT 1
                 """,
                 [clientID]
             ) { row in
@@ -43,7 +48,7 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
                        (SELECT coalesce(sum(c.quantity), 0) FROM cart_items c JOIN products p ON p.id = c.product_id
                         WHERE c.shopper_id = s.id AND p.active)
                 FROM join_codes j JOIN shoppers s ON s.id = j.shopper_id
-                WHERE j.code_hash = ? AND j.used_at IS NULL AND j.expires_at > ? AND j.wrong_tries <= ?
+                WHERE j.code_hash = ? AND j.used_at IS NULL AND j.expires_at > ? AND j.wrong_tries <= ? AND \(Self.shownByMember)
                 """,
                 [hash, now, JoinCode.allowedWrongTries]
             ) { row in
@@ -55,7 +60,7 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
     func join(hash: String, for session: Session, at now: Int64) throws -> JoinOutcome {
         try pool.write { db in
             let code = try db.withFirstRow(
-                "SELECT shopper_id, client_id, used_at IS NULL AND expires_at > ? AND wrong_tries <= ?, code_hash FROM join_codes WHERE code_hash = ?",
+                "SELECT shopper_id, client_id, used_at IS NULL AND expires_at > ? AND wrong_tries <= ? AND \(Self.shownByMember), code_hash FROM join_codes j WHERE code_hash = ?",
                 [now, JoinCode.allowedWrongTries, hash]
             ) { row in (shopper: try row.string(0), client: try row.string(1), isLive: try row.bool(2), hash: try row.string(3)) }
             // The index found it by equality; the comparison that decides is constant-time.
@@ -72,12 +77,15 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
             var merged = 0
             if session.isStored {
                 let old = session.shopperID
+                // What the merge will really add: a line meets the shopper's at most at the cap.
                 merged = try db.fetchValue(
                     """
-                    SELECT coalesce(sum(c.quantity), 0) FROM cart_items c JOIN products p ON p.id = c.product_id
-                    WHERE c.shopper_id = ? AND p.active
+                    SELECT coalesce(sum(min(c.quantity, ?3 - coalesce(t.quantity, 0))), 0)
+                    FROM cart_items c JOIN products p ON p.id = c.product_id
+                    LEFT JOIN cart_items t ON t.shopper_id = ?2 AND t.product_id = c.product_id
+                    WHERE c.shopper_id = ?1 AND p.active
                     """,
-                    [old], as: Int.self
+                    [old, code.shopper, Cart.quantityRange.upperBound], as: Int.self
                 ) ?? 0
                 // The browser's lines go after the shopper's, in their own order; a product in
                 // both gets the two quantities added, clamped.
