@@ -91,7 +91,7 @@ public struct DeliveryDetails: Sendable, Hashable {
         if value.count > maximum || value.utf8.count > maximum * 4 {
             return "Use at most \(maximum) characters."
         }
-        if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }) {
+        if value.unicodeScalars.contains(where: Self.isInvisible) {
             return "Remove the line breaks or other invisible characters."
         }
         switch field {
@@ -131,7 +131,20 @@ public struct DeliveryDetails: Sendable, Hashable {
 
     /// Digits with spaces, `+`, `-`, `(`, `)` and `.`, at least five digits.
     static func isPhoneNumber(_ text: String) -> Bool {
-        let allowed: Set<Character> = ["+", "-", "(", ")", ".", " "]
-        return text.allSatisfy { ("0"..."9").contains($0) || allowed.contains($0) } && text.filter { ("0"..."9").contains($0) }.count >= 5
+        // Scalars, not Characters: a digit with a combining mark is one Character, and in "0"..."9".
+        let allowed: Set<Unicode.Scalar> = ["+", "-", "(", ")", ".", " "]
+        return text.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || allowed.contains($0) }
+            && text.unicodeScalars.filter { ("0"..."9").contains($0) }.count >= 5
+    }
+
+    /// Control characters, and format characters but the zero-width joiners: U+200C and U+200D
+    /// are parts of written names (Persian, the Indic scripts) and of emoji sequences, where
+    /// the others (bidi overrides, zero-width spaces) only hide or reorder text.
+    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control: true
+        case .format: scalar != "\u{200C}" && scalar != "\u{200D}"
+        default: false
+        }
     }
 }
