@@ -66,6 +66,8 @@ extension ShopTests {
             // Profile lists both devices; the phone signs the laptop out.
             let profile = try phone.get("/profile")
             #expect(profile.text.contains("(this device)") && profile.text.components(separatedBy: "class=\"device\"").count == 3, "\(backend)")
+            let seen = profile.text.matches(of: /class="device__seen">Last seen <time datetime="([^"]*)">/).map { String($0.output.1) }
+            #expect(seen.count == 2 && seen.allSatisfy { $0.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil }, "last seen, to the day: \(seen)")
             let laptopStream = try laptop.eventStream()
             #expect(try laptopStream.next().data == "9")
             let handle = try #require(profile.text.range(of: #"name="device" value="[0-9a-f]+""#, options: .regularExpression).map {
@@ -79,6 +81,15 @@ extension ShopTests {
             #expect(!after.text.contains("Dana") && after.sessionCookie != nil, "\(backend): the signed-out cookie still reaches the cart")
             #expect(try signedOut.cart().rows.isEmpty, "\(backend): the signed-out device's next page is not an empty cart")
             #expect(try phone.cart().badge == "9", "\(backend): signing the laptop out changed the phone's cart")
+        }
+
+        @Test("After 20 wrong codes an address is refused with 429, Retry-After and a page saying to wait")
+        func wrongCodesPerAddress() throws {
+            let guesser = try TestShop(inProcess: true).browser()
+            for _ in 0..<20 { #expect(try guesser.post("/join", form: [("code", "BBBB-BBBB")]).status == 400) }
+            let refused = try guesser.post("/join", form: [("code", "BBBB-BBBB")])
+            #expect(refused.status == 429 && refused.text.contains("Too many wrong codes from this address."), "\(refused.summary)")
+            #expect((Int(refused.header("Retry-After") ?? "") ?? 0) > 0, "\(refused.summary)")
         }
 
         @Test("A cookie the first change replaced (in its five minutes of grace) can neither see this device's code nor join it to another cart")

@@ -189,6 +189,10 @@ extension ShopTests {
             #expect(try Self.back(fromSearch) == ("/search", "Back to Search"), "the Referer is the failed page itself")
             let fromHome = try browser.get("/search?q=%zz", headers: [("Referer", "http://\(host)/#product-3")])
             #expect(try Self.back(fromHome) == ("/", "Back to Home"))
+            // Checkout is under Cart: a Place order refused without a Referer leads back there.
+            let placed = try browser.post("/checkout/place", form: [("version", "x"), ("lines", ""), ("delivery", "0"), ("details", "0")])
+            #expect(placed.status == 400)
+            #expect(try Self.back(placed) == ("/cart", "Back to your cart"), "\(placed.summary)")
             let missing = try browser.get("/nowhere", headers: [("Referer", "http://\(host)/search?q=tent")])
             #expect(try Self.back(missing) == ("/search?q=tent", "Back to Search"))
             let foreign = try browser.get("/nowhere", headers: [("Referer", "http://evil.example/cart")])

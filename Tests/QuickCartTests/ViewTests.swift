@@ -113,8 +113,8 @@ import Testing
                 tabOrder: tabs.enumerated().map { TabOrderItemView(tab: $1, position: $1.role == .prominent ? nil : $0, movableCount: 3) },
                 isCustomOrder: true, notificationsOn: false, confirmation: OrderConfirmationView(order: order),
                 devices: [
-                    DeviceView(name: "Chromium on Linux <b>", lastSeen: "1 Dec 2026", lastSeenISO: "2026-12-01T00:00:00Z", isThisDevice: true, handle: "ab"),
-                    DeviceView(name: "Safari on iPhone", lastSeen: "30 Nov 2026", lastSeenISO: "2026-11-30T00:00:00Z", isThisDevice: false, handle: "cd"),
+                    DeviceView(name: "Chromium on Linux <b>", lastSeen: "1 Dec 2026", lastSeenISO: "2026-12-01", isThisDevice: true, handle: "ab"),
+                    DeviceView(name: "Safari on iPhone", lastSeen: "30 Nov 2026", lastSeenISO: "2026-11-30", isThisDevice: false, handle: "cd"),
                 ],
                 savedDelivery: SavedDeliveryView(details: DeliveryStoreTests.details(name: "Ann <b>"), methodName: "Standard <b>")
             ),

@@ -35,10 +35,13 @@ public struct TabBar: Sendable {
 
         /// Addresses outside every tab's root that still belong to a tab (the layout
         /// toggle's form posts under `/preferences`, a Profile setting).
-        private static let otherRoots: [(root: String, tab: TabID)] = [("/preferences", .profile)]
+        private static let otherRoots: [(root: String, tab: TabID)] = [
+            ("/checkout", .cart), ("/preferences", .profile), ("/orders", .profile), ("/join", .profile),
+        ]
 
-        /// The tab an address belongs to: `/search…` is Search, `/cart…` Cart, `/profile…`
-        /// and `/preferences…` Profile, anything else Home.
+        /// The tab an address belongs to, as its page shows it: `/search…` is Search, `/cart…`
+        /// and `/checkout…` Cart, `/profile…`, `/preferences…`, `/orders…` and `/join…`
+        /// Profile, anything else Home.
         public init(of address: String) {
             for (root, tab) in Self.allCases.filter({ $0 != .home }).map({ ($0.path, $0) }) + Self.otherRoots
             where address == root || address.hasPrefix(root + "/") || address.hasPrefix(root + "?") {

@@ -110,7 +110,8 @@ struct DevicesController: Sendable {
             typed: request.http.form["code"] ?? "", session: request.session, device: device, address: request.http.remoteAddress, at: request.now
         ) {
         case .tooManyTries:
-            throw HTTPError(.tooManyRequests, Self.tooManyTries)
+            let wait = attempts.secondsUntilAllowed(request.http.remoteAddress, at: request.now)
+            throw HTTPError(.tooManyRequests, Self.tooManyTries, headers: ["Retry-After": String(wait)])
         case .malformed:
             throw HTTPError(.badRequest, "A code is eight letters, such as BCDF-GHJK. Check it and try again.")
         case .refused:

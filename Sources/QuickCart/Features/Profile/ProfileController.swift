@@ -97,7 +97,7 @@ struct ProfileController: Sendable {
         return try sessions.devices(ofShopper: session.shopperID).map { device in
             DeviceView(
                 name: device.device.isEmpty ? "A browser" : device.device, lastSeen: Self.date(device.lastSeen),
-                lastSeenISO: Self.isoDate(device.lastSeen), isThisDevice: device.clientID == session.clientID,
+                lastSeenISO: CalendarDay(secondsSince1970: device.lastSeen).isoText, isThisDevice: device.clientID == session.clientID,
                 handle: sessionManager.deviceHandle(ofClient: device.clientID)
             )
         }
@@ -120,4 +120,5 @@ struct ProfileController: Sendable {
     static func isoDate(_ seconds: Int64) -> String {
         Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(.iso8601)
     }
+
 }
