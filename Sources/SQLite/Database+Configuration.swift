@@ -1,8 +1,8 @@
 extension Database {
     /// Options applied to every connection when it opens.
     ///
-    /// Every connection always gets WAL journaling, `synchronous=NORMAL` and enforced
-    /// foreign keys; these options cover what legitimately varies.
+    /// Every connection always gets WAL journaling (unless ``readOnly``), `synchronous=NORMAL`
+    /// and enforced foreign keys; these options cover what legitimately varies.
     ///
     /// ```swift
     /// var configuration = Database.Configuration()
@@ -35,6 +35,12 @@ extension Database {
         /// (``SQLiteError`` `cantOpen`), for tools that must work on an existing database only.
         /// Defaults to `true`.
         public var createsFile = true
+
+        /// Whether the connection only reads: the file is opened read-only (a missing file is an
+        /// error) and its journal mode is left as it is, never switched to WAL, so opening it
+        /// writes nothing to it. For checking or copying a file that must stay as it is.
+        /// Defaults to `false`.
+        public var readOnly = false
 
         /// Creates a configuration.
         ///

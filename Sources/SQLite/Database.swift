@@ -11,8 +11,9 @@ import Glibc
 /// lends each to one thread at a time.
 ///
 /// Every connection runs in WAL mode (readers never block the writer nor each other),
-/// with `synchronous=NORMAL`, enforced foreign keys, and a busy timeout. The first
-/// connection turns SQLite's memory statistics off for the process.
+/// with `synchronous=NORMAL`, enforced foreign keys, and a busy timeout; a read-only one
+/// leaves the file's journal mode as it is. The first connection turns SQLite's memory
+/// statistics off for the process.
 ///
 /// ```swift
 /// let db = try Database(path: "/var/lib/myapp/data.sqlite")
@@ -37,8 +38,8 @@ public final class Database {
 
     // MARK: - Opening and closing
 
-    /// Opens (creating if missing, unless the configuration says not to) the database at `path`
-    /// and configures the connection.
+    /// Opens (creating if missing, unless the configuration says not to or is read-only) the
+    /// database at `path` and configures the connection.
     ///
     /// - Parameters:
     ///   - path: A file path, `:memory:`, or a `file:` URI.
@@ -47,9 +48,11 @@ public final class Database {
     ///   connection is released before the error is thrown.
     public init(path: String, configuration: Configuration = Configuration()) throws {
         Self.configureProcess
-        if configuration.createsFile, let mode = configuration.fileMode { Self.createFile(at: path, mode: mode) }
+        let creates = configuration.createsFile && !configuration.readOnly
+        if creates, let mode = configuration.fileMode { Self.createFile(at: path, mode: mode) }
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | (configuration.createsFile ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        let access = configuration.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (creates ? SQLITE_OPEN_CREATE : 0)
+        let flags = access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         let resultCode = sqlite3_open_v2(path, &handle, flags, nil)
         do {
             try Connection.check(resultCode, handle: handle, sql: nil)
@@ -95,7 +98,8 @@ public final class Database {
         // The timeout comes first: switching a fresh file to WAL takes a lock another
         // connection may be holding at that moment.
         try connection.check(sqlite3_busy_timeout(handle, configuration.busyTimeoutMilliseconds), sql: nil)
-        try switchToWAL()
+        // Switching to WAL writes the file's header: a read-only connection leaves it as it is.
+        if !configuration.readOnly { try switchToWAL() }
         try execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
         try configuration.prepareConnection?(self)
     }

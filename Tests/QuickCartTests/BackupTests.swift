@@ -99,6 +99,40 @@ struct BackupTests {
         #expect(try Self.displayName(restored.browser(cookie: shopper.sessionCookie)) == "Before")
     }
 
+    /// A folder holding a shop's database, made by serving it once, and the database's path.
+    static func stoppedShop() throws -> (directory: TemporaryDirectory, database: String) {
+        let directory = try TemporaryDirectory()
+        try TestShop(directory: directory, inProcess: true).stop()
+        return (directory, directory.path + "/quickcart.sqlite")
+    }
+
+    static func exists(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: path)
+    }
+
+    @Test("A backup is a rollback-journal file standing alone; restore reads a backup without changing it, even one that is not a database")
+    func backupStandsAloneAndRestoreOnlyReadsIt() throws {
+        let (directory, database) = try Self.stoppedShop()
+        let copy = directory.path + "/copy.sqlite"
+        let backup = OperatorRun(["backup", copy], database: database)
+        #expect(backup.status == 0, "\(backup.report)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: copy))
+        #expect(bytes[18] == 1 && bytes[19] == 1, "header bytes 18 and 19 say rollback journal (1), not WAL (2): \(bytes[18]) \(bytes[19])")
+        #expect(!Self.exists(copy + "-wal") && !Self.exists(copy + "-shm"))
+
+        let restore = OperatorRun(["restore", copy], database: directory.path + "/restored.sqlite")
+        #expect(restore.status == 0, "\(restore.report)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == bytes, "the backup is as it was")
+        #expect(!Self.exists(copy + "-wal") && !Self.exists(copy + "-shm"))
+
+        let garbage = directory.path + "/garbage.sqlite"
+        try Data("hello\n".utf8).write(to: URL(fileURLWithPath: garbage))
+        let refused = OperatorRun(["restore", garbage], database: database)
+        #expect(refused.status == 1)
+        #expect(!refused.report.contains("journal_mode"), "the backup is only read: \(refused.report)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: garbage)) == Data("hello\n".utf8))
+    }
+
     @Test("On PostgreSQL, backup and restore say to use pg_dump and pg_restore")
     func postgreSQLPointsToItsTools() {
         let backup = OperatorRun(["backup", "/tmp/never.dump"], database: "postgres://shop:s3cret@127.0.0.1:1/quickcart")

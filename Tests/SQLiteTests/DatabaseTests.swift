@@ -45,6 +45,36 @@ struct DatabaseTests {
         }
     }
 
+    @Test("A read-only open leaves a rollback-journal file as it is, cannot write, and does not create a missing file")
+    func readOnlyOpenChangesNothing() throws {
+        try withTemporaryDirectory { directory throws in
+            let path = directory + "/standalone.sqlite"
+            let writer = try Database(path: path)
+            try writer.execute(sql: "CREATE TABLE t (x); INSERT INTO t VALUES (1); PRAGMA journal_mode = DELETE")
+            writer.close()
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect(before[18] == 1 && before[19] == 1, "a rollback-journal file")
+
+            let reader = try Database(path: path, configuration: Self.readOnly)
+            #expect(try reader.fetchValue("SELECT x FROM t") == 1)
+            #expect(try reader.fetchValue("PRAGMA journal_mode") == "delete")
+            #expect(throws: SQLiteError.self) { try reader.execute(sql: "INSERT INTO t VALUES (2)") }
+            reader.close()
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+            #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+
+            let missing = directory + "/missing.sqlite"
+            #expect(throws: SQLiteError.self) { _ = try Database(path: missing, configuration: Self.readOnly) }
+            #expect(!FileManager.default.fileExists(atPath: missing))
+        }
+    }
+
+    private static var readOnly: Database.Configuration {
+        var configuration = Database.Configuration(fileMode: 0o600)
+        configuration.readOnly = true
+        return configuration
+    }
+
     @Test func busyTimeoutIsConfigurable() throws {
         try withTemporaryDatabase(configuration: .init(busyTimeout: .seconds(2))) { db, _ throws in
             #expect(try db.fetchValue("PRAGMA busy_timeout") == 2000)

@@ -5,8 +5,9 @@ import SQLite
 /// Copies of a SQLite shop database, made while the shop runs, and restoring one.
 enum SQLiteBackup {
     /// Copies the database at `databasePath` to `file` while writers go on: one snapshot
-    /// through SQLite's online backup API into a temporary file beside `file`, synced, renamed
-    /// over `file`, the folder synced, then checked with `PRAGMA integrity_check`.
+    /// through SQLite's online backup API into a temporary file beside `file`, switched to a
+    /// rollback journal so it stands alone, checked with `PRAGMA integrity_check`, synced,
+    /// renamed over `file`, then the folder synced.
     /// - Returns: The size of the copy in bytes.
     static func backUp(databasePath: String, to file: String) throws -> Int64 {
         guard FileManager.default.fileExists(atPath: databasePath) else {
@@ -24,12 +25,13 @@ enum SQLiteBackup {
             copy.close()
             live.close()
         }
+        // Checked before it takes `file`'s place, so a copy that fails leaves `file` as it was.
+        try check(temporary, called: "the copy")
         try sync(temporary)
         guard rename(temporary, file) == 0 else {
             throw SQLiteBackupError("cannot rename the copy to \(file): \(String(cString: strerror(errno)))")
         }
         try sync(URL(fileURLWithPath: file).deletingLastPathComponent().path)
-        try check(file)
         var status = stat()
         guard stat(file, &status) == 0 else { throw SQLiteBackupError("cannot read the size of \(file)") }
         return Int64(status.st_size)
@@ -45,8 +47,8 @@ enum SQLiteBackup {
         }
         let lock = try SQLiteUseLock(databasePath: databasePath, exclusive: true)
         try mapping {
-            try check(file)
-            let source = try Database(path: file)
+            try check(file, called: file)
+            let source = try Database(path: file, configuration: readOnly)
             let target = try Database(path: databasePath, configuration: Database.Configuration(fileMode: 0o600))
             try source.copy(into: target)
             let problems = try target.integrityProblems()
@@ -59,16 +61,24 @@ enum SQLiteBackup {
         withExtendedLifetime(lock) {}
     }
 
-    /// Fails unless `file` passes `PRAGMA integrity_check`.
-    private static func check(_ file: String) throws {
+    /// Fails unless `file` passes `PRAGMA integrity_check`; `name` says it in the message.
+    private static func check(_ file: String, called name: String) throws {
         try mapping {
-            let database = try Database(path: file)
+            let database = try Database(path: file, configuration: readOnly)
             defer { database.close() }
             let problems = try database.integrityProblems()
             guard problems.isEmpty else {
-                throw SQLiteBackupError("\(file) fails its integrity check: \(problems.prefix(3).joined(separator: "; "))")
+                throw SQLiteBackupError("\(name) fails its integrity check: \(problems.prefix(3).joined(separator: "; "))")
             }
         }
+    }
+
+    /// How a backup is opened to be checked or copied from: read-only, so its journal mode
+    /// stays as it is (a normal open would switch it to WAL) and nothing in it changes.
+    private static var readOnly: Database.Configuration {
+        var configuration = Database.Configuration()
+        configuration.readOnly = true
+        return configuration
     }
 
     /// `fsync` of a file or folder.
