@@ -133,6 +133,57 @@ struct BackupTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: garbage)) == Data("hello\n".utf8))
     }
 
+    @Test("Backup refuses the running shop's database and the files beside it, by any name, even with --replace, and changes nothing")
+    func backupRefusesTheDatabase() throws {
+        let directory = try TemporaryDirectory()
+        let shop = try TestShop(directory: directory, inProcess: true)
+        let database = directory.path + "/quickcart.sqlite"
+        let inode = try #require(FileManager.default.attributesOfItem(atPath: database)[.systemFileNumber] as? Int)
+        let symbolic = directory.path + "/symbolic.sqlite"
+        let hard = directory.path + "/hard.sqlite"
+        try FileManager.default.createSymbolicLink(atPath: symbolic, withDestinationPath: database)
+        try FileManager.default.linkItem(atPath: database, toPath: hard)
+        try FileManager.default.createDirectory(atPath: directory.path + "/folder", withIntermediateDirectories: false)
+        let names = [
+            database, database + "-wal", database + "-shm", database + "-journal", database + ".lock",
+            directory.path + "/folder/../quickcart.sqlite", symbolic, hard,
+        ]
+        for name in names {
+            for options in [[], ["--replace"]] {
+                let run = OperatorRun(["backup", name] + options, database: database)
+                #expect(run.status == 1, "\(name) \(options)")
+                #expect(run.report.contains("a backup must go to another file"), "\(name) \(options): \(run.report)")
+            }
+        }
+        #expect(try FileManager.default.attributesOfItem(atPath: database)[.systemFileNumber] as? Int == inode, "the database is the same file")
+        #expect(!Self.exists(database + "-journal"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.contains(".partial-") })
+        #expect(try shop.browser().get("/").status == 200, "the shop still works on its database")
+    }
+
+    @Test("Backup refuses an existing file or a folder, changing nothing; --replace replaces a file")
+    func backupReplacesOnlyWhenTold() throws {
+        let (directory, database) = try Self.stoppedShop()
+        let precious = directory.path + "/precious.txt"
+        try Data("hello\n".utf8).write(to: URL(fileURLWithPath: precious))
+        let refused = OperatorRun(["backup", precious], database: database)
+        #expect(refused.status == 1)
+        #expect(refused.report.contains("\(precious) already exists") && refused.report.contains("--replace"), "\(refused.report)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: precious)) == Data("hello\n".utf8))
+
+        for options in [[], ["--replace"]] {
+            let folder = OperatorRun(["backup", directory.path] + options, database: database)
+            #expect(folder.status == 1)
+            #expect(folder.report.contains("is a folder"), "\(folder.report)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.contains(".partial-") })
+
+        let replaced = OperatorRun(["backup", precious, "--replace"], database: database)
+        #expect(replaced.status == 0, "\(replaced.report)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: precious)).starts(with: Data("SQLite format 3\0".utf8)))
+        #expect(OperatorRun(["restore", precious, "--replace"], database: database).status == 2, "--replace is backup's")
+    }
+
     @Test("On PostgreSQL, backup and restore say to use pg_dump and pg_restore")
     func postgreSQLPointsToItsTools() {
         let backup = OperatorRun(["backup", "/tmp/never.dump"], database: "postgres://shop:s3cret@127.0.0.1:1/quickcart")

@@ -1,11 +1,12 @@
 extension OperatorCommand {
-    /// `quickcart backup FILE`: a checked copy of the SQLite database, made while the shop runs.
+    /// `quickcart backup FILE [--replace]`: a checked copy of the SQLite database, made while
+    /// the shop runs, in a new FILE (or in place of an existing one with `--replace`).
     static func backUp(_ invocation: Invocation, output: Output) throws -> Int32 {
         try onSQLiteFile(
             invocation, output: output, or: "backup copies a SQLite file; for PostgreSQL use pg_dump",
             example: { database, file in "pg_dump --format=custom --file \(file) '\(Storage.loggable(database))'" }
         ) { database, file in
-            let bytes = try Storage.backUp(databasePath: database, to: file)
+            let bytes = try Storage.backUp(databasePath: database, to: file, replacing: invocation.replace)
             return "backed up \(database) to \(file): \(bytes) bytes, integrity check ok"
         }
     }

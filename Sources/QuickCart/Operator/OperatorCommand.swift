@@ -11,7 +11,7 @@ import Glibc
 /// quickcart delivery export [--format csv|json]
 /// quickcart orders export [--since DATE] [--format csv|json] [--follow]
 /// quickcart orders mark ID paid|shipped|delivered|cancelled [--tracking URL] [--carrier NAME] [--reason TEXT]
-/// quickcart backup FILE
+/// quickcart backup FILE [--replace]
 /// quickcart restore FILE
 /// ```
 public enum OperatorCommand {
@@ -43,7 +43,7 @@ public enum OperatorCommand {
                quickcart orders export [--since DATE] [--format csv|json] [--follow] [options]
                quickcart orders mark ID paid|shipped|delivered|cancelled [--tracking URL] [--carrier NAME]
                                 [--reason TEXT] [options]
-               quickcart backup FILE [options]
+               quickcart backup FILE [--replace] [options]
                quickcart restore FILE [options]
 
           import FILE     checks the whole file (CSV with a header row, or JSON), then adds or
@@ -65,7 +65,9 @@ public enum OperatorCommand {
                           https) and --carrier NAME, cancelled takes --reason TEXT, all optional.
                           An impossible move or an unknown order is refused and changes nothing.
           backup FILE     copies the SQLite database to FILE while the shop runs (one consistent
-                          snapshot, synced, renamed into place, checked) and prints its size.
+                          snapshot, checked, synced, renamed into place) and prints its size. An
+                          existing FILE is refused unless --replace is given; the database's own
+                          files (itself, its -wal, -shm, -journal, .lock) always are.
           restore FILE    replaces the SQLite database with the copy in FILE; refused while the
                           database is in use (stop the server first). On PostgreSQL use
                           pg_dump and pg_restore (see the README).
@@ -272,6 +274,7 @@ struct Invocation {
     var file: String?
     var dryRun = false
     var follow = false
+    var replace = false
     var format = CatalogFile.Format.csv
     var since: Int64?
     var wantsHelp = false
@@ -318,6 +321,7 @@ struct Invocation {
             case "--help", "-h": wantsHelp = true
             case "--dry-run" where verb == "import": dryRun = true
             case "--follow" where verb == "export" && noun == "orders": follow = true
+            case "--replace" where noun == "backup": replace = true
             case "--format" where verb == "export":
                 let text = try value()
                 guard let format = CatalogFile.Format(rawValue: text) else {

@@ -58,9 +58,10 @@ public enum Storage {
     }
 
     /// Copies the SQLite database at `databasePath` to `file` while the shop runs (see
-    /// `SQLiteBackup`); returns the copy's size in bytes.
-    static func backUp(databasePath: String, to file: String) throws -> Int64 {
-        try SQLiteBackup.backUp(databasePath: databasePath, to: file)
+    /// `SQLiteBackup`), replacing an existing `file` only when `replacing` (and never the
+    /// database's own files); returns the copy's size in bytes.
+    static func backUp(databasePath: String, to file: String, replacing: Bool) throws -> Int64 {
+        try SQLiteBackup.backUp(databasePath: databasePath, to: file, replacing: replacing)
     }
 
     /// Replaces the SQLite database at `databasePath` with the backup `file`, unless it is in use.

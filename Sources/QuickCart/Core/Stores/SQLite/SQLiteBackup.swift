@@ -8,11 +8,16 @@ enum SQLiteBackup {
     /// through SQLite's online backup API into a temporary file beside `file`, switched to a
     /// rollback journal so it stands alone, checked with `PRAGMA integrity_check`, synced,
     /// renamed over `file`, then the folder synced.
+    ///
+    /// Refuses, changing nothing, a `file` that is the database or one of the files beside it
+    /// SQLite and QuickCart use (`-wal`, `-shm`, `-journal`, `.lock`), and one that exists
+    /// unless `replacing`.
     /// - Returns: The size of the copy in bytes.
-    static func backUp(databasePath: String, to file: String) throws -> Int64 {
+    static func backUp(databasePath: String, to file: String, replacing: Bool) throws -> Int64 {
         guard FileManager.default.fileExists(atPath: databasePath) else {
             throw SQLiteBackupError("there is no database at \(databasePath)")
         }
+        try checkDestination(file, databasePath: databasePath, replacing: replacing)
         let temporary = file + ".partial-\(getpid())"
         defer { removeWithCompanions(temporary) }
         try mapping {
@@ -28,6 +33,8 @@ enum SQLiteBackup {
         // Checked before it takes `file`'s place, so a copy that fails leaves `file` as it was.
         try check(temporary, called: "the copy")
         try sync(temporary)
+        // Again at the last moment: the copy took a while, and something may have come there.
+        try checkDestination(file, databasePath: databasePath, replacing: replacing)
         guard rename(temporary, file) == 0 else {
             throw SQLiteBackupError("cannot rename the copy to \(file): \(String(cString: strerror(errno)))")
         }
@@ -79,6 +86,54 @@ enum SQLiteBackup {
         var configuration = Database.Configuration()
         configuration.readOnly = true
         return configuration
+    }
+
+    /// Fails when `file` may not take a backup of the database at `databasePath`.
+    private static func checkDestination(_ file: String, databasePath: String, replacing: Bool) throws {
+        switch databaseSuffix(of: file, databasePath: databasePath) {
+        case "": throw SQLiteBackupError("\(file) is the database itself (\(databasePath)): a backup must go to another file")
+        case let suffix?: throw SQLiteBackupError("\(file) is the database's \(suffix) file: a backup must go to another file")
+        case nil: break
+        }
+        var status = stat()
+        guard lstat(file, &status) == 0 else { return }
+        if status.st_mode & S_IFMT == S_IFDIR {
+            throw SQLiteBackupError("\(file) is a folder: name the backup file, such as \(file)/shop.sqlite")
+        }
+        if !replacing {
+            throw SQLiteBackupError("\(file) already exists: name a new file, or add --replace to replace it")
+        }
+    }
+
+    /// Which of the database's files `path` is, as the suffix of its name: `""` for the
+    /// database, `-wal`, `-shm`, `-journal` or `.lock` for the files beside it, `nil` for none.
+    /// Told by name once links in the folders are followed (for a file not there yet), or by
+    /// device and inode (a symbolic or hard link to one).
+    private static func databaseSuffix(of path: String, databasePath: String) -> String? {
+        let resolved = resolvedPath(path)
+        let resolvedDatabase = resolvedPath(databasePath)
+        let identity = fileIdentity(path)
+        return ["", "-wal", "-shm", "-journal", ".lock"].first { suffix in
+            if let resolved, let resolvedDatabase, resolved == resolvedDatabase + suffix { return true }
+            guard let identity, let companion = fileIdentity(databasePath + suffix) else { return false }
+            return identity == companion
+        }
+    }
+
+    /// `path` with its folder's links and `.`/`..` resolved (the last name kept as it is, since
+    /// the file may not exist yet); `nil` when the folder cannot be resolved.
+    private static func resolvedPath(_ path: String) -> String? {
+        let url = URL(fileURLWithPath: path)
+        guard let folder = realpath(url.deletingLastPathComponent().path, nil) else { return nil }
+        defer { free(folder) }
+        return String(cString: folder) + "/" + url.lastPathComponent
+    }
+
+    /// The device and inode of the file at `path`, links followed; `nil` when there is none.
+    private static func fileIdentity(_ path: String) -> (device: UInt64, inode: UInt64)? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return (UInt64(status.st_dev), UInt64(status.st_ino))
     }
 
     /// `fsync` of a file or folder.
