@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import QuickCart
+import SQLite
 import Synchronization
 import Testing
 
@@ -182,6 +183,38 @@ struct BackupTests {
         #expect(replaced.status == 0, "\(replaced.report)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: precious)).starts(with: Data("SQLite format 3\0".utf8)))
         #expect(OperatorRun(["restore", precious, "--replace"], database: database).status == 2, "--replace is backup's")
+    }
+
+    @Test("Backup says a missing folder is missing, refuses an empty FILE as a usage error, and leaves no temporary file when it fails")
+    func backupSaysWhatIsWrong() throws {
+        let (directory, database) = try Self.stoppedShop()
+        let missing = OperatorRun(["backup", directory.path + "/nowhere/x.sqlite"], database: database)
+        #expect(missing.status == 1)
+        #expect(missing.report == "quickcart: the folder \(directory.path)/nowhere does not exist\n", "\(missing.report)")
+        let plain = directory.path + "/plain"
+        try Data().write(to: URL(fileURLWithPath: plain))
+        let notFolder = OperatorRun(["backup", plain + "/x.sqlite"], database: database)
+        #expect(notFolder.status == 1)
+        #expect(notFolder.report.contains("\(plain) is not a folder"), "\(notFolder.report)")
+        for noun in ["backup", "restore"] {
+            let empty = OperatorRun([noun, ""], database: database)
+            #expect(empty.status == 2)
+            #expect(empty.report.contains("\(noun) needs a FILE, and the name given is empty"), "\(empty.report)")
+        }
+
+        // An index that disagrees with its table: the copy is made, fails its check, and goes.
+        let damaged = directory.path + "/damaged.sqlite"
+        let writer = try Database(path: damaged)
+        try writer.execute(sql: """
+            CREATE TABLE t (x); CREATE INDEX t_x ON t (x); INSERT INTO t VALUES (1), (2);
+            PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = 'CREATE INDEX t_x ON t (x DESC)' WHERE name = 't_x'
+            """)
+        writer.close()
+        let failed = OperatorRun(["backup", directory.path + "/copy.sqlite"], database: damaged)
+        #expect(failed.status == 1)
+        #expect(failed.report.contains("the copy fails its integrity check"), "\(failed.report)")
+        #expect(!Self.exists(directory.path + "/copy.sqlite"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.contains(".partial-") })
     }
 
     @Test("On PostgreSQL, backup and restore say to use pg_dump and pg_restore")

@@ -354,6 +354,9 @@ struct Invocation {
         if verb == "import" || standsAlone, file == nil, !wantsHelp {
             throw Configuration.UsageError(description: "\(standsAlone ? noun : noun + " import") needs a FILE")
         }
+        if standsAlone, file == "" {
+            throw Configuration.UsageError(description: "\(noun) needs a FILE, and the name given is empty")
+        }
         if verb == "mark", !wantsHelp { mark = try Self.mark(positional, said) }
         configuration = try Configuration.parse(arguments: serving, environment: environment)
     }

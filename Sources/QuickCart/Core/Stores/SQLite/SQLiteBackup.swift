@@ -9,9 +9,10 @@ enum SQLiteBackup {
     /// rollback journal so it stands alone, checked with `PRAGMA integrity_check`, synced,
     /// renamed over `file`, then the folder synced.
     ///
-    /// Refuses, changing nothing, a `file` that is the database or one of the files beside it
-    /// SQLite and QuickCart use (`-wal`, `-shm`, `-journal`, `.lock`), and one that exists
-    /// unless `replacing`.
+    /// Refuses, changing nothing, a `file` whose folder is missing or not writable, one that is
+    /// the database or one of the files beside it SQLite and QuickCart use (`-wal`, `-shm`,
+    /// `-journal`, `.lock`), and one that exists unless `replacing`. No temporary file is left
+    /// behind when it fails.
     /// - Returns: The size of the copy in bytes.
     static func backUp(databasePath: String, to file: String, replacing: Bool) throws -> Int64 {
         guard FileManager.default.fileExists(atPath: databasePath) else {
@@ -90,12 +91,22 @@ enum SQLiteBackup {
 
     /// Fails when `file` may not take a backup of the database at `databasePath`.
     private static func checkDestination(_ file: String, databasePath: String, replacing: Bool) throws {
+        // Said of the folder: SQLite's own error would name the temporary file instead.
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
+        var status = stat()
+        guard stat(folder, &status) == 0 else {
+            let reason = errno
+            throw SQLiteBackupError(reason == ENOENT ? "the folder \(folder) does not exist" : "cannot reach the folder \(folder): \(String(cString: strerror(reason)))")
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else { throw SQLiteBackupError("\(folder) is not a folder") }
+        guard access(folder, W_OK) == 0 else {
+            throw SQLiteBackupError("cannot write in the folder \(folder): \(String(cString: strerror(errno)))")
+        }
         switch databaseSuffix(of: file, databasePath: databasePath) {
         case "": throw SQLiteBackupError("\(file) is the database itself (\(databasePath)): a backup must go to another file")
         case let suffix?: throw SQLiteBackupError("\(file) is the database's \(suffix) file: a backup must go to another file")
         case nil: break
         }
-        var status = stat()
         guard lstat(file, &status) == 0 else { return }
         if status.st_mode & S_IFMT == S_IFDIR {
             throw SQLiteBackupError("\(file) is a folder: name the backup file, such as \(file)/shop.sqlite")
