@@ -217,6 +217,47 @@ struct BackupTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.contains(".partial-") })
     }
 
+    @Test("Restore refuses, changing nothing, a file that is not a QuickCart database or comes from a newer QuickCart; an older one is fine")
+    func restoreTakesOnlyTheShopsDatabases() throws {
+        let (directory, database) = try Self.stoppedShop()
+        let before = try Data(contentsOf: URL(fileURLWithPath: database))
+        func refused(_ file: String, saying words: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let run = OperatorRun(["restore", file], database: database)
+            #expect(run.status == 1, sourceLocation: sourceLocation)
+            #expect(run.report.contains(words), "\(run.report)", sourceLocation: sourceLocation)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before, "the database is as it was", sourceLocation: sourceLocation)
+        }
+
+        let garbage = directory.path + "/garbage.sqlite"
+        try Data("hello\n".utf8).write(to: URL(fileURLWithPath: garbage))
+        try refused(garbage, saying: "\(garbage) is not a SQLite database")
+
+        let other = directory.path + "/other.sqlite"
+        let otherWriter = try Database(path: other)
+        try otherWriter.execute(sql: "CREATE TABLE t (x)")
+        otherWriter.close()
+        try refused(other, saying: "\(other) is not a QuickCart database")
+
+        // The shop's own backup, marked as written by a build with one more migration.
+        let newer = directory.path + "/newer.sqlite"
+        #expect(OperatorRun(["backup", newer], database: database).status == 0)
+        let newerWriter = try Database(path: newer)
+        let version: Int = try #require(try newerWriter.fetchValue("PRAGMA user_version"))
+        try newerWriter.execute(sql: "PRAGMA user_version = \(version + 1)")
+        newerWriter.close()
+        try refused(newer, saying: "comes from a newer QuickCart (schema version \(version + 1); this one knows up to \(version))")
+
+        // An older schema version is taken (the shop migrates it when it starts): here the same
+        // file marked as version 1, since restore reads only the number.
+        let older = directory.path + "/older.sqlite"
+        #expect(OperatorRun(["backup", older], database: database).status == 0)
+        let olderWriter = try Database(path: older)
+        try olderWriter.execute(sql: "PRAGMA user_version = 1")
+        olderWriter.close()
+        let restore = OperatorRun(["restore", older], database: directory.path + "/restored.sqlite")
+        #expect(restore.status == 0, "\(restore.report)")
+    }
+
     @Test("On PostgreSQL, backup and restore say to use pg_dump and pg_restore")
     func postgreSQLPointsToItsTools() {
         let backup = OperatorRun(["backup", "/tmp/never.dump"], database: "postgres://shop:s3cret@127.0.0.1:1/quickcart")

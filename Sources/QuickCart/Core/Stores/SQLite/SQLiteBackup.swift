@@ -46,16 +46,16 @@ enum SQLiteBackup {
     }
 
     /// Replaces the database at `databasePath` with the copy in `file`, after checking the
-    /// copy, unless the database is in use (see ``SQLiteUseLock``). The copy goes in through
+    /// copy (see `checkBackup`), unless the database is in use (see ``SQLiteUseLock``). The copy goes in through
     /// the backup API inside the database's own transaction, so a restore cut short leaves the
     /// database as it was, and its WAL is dealt with by SQLite.
     static func restore(from file: String, to databasePath: String) throws {
         guard FileManager.default.fileExists(atPath: file) else {
             throw SQLiteBackupError("there is no backup at \(file)")
         }
+        try checkBackup(file)
         let lock = try SQLiteUseLock(databasePath: databasePath, exclusive: true)
         try mapping {
-            try check(file, called: file)
             let source = try Database(path: file, configuration: readOnly)
             let target = try Database(path: databasePath, configuration: Database.Configuration(fileMode: 0o600))
             try source.copy(into: target)
@@ -67,6 +67,35 @@ enum SQLiteBackup {
             source.close()
         }
         withExtendedLifetime(lock) {}
+    }
+
+    /// Fails unless `file` is a QuickCart database this build can serve: a SQLite file with the
+    /// shop's tables and a schema version it knows (an older one is migrated when the shop
+    /// starts), that passes `PRAGMA integrity_check`.
+    private static func checkBackup(_ file: String) throws {
+        try mapping {
+            let database: Database
+            let version: Int
+            do {
+                database = try Database(path: file, configuration: readOnly)
+                version = try SQLiteSchema.migrator.appliedVersion(in: database)
+            } catch let error as SQLiteError where error.code == .notADatabase {
+                throw SQLiteBackupError("\(file) is not a SQLite database")
+            }
+            defer { database.close() }
+            let tables = Set(try database.fetchAll("SELECT name FROM sqlite_master WHERE type = 'table'") { row in try row.string(0) })
+            // Tables every version of the shop has had, under these names, since the first.
+            guard version > 0, tables.isSuperset(of: ["products", "settings", "orders", "order_lines"]) else {
+                throw SQLiteBackupError("\(file) is not a QuickCart database: it lacks the shop's tables and schema version")
+            }
+            let known = SQLiteSchema.migrator.migrationNames.count
+            guard version <= known else {
+                throw SQLiteBackupError(
+                    "\(file) comes from a newer QuickCart (schema version \(version); this one knows up to \(known)): restore it with that version or a newer one"
+                )
+            }
+        }
+        try check(file, called: file)
     }
 
     /// Fails unless `file` passes `PRAGMA integrity_check`; `name` says it in the message.
