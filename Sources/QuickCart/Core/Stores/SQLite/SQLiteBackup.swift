@@ -46,9 +46,9 @@ enum SQLiteBackup {
     }
 
     /// Replaces the database at `databasePath` with the copy in `file`, after checking the
-    /// copy (see `checkBackup`), unless the database is in use (see ``SQLiteUseLock``). The copy goes in through
-    /// the backup API inside the database's own transaction, so a restore cut short leaves the
-    /// database as it was, and its WAL is dealt with by SQLite.
+    /// copy (see `checkBackup`), unless the database is in use (see ``SQLiteUseLock``). The
+    /// copy goes in through the backup API inside the database's own transaction, so a restore
+    /// cut short leaves the database as it was, and its WAL is dealt with by SQLite.
     static func restore(from file: String, to databasePath: String) throws {
         guard FileManager.default.fileExists(atPath: file) else {
             throw SQLiteBackupError("there is no backup at \(file)")
