@@ -1,12 +1,15 @@
 #ifndef CGNUTLS_SHIM_H
 #define CGNUTLS_SHIM_H
 
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <gnutls/gnutls.h>
 #include <gnutls/abstract.h>
 #include <gnutls/crypto.h>
+
+// Stateless helpers only. A static in a header function is a separate copy in every unit
+// that inlines it, so the identity in force and the certificate callback that reads it live
+// in MicroHTTP (TLSIdentity.swift), where each has one definition.
 
 /// A certificate chain and its private key, as GnuTLS hands them to a handshake.
 typedef struct cgnutls_identity {
@@ -56,38 +59,6 @@ static inline int cgnutls_identity_load(const char *certificates, unsigned int c
     if (result < 0) { cgnutls_identity_free(identity); return result; }
     *out = identity;
     return 0;
-}
-
-/// Where the identity handshakes use is kept. Header functions are compiled into each Swift
-/// file that calls them, each with its own copy of this slot: only MicroHTTP's
-/// TLSIdentity.swift may call the functions below. An identity replaced here is never freed:
-/// a handshake under way, or a session resumed later, may still point into it (a few KiB per
-/// reload).
-static inline _Atomic(cgnutls_identity *) *cgnutls_current_identity(void) {
-    static _Atomic(cgnutls_identity *) current;
-    return &current;
-}
-
-static inline void cgnutls_install(cgnutls_identity *identity) {
-    atomic_store(cgnutls_current_identity(), identity);
-}
-
-/// GnuTLS's certificate callback (gnutls_certificate_retrieve_function2): the current identity.
-static int cgnutls_retrieve(gnutls_session_t session, const gnutls_datum_t *requested, int requestedCount,
-                            const gnutls_pk_algorithm_t *algorithms, int algorithmCount,
-                            gnutls_pcert_st **certificates, unsigned int *count, gnutls_privkey_t *key) {
-    (void)session; (void)requested; (void)requestedCount; (void)algorithms; (void)algorithmCount;
-    cgnutls_identity *identity = atomic_load(cgnutls_current_identity());
-    if (identity == NULL) return -1;
-    *certificates = identity->certificates;
-    *count = identity->count;
-    *key = identity->key;
-    return 0;
-}
-
-/// The callback, as the pointer libmicrohttpd's MHD_OPTION_HTTPS_CERT_CALLBACK takes.
-static inline void *cgnutls_retrieve_callback(void) {
-    return (void *)cgnutls_retrieve;
 }
 
 /// Whether GnuTLS accepts `priorities` as a priority string.

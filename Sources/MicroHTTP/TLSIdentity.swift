@@ -34,9 +34,33 @@ public struct TLSConfiguration: Sendable, Equatable {
 enum TLSIdentity {
     static let holder = Mutex<ObjectIdentifier?>(nil)
 
-    /// GnuTLS's certificate callback, for libmicrohttpd (it reads the slot ``load(_:)`` fills,
-    /// so only this file may name the shim's functions).
-    static var certificateCallback: UnsafeMutableRawPointer? { cgnutls_retrieve_callback() }
+    /// The identity handshakes use, as its address's bit pattern (0 before the first load).
+    /// An identity replaced here is never freed: a handshake under way, or a session resumed
+    /// later, may still point into it (a few KiB per reload).
+    private static let current = Atomic<UInt>(0)
+
+    /// GnuTLS's `gnutls_certificate_retrieve_function2`, as a C function pointer (Swift imports
+    /// GnuTLS's typedef of it as a Swift closure type).
+    typealias RetrieveFunction = @convention(c) (
+        OpaquePointer?, UnsafePointer<gnutls_datum_t>?, Int32, UnsafePointer<gnutls_pk_algorithm_t>?, Int32,
+        UnsafeMutablePointer<UnsafeMutablePointer<gnutls_pcert_st>?>?, UnsafeMutablePointer<UInt32>?, UnsafeMutablePointer<OpaquePointer?>?
+    ) -> Int32
+
+    /// GnuTLS's certificate callback: the identity ``load(_:)`` put in force, or -1 (the
+    /// handshake fails) when there is none.
+    private static let retrieve: RetrieveFunction = { _, _, _, _, _, certificates, count, key in
+        guard let certificates, let count, let key,
+              let identity = UnsafeMutablePointer<cgnutls_identity>(bitPattern: current.load(ordering: .acquiring)) else { return -1 }
+        // The chain is a C array (a tuple in Swift): its first element's address is the array's.
+        let chain = UnsafeMutableRawPointer(identity) + MemoryLayout<cgnutls_identity>.offset(of: \.certificates)!
+        certificates.pointee = chain.assumingMemoryBound(to: gnutls_pcert_st.self)
+        count.pointee = identity.pointee.count
+        key.pointee = identity.pointee.key
+        return 0
+    }
+
+    /// ``retrieve`` as the pointer libmicrohttpd's `MHD_OPTION_HTTPS_CERT_CALLBACK` takes.
+    static var certificateCallback: UnsafeMutableRawPointer { unsafeBitCast(retrieve, to: UnsafeMutableRawPointer.self) }
 
     /// Whether this libmicrohttpd serves HTTPS with a certificate callback.
     static var isSupported: Bool {
@@ -57,7 +81,7 @@ enum TLSIdentity {
         guard result == 0, let identity else {
             throw Server.StartError(description: "cannot use \(configuration.certificatePath) with \(configuration.keyPath): \(String(cString: gnutls_strerror(result)))")
         }
-        cgnutls_install(identity)
+        current.store(UInt(bitPattern: identity), ordering: .releasing)
     }
 
     /// Fails unless GnuTLS reads `priorities`.
