@@ -13,6 +13,9 @@ final class ConnectionContext: Sendable {
     /// When the watchdog ends the connection, in nanoseconds of `DispatchTime` uptime; 0 while
     /// the server is answering.
     let deadline: Atomic<UInt64>
+    /// The current request's raw target, when the responder reads raw targets: the URI-log
+    /// callback copies it here before libmicrohttpd decodes it in place.
+    let rawTarget = Mutex("")
 
     init(fd: Int32, peerAddress: String, deadline: UInt64) {
         self.fd = fd

@@ -14,6 +14,10 @@ public protocol HTTPResponder: Sendable {
     /// answer went out, with its status and size. Called on the connection's thread, so it
     /// must be quick; the default does nothing.
     func completed(_ request: Request, _ delivery: Delivery)
+
+    /// Whether requests carry their raw ``Request/target``, which costs a copy of it per
+    /// request; the default is `false`.
+    var readsRawTargets: Bool { get }
 }
 
 extension HTTPResponder {
@@ -23,6 +27,8 @@ extension HTTPResponder {
     }
 
     public func completed(_ request: Request, _ delivery: Delivery) {}
+
+    public var readsRawTargets: Bool { false }
 }
 
 /// The built-in error page: used when the application supplies none.

@@ -63,7 +63,7 @@ public enum PercentEncoding {
         }
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+    static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     /// The value of a hexadecimal digit, either case.
     static func hexValue(_ byte: UInt8) -> UInt8? {

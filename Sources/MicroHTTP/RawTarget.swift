@@ -46,11 +46,35 @@ struct RawTarget: Equatable {
     }
 
     /// Whether the whole target is well formed, given the `url` and `version` libmicrohttpd
-    /// passes to the access handler (`url` starts where the target started; `version` starts
-    /// one byte past its end, unless the request line had no version, when it is empty).
+    /// passes to the access handler.
     func isWellFormed(url: UnsafePointer<CChar>, version: UnsafePointer<CChar>) -> Bool {
-        guard isWellFormed else { return false }
+        isWellFormed && isWhole(url: url, version: version)
+    }
+
+    /// Whether the callback saw the whole target, no NUL cutting it short, given the `url` and
+    /// `version` libmicrohttpd passes to the access handler (`url` starts where the target
+    /// started; `version` starts one byte past its end, unless the request line had no
+    /// version, when it is empty).
+    func isWhole(url: UnsafePointer<CChar>, version: UnsafePointer<CChar>) -> Bool {
         guard version.pointee != 0 else { return true }
         return UnsafeRawPointer(version) - UnsafeRawPointer(url) == length + 1
+    }
+
+    /// The target as text (``Request/target``): its bytes as sent, each one outside ASCII
+    /// percent-encoded, so that no byte is lost to UTF-8 decoding.
+    static func text(of uri: UnsafePointer<CChar>) -> String {
+        let bytes = UnsafeRawBufferPointer(start: uri, count: strlen(uri))
+        guard bytes.contains(where: { $0 >= 0x80 }) else { return String(decoding: bytes, as: UTF8.self) }
+        let hex = PercentEncoding.hexDigits
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(bytes.count * 3)
+        for byte in bytes {
+            if byte < 0x80 {
+                encoded.append(byte)
+            } else {
+                encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            }
+        }
+        return String(decoding: encoded, as: UTF8.self)
     }
 }

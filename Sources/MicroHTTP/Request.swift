@@ -17,6 +17,13 @@ public struct Request: Sendable {
         get { box.sent.path }
         set { unique().sent.path = newValue }
     }
+    /// The request target as the client sent it: path and query, still percent-encoded, with
+    /// any byte outside ASCII percent-encoded. Kept only for a responder that asks for it
+    /// (``HTTPResponder/readsRawTargets``); empty otherwise.
+    public var target: String {
+        get { box.sent.target }
+        set { unique().sent.target = newValue }
+    }
     /// The decoded query parameters.
     public var query: Parameters {
         get { box.sent.query }
@@ -59,6 +66,7 @@ public struct Request: Sendable {
     public init(
         method: HTTPMethod,
         path: String,
+        target: String = "",
         query: Parameters = Parameters(),
         headers: HTTPHeaders = HTTPHeaders(),
         cookies: Cookies = Cookies(),
@@ -68,7 +76,7 @@ public struct Request: Sendable {
         routeParameters: [String: String] = [:]
     ) {
         box = Box(Sent(
-            method: method, path: path, query: query, headers: headers, cookies: cookies, form: form, body: body, remoteAddress: remoteAddress
+            method: method, path: path, target: target, query: query, headers: headers, cookies: cookies, form: form, body: body, remoteAddress: remoteAddress
         ))
         self.routeParameters = routeParameters
     }
@@ -83,6 +91,7 @@ public struct Request: Sendable {
     private struct Sent {
         var method: HTTPMethod
         var path: String
+        var target: String
         var query: Parameters
         var headers: HTTPHeaders
         var cookies: Cookies

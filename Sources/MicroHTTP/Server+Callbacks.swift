@@ -32,9 +32,15 @@ let acceptPolicy: MHD_AcceptPolicyCallback = { cls, address, _ in
 }
 
 /// Sees the raw request target before libmicrohttpd decodes it; its answer, a ``RawTarget``
-/// mark, becomes the request's initial `con_cls`.
-let rawURIInspector: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { _, uri, _ in
+/// mark, becomes the request's initial `con_cls`. With a `cls` (the server, when its responder
+/// reads raw targets) it also copies the target into the connection's context, where the
+/// access handler's first call finds it: libmicrohttpd decodes the target in place after this.
+let rawURIInspector: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { cls, uri, connection in
     guard let uri else { return RawTarget(isWellFormed: false, length: 0).slotValue }
+    if cls != nil, let connection, let context = ConnectionContext.of(connection) {
+        let text = RawTarget.text(of: uri)
+        context.rawTarget.withLock { $0 = text }
+    }
     return RawTarget(inspecting: uri).slotValue
 }
 

@@ -21,7 +21,12 @@ extension Server {
             let target = RawTarget(slot: slot.pointee)
             let uriIsWellFormed = target?.isWellFormed(url: url, version: version) ?? false
             let refusal = headRefusal(of: connection, targetLength: target?.length ?? 0, version: version)
-            return begin(connection: connection, url: url, method: method, uriIsWellFormed: uriIsWellFormed, refusal: refusal, slot: slot)
+            // A target a NUL cut short is not what was sent: a responder reading raw targets gets none.
+            let rawTarget = responder.readsRawTargets && target?.isWhole(url: url, version: version) == true
+                ? ConnectionContext.of(connection)?.rawTarget.withLock { $0 } ?? "" : ""
+            return begin(
+                connection: connection, url: url, rawTarget: rawTarget, method: method, uriIsWellFormed: uriIsWellFormed, refusal: refusal, slot: slot
+            )
         }
         let state = Unmanaged<RequestState>.fromOpaque(stateAddress).takeUnretainedValue()
         if uploadSize.pointee > 0 {
@@ -50,6 +55,7 @@ extension Server {
     private func begin(
         connection: OpaquePointer,
         url: UnsafePointer<CChar>,
+        rawTarget: String,
         method: UnsafePointer<CChar>,
         uriIsWellFormed: Bool,
         refusal: HTTPError?,
@@ -85,6 +91,7 @@ extension Server {
         let request = Request(
             method: HTTPMethod(rawValue: String(cString: method)),
             path: path ?? "/",
+            target: rawTarget,
             query: queryIsUTF8 ? Parameters(decodedQuery) : Parameters(),
             headers: headers,
             cookies: Self.cookies(on: connection),

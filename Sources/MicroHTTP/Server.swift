@@ -127,7 +127,8 @@ public final class Server: Sendable {
                     completed: requestCompleted,
                     completed_cls: context,
                     uri_log: rawURIInspector,
-                    uri_log_cls: nil,
+                    // Non-nil asks the inspector to keep each raw target (see its comment).
+                    uri_log_cls: responder.readsRawTargets ? context : nil,
                     notify_connection: connectionNotified,
                     notify_connection_cls: context,
                     accept_policy: acceptPolicy,
