@@ -2,13 +2,17 @@
 /// `308 Permanent Redirect` to the same address over HTTPS (the method and body kept by the
 /// client, as 308 asks), and nothing else is served there.
 ///
-/// The host comes from the request's `Host` (its port replaced by ``httpsPort``); a `Host` that
-/// is not a plain host name or address gets ``fallbackHost``.
+/// The path and query are the request target exactly as the client sent it (the path of an
+/// absolute address such as `http://host/x`); a target with spaces or control characters, or
+/// one that is not a path, gets 400 instead. The host comes from the request's `Host` (its port
+/// replaced by ``httpsPort``); a `Host` that is missing or not a plain host name or address gets
+/// ``fallbackHost``, and when that is a wildcard address (`0.0.0.0`, `::`) no host is known: 400.
 public struct HTTPSRedirect: HTTPResponder {
     /// The HTTPS listener's port (left out of the address when 443), asked at each request:
     /// a listener on port 0 knows its port only once started.
     public let httpsPort: @Sendable () -> Int
-    /// The host named when the request's `Host` cannot be used.
+    /// The host named when the request's `Host` cannot be used (the listening address, say);
+    /// a wildcard address names none.
     public let fallbackHost: String
 
     public init(httpsPort: @escaping @Sendable () -> Int, fallbackHost: String) {
@@ -16,37 +20,67 @@ public struct HTTPSRedirect: HTTPResponder {
         self.fallbackHost = fallbackHost
     }
 
+    /// The address is rebuilt from the target as sent, not from the decoded path and query.
+    public var readsRawTargets: Bool { true }
+
     public func respond(to request: Request) -> Response {
+        redirect(request, host: request.headers["Host"])
+    }
+
+    /// A request the server could not read (a malformed escape, a body over the limit) still
+    /// learns where the shop is; with two `Host` fields, neither is trusted.
+    public func respond(to error: HTTPError, for request: Request) -> Response {
+        redirect(request, host: error.reason == .repeatedHost ? nil : request.headers["Host"])
+    }
+
+    private func redirect(_ request: Request, host: String?) -> Response {
+        let location: String
+        switch self.location(target: request.target, host: host) {
+        case .success(let address):
+            location = address
+        case .failure(let refusal):
+            return ErrorPage.plain(refusal)
+        }
         var response = Response(status: HTTPStatus(code: 308, reasonPhrase: "Permanent Redirect"))
-        response.headers["Location"] = location(for: request)
+        response.headers["Location"] = location
         response.headers["Cache-Control"] = "no-store"
         return response
     }
 
-    /// A request the server could not read still learns where the shop is.
-    public func respond(to error: HTTPError, for request: Request) -> Response {
-        var response = Response(status: HTTPStatus(code: 308, reasonPhrase: "Permanent Redirect"))
-        response.headers["Location"] = "https://\(authority(host: nil))/"
-        return response
-    }
-
-    /// `https://HOST[:PORT]/path?query`, the path and query encoded again as sent.
-    func location(for request: Request) -> String {
-        let path = request.path.hasPrefix("/") ? request.path : "/"
-        var location = "https://" + authority(host: request.headers["Host"])
-            + path.split(separator: "/", omittingEmptySubsequences: false).map { PercentEncoding.encodingAllButUnreserved($0) }.joined(separator: "/")
-        if request.query.count > 0 {
-            location += "?" + request.query.map { PercentEncoding.encodingAllButUnreserved($0.name) + "=" + PercentEncoding.encodingAllButUnreserved($0.value) }
-                .joined(separator: "&")
+    /// `https://HOST[:PORT]` followed by the target's path and query, byte for byte, or why
+    /// there is no such address.
+    func location(target: String, host field: String?) -> Result<String, HTTPError> {
+        guard let pathAndQuery = Self.pathAndQuery(of: target) else {
+            return .failure(HTTPError(.badRequest, "The address is not a path, or contains spaces or control characters.", reason: .malformedAddress))
         }
-        return location
+        var host = field.flatMap(Self.hostName)
+        if host == nil, !Self.isWildcard(fallbackHost) {
+            host = fallbackHost.contains(":") ? "[\(fallbackHost)]" : fallbackHost
+        }
+        guard let host else {
+            return .failure(HTTPError(.badRequest, "A Host header is needed to know where to redirect.", reason: .missingHost))
+        }
+        let port = httpsPort()
+        return .success("https://" + (port == 443 ? host : "\(host):\(port)") + pathAndQuery)
     }
 
-    private func authority(host field: String?) -> String {
-        var host = fallbackHost.contains(":") ? "[\(fallbackHost)]" : fallbackHost
-        if let field, let named = Self.hostName(field) { host = named }
-        let port = httpsPort()
-        return port == 443 ? host : "\(host):\(port)"
+    /// The path and query of a raw target: an origin-form target itself, the part of an
+    /// absolute one after its authority (`/` when it names no path), `/` for `*`; `nil` for any
+    /// other target, or one with a byte that has no place in a `Location` (space, control).
+    static func pathAndQuery(of target: String) -> String? {
+        guard target.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
+        if target.hasPrefix("/") { return target }
+        if target == "*" { return "/" }
+        guard case .absolute = RequestTargetForm(target), let colon = target.firstIndex(of: ":") else { return nil }
+        // After `://`; the authority ends at the path or, when there is none, at the query.
+        let authority = target[target.index(colon, offsetBy: 3)...]
+        guard let end = authority.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
+        return target[end] == "/" ? String(target[end...]) : "/" + target[end...]
+    }
+
+    /// Whether `host` is an address that means every interface, which no client can reach.
+    static func isWildcard(_ host: String) -> Bool {
+        host.isEmpty || host == "0.0.0.0" || host == "::"
     }
 
     /// The host of a `Host` field, without its port, when it is a plain name or address.

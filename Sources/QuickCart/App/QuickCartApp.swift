@@ -124,6 +124,7 @@ public final class QuickCartApp: Sendable {
         redirectServer = configuration.httpRedirectPort.map { redirectPort in
             Server(
                 configuration: Server.Configuration(host: configuration.host, port: redirectPort, threadCount: 1, maximumEventStreams: 1),
+                // A wildcard host (0.0.0.0) names no host: a request without Host then gets 400.
                 responder: HTTPSRedirect(httpsPort: { [server] in server.port }, fallbackHost: configuration.host)
             )
         }
