@@ -79,7 +79,9 @@ struct APIPartsTests {
         let body = try APIBody.read(request(#"{"id": "3", "quantity": -2, "address": {"city": "Oslo"}}"#, contentType: "application/json; charset=utf-8"), fields: fields)
         #expect(body.string("id") == "3" && body.integer("quantity") == -2 && body.object("address")?.string("city") == "Oslo")
         #expect(try APIBody.read(request(#"{"quantity": 99999999999999999999999}"#), fields: fields).integer("quantity") == Int.max)
-        for (text, value) in [("3", 3), ("3.0", 3), ("-4.00", -4), ("3e0", 3), ("1E1", 10), ("250e-2", nil), ("2500e-3", nil), ("300e-2", 3), ("0.0", 0), ("-0", 0)] {
+        for (text, value) in [("3", 3), ("3.0", 3), ("-4.00", -4), ("3e0", 3), ("1E1", 10), ("250e-2", nil), ("2500e-3", nil), ("300e-2", 3), ("0.0", 0), ("-0", 0),
+                              // Int.min as an exponent trapped when negated, stopping the server.
+                              ("1e-9223372036854775808", nil), ("0e-9223372036854775808", 0), ("1e9223372036854775807", Int.max)] {
             #expect(APIBody.wholeNumber(text) == value, "\(text)")
         }
         let refused: [(String, APIProblem.Kind, String?)] = [

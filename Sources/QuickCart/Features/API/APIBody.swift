@@ -144,8 +144,9 @@ struct APIBody {
         var fraction = mantissa.count > 1 ? String(mantissa[1]) : ""
         var exponent = 0
         if parts.count > 1 {
-            // The reader checked the form; an exponent past any quantity saturates.
-            exponent = Int(parts[1]) ?? (parts[1].hasPrefix("-") ? -1_000 : 1_000)
+            // The reader checked the form; an exponent past any quantity saturates (bounded, as
+            // Int.min could not be negated below).
+            exponent = max(-1_000, min(1_000, Int(parts[1]) ?? (parts[1].hasPrefix("-") ? -1_000 : 1_000)))
         }
         if exponent > 0 {
             let moved = min(exponent, fraction.count)
