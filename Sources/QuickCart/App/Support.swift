@@ -15,7 +15,9 @@ struct Clock: Sendable {
         let now = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
         guard let offsetFile else { return now }
         let text = FileManager.default.contents(atPath: offsetFile).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        return now + (Int64(text.trimmingWhitespace()) ?? 0) * 1000
+        // Bounded to a thousand years either way: a test's file must not overflow the clock.
+        let seconds = max(-31_557_600_000, min(31_557_600_000, Int64(text.trimmingWhitespace()) ?? 0))
+        return now + seconds * 1000
     }
 }
 
