@@ -12,7 +12,9 @@ public struct Request: Sendable {
         get { box.sent.method }
         set { unique().sent.method = newValue }
     }
-    /// The decoded path, without the query, e.g. `/cart/items/3/quantity`.
+    /// The decoded path, without the query, e.g. `/cart/items/3/quantity`. In a request the
+    /// server refuses because its path is not UTF-8, each bad byte reads as U+FFFD, so that the
+    /// refusal can still be answered in the manner of the part of the site it was meant for.
     public var path: String {
         get { box.sent.path }
         set { unique().sent.path = newValue }

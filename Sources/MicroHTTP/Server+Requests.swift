@@ -61,19 +61,24 @@ extension Server {
         refusal: HTTPError?,
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> Bool {
-        var path = String(validatingCString: url)
+        // A path that is not UTF-8 is refused below, yet kept with U+FFFD for each bad byte (as
+        // `String(cString:)` reads it): the responder still sees where the request was meant
+        // to go, and can refuse it in that part's own format.
+        let validPath = String(validatingCString: url)
+        let pathIsUTF8 = validPath != nil
+        var path = validPath ?? String(cString: url)
         var refusal = refusal
         var hostOfTarget: String?
-        switch path.map(RequestTargetForm.init) {
-        case .absolute(let authority, let pathOfTarget)?:
+        switch RequestTargetForm(path) {
+        case .absolute(let authority, let pathOfTarget):
             path = pathOfTarget
             hostOfTarget = authority
-        case .invalid(let why)?:
+        case .invalid(let why):
             refusal = refusal ?? HTTPError(.badRequest, why, reason: .malformedAddress)
-        case .path?, nil:
+        case .path:
             break
         }
-        if uriIsWellFormed, refusal == nil, let path, let file = staticFile(for: connection, path: path, method: method) {
+        if uriIsWellFormed, pathIsUTF8, refusal == nil, let file = staticFile(for: connection, path: path, method: method) {
             watchdog.headersReceived(connection)
             let state = RequestState(request: Request(method: .get, path: ""), maximumFormFields: 0)
             state.staticFile = file
@@ -90,7 +95,7 @@ extension Server {
         let peer = Self.clientAddress(of: connection)
         let request = Request(
             method: HTTPMethod(rawValue: String(cString: method)),
-            path: path ?? "/",
+            path: path,
             target: rawTarget,
             query: queryIsUTF8 ? Parameters(decodedQuery) : Parameters(),
             headers: headers,
@@ -110,7 +115,7 @@ extension Server {
             )
         } else if let refusal {
             state.rejection = refusal
-        } else if !uriIsWellFormed || path == nil || !queryIsUTF8 {
+        } else if !uriIsWellFormed || !pathIsUTF8 || !queryIsUTF8 {
             state.rejection = HTTPError(
                 .badRequest, "The address contains a malformed percent-escape or text that is not valid UTF-8.", reason: .malformedAddress
             )

@@ -115,6 +115,16 @@ import Testing
         #expect(try live.client().get("/").status == 200)
     }
 
+    /// The refusal of a path that is not UTF-8 still knows the path, each bad byte a U+FFFD, so
+    /// that an application can answer it in the manner of that part of the site.
+    @Test(arguments: [("/api/x%C0%80", "/api/x\u{FFFD}\u{FFFD}"), ("/api%80/y", "/api\u{FFFD}/y")])
+    func refusesAPathNotUTF8KnowingItsPath(target: String, path: String) throws {
+        let router = Router(renderError: { error, request in .text(request.path, status: error.status) })
+        let live = try LiveServer(router)
+        let response = try live.client().request("GET", target)
+        #expect(response.status == 400 && response.text == path, "\(target): \(response)")
+    }
+
     /// Marketing links carry parameters without a value; they read as empty, not as an error.
     @Test(arguments: [("/echo?utm_source", "utm_source="), ("/echo?q", "q="), ("/echo?a&b=1&c", "a=&b=1&c="), ("/echo?q=&x", "q=&x=")])
     func readsAParameterWithoutAValueAsEmpty(target: String, query: String) throws {

@@ -99,6 +99,11 @@ extension ShopTests {
                 ("far oversize", try app.send("POST", "/api/v1/cart/lines", body: [UInt8](repeating: 0x20, count: 70_000)), 413, "body-too-large", nil),
                 ("not a product path", try app.send("PUT", "/api/v1/cart/lines/abc", json: ["quantity": 2]), 404, "not-found", nil),
                 ("unknown address", try app.get("/api/v1/nothing"), 404, "not-found", nil),
+                ("escape", try app.get("/api/v1/catalog/%ZZ"), 400, "bad-request", nil),
+                ("overlong UTF-8 in the path", try app.get("/api/v1/catalog/%C0%80"), 400, "bad-request", nil),
+                ("a surrogate in the path", try app.send("PUT", "/api/v1/cart/lines/%ED%A0%80", json: ["quantity": 2]), 400, "bad-request", nil),
+                ("a stray byte in the path", try app.get("/api/v1/cart%80"), 400, "bad-request", nil),
+                ("a stray byte in the query", try app.get("/api/v1/search?q=%80"), 400, "bad-request", nil),
                 ("wrong method", try app.send("POST", "/api/v1/cart"), 405, "method-not-allowed", nil),
             ]
             for (name, answer, status, problem, field) in cases {
