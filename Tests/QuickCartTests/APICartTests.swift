@@ -86,6 +86,7 @@ extension ShopTests {
                 ("number as a string", try app.send("POST", "/api/v1/cart/lines", json: ["productId": "3", "quantity": "2"]), 400, "invalid-body", "quantity"),
                 ("id as a number", try app.send("POST", "/api/v1/cart/lines", json: ["productId": 3]), 400, "invalid-body", "productId"),
                 ("a fraction", try app.send("PUT", "/api/v1/cart/lines/1", body: Array(#"{"quantity": 2.5}"#.utf8)), 400, "invalid-body", "quantity"),
+                ("leading zero", try app.send("PUT", "/api/v1/cart/lines/1", body: Array(#"{"quantity": 01}"#.utf8)), 400, "invalid-json", nil),
                 ("twice", try app.send("PUT", "/api/v1/cart/lines/1", body: Array(#"{"quantity": 2, "quantity": 3}"#.utf8)), 400, "invalid-body", "quantity"),
                 ("an array", try app.send("PUT", "/api/v1/cart/lines/1", body: Array("[2]".utf8)), 400, "invalid-body", nil),
                 ("missing field", try app.send("PUT", "/api/v1/cart/lines/1", json: [:]), 400, "invalid-body", "quantity"),

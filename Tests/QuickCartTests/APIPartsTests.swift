@@ -79,6 +79,9 @@ struct APIPartsTests {
         let body = try APIBody.read(request(#"{"id": "3", "quantity": -2, "address": {"city": "Oslo"}}"#, contentType: "application/json; charset=utf-8"), fields: fields)
         #expect(body.string("id") == "3" && body.integer("quantity") == -2 && body.object("address")?.string("city") == "Oslo")
         #expect(try APIBody.read(request(#"{"quantity": 99999999999999999999999}"#), fields: fields).integer("quantity") == Int.max)
+        for (text, value) in [("0", 0), ("-0", 0), ("10", 10), ("1e0", 1)] {
+            #expect(try APIBody.read(request(#"{"quantity": \#(text)}"#), fields: fields).integer("quantity") == value, "\(text)")
+        }
         for (text, value) in [("3", 3), ("3.0", 3), ("-4.00", -4), ("3e0", 3), ("1E1", 10), ("250e-2", nil), ("2500e-3", nil), ("300e-2", 3), ("0.0", 0), ("-0", 0),
                               // Int.min as an exponent trapped when negated, stopping the server.
                               ("1e-9223372036854775808", nil), ("0e-9223372036854775808", 0), ("1e9223372036854775807", Int.max)] {
@@ -95,6 +98,11 @@ struct APIPartsTests {
             (#"{"other": 1}"#, .invalidBody, "other"),
             (#"{"id": "1", "id": "2"}"#, .invalidBody, "id"),
             (#"{"id": "1"} x"#, .invalidJSON, nil),
+            (#"{"quantity": 01}"#, .invalidJSON, nil),
+            (#"{"quantity": 0001}"#, .invalidJSON, nil),
+            (#"{"quantity": -01}"#, .invalidJSON, nil),
+            (#"{"quantity": 00.5}"#, .invalidJSON, nil),
+            (#"{"quantity": 0.5}"#, .invalidBody, "quantity"),
             (#"{"id": "\ud800"}"#, .invalidJSON, nil),
             ("", .invalidJSON, nil),
         ]

@@ -160,7 +160,11 @@ indirect enum JSONText: Equatable {
                 while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
                 return index - from
             }
-            guard digits() > 0 else { throw failure("a number needs digits") }
+            let integerStart = index
+            let integerDigits = digits()
+            guard integerDigits > 0 else { throw failure("a number needs digits") }
+            // RFC 8259 §6: `0` alone or a digit 1–9 first; `01` is no JSON number.
+            guard integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { throw failure("a number cannot have a leading zero") }
             if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
                 index += 1
                 guard digits() > 0 else { throw failure("a number needs digits after its point") }
