@@ -1,5 +1,5 @@
 /// Who an order goes to and where: what the Delivery step asks, saved on the shopper for next
-/// time and copied into each order. Texts are kept as typed (trimmed); ``problems(methods:)``
+/// time and copied into each order. Texts are kept as typed (trimmed, see ``init(typed:)``); ``problems(methods:)``
 /// says what is wrong with them.
 public struct DeliveryDetails: Sendable, Hashable {
     /// The form's fields, in the order they are asked (and their problems reported).
@@ -28,6 +28,14 @@ public struct DeliveryDetails: Sendable, Hashable {
     public var method = ""
 
     public init() {}
+
+    /// The details as a form or the API typed them: each field trimmed, and the country's code
+    /// in capitals, so that the method check, the stored order and its display all see `US`
+    /// for `us`.
+    public init(typed: (Field) -> String) {
+        for field in Field.allCases { self[field] = typed(field).trimmingWhitespace() }
+        country = country.uppercased()
+    }
 
     /// The longest text each field takes, in characters (and four bytes each, at most).
     public static let maximumLengths: [Field: Int] = [

@@ -13,15 +13,13 @@ enum APIDelivery {
         "delivery": .object(Dictionary(uniqueKeysWithValues: members.map { ($0.name.description, .string) })),
     ]
 
-    /// The details of the body's `delivery`, trimmed as the web's form trims them; `nil`
-    /// without one.
+    /// The details of the body's `delivery`, tidied as the web's form is (trimmed, the
+    /// country's code in capitals); `nil` without one.
     static func details(in body: APIBody) -> DeliveryDetails? {
         guard let object = body.object("delivery") else { return nil }
-        var details = DeliveryDetails()
-        for member in members {
-            details[member.field] = (object.string(member.name.description) ?? "").trimmingWhitespace()
+        return DeliveryDetails { field in
+            members.first { $0.field == field }.flatMap { object.string($0.name.description) } ?? ""
         }
-        return details
     }
 
     /// The order's delivery for `details`, checked against the shop's `methods`.

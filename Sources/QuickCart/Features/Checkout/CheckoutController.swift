@@ -131,13 +131,8 @@ struct CheckoutController: Sendable {
         )
     }
 
-    /// The details a delivery form posted, each trimmed (the country's code in capitals).
+    /// The details a delivery form posted, as ``DeliveryDetails/init(typed:)`` tidies them.
     static func details(from form: Parameters) -> DeliveryDetails {
-        var details = DeliveryDetails()
-        for field in DeliveryDetails.Field.allCases {
-            details[field] = (form[field.rawValue] ?? "").trimmingWhitespace()
-        }
-        details.country = details.country.uppercased()
-        return details
+        DeliveryDetails { form[$0.rawValue] ?? "" }
     }
 }
