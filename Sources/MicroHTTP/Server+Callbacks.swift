@@ -48,11 +48,30 @@ let rawURIInspector: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CCh
 /// not UTF-8 is decoded with replacement characters, a value that is not UTF-8 becomes `nil`,
 /// and a missing value (a query's `?utm_source`, which libmicrohttpd gives as NULL) is empty.
 let valueVisitor: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
+    visitField(cls, key, keySize, value.map { bytes($0, count: valueSize) })
+}
+
+/// ``valueVisitor`` for header fields: each value also without the spaces and tabs around it,
+/// which are no part of it (RFC 9110 §5.5). libmicrohttpd drops those before a value, not those
+/// after it; the bytes are cut before they become a string, so trimming allocates nothing.
+let headerVisitor: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
+    visitField(cls, key, keySize, value.map { withoutBlanksAround(bytes($0, count: valueSize)) })
+}
+
+fileprivate func visitField(_ cls: UnsafeMutableRawPointer?, _ key: UnsafePointer<CChar>?, _ keySize: Int, _ value: UnsafeBufferPointer<UInt8>?) -> MHD_Result {
     guard let cls, let key else { return MHD_Result.YES }
     let visit = cls.assumingMemoryBound(to: ((String, String?) -> Void).self)
     let name = validUTF8(key, count: keySize) ?? String(decoding: bytes(key, count: keySize), as: UTF8.self)
-    visit.pointee(name, value.map { validUTF8($0, count: valueSize) } ?? "")
+    visit.pointee(name, value.map { String(utf8Bytes: $0) } ?? "")
     return MHD_Result.YES
+}
+
+/// `field` without the spaces and tabs at either end.
+fileprivate func withoutBlanksAround(_ field: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    var start = 0, end = field.count
+    while start < end, field[start] == 0x20 || field[start] == 0x09 { start += 1 }
+    while end > start, field[end - 1] == 0x20 || field[end - 1] == 0x09 { end -= 1 }
+    return UnsafeBufferPointer(rebasing: field[start..<end])
 }
 
 /// Clears the `Bool` `cls` points to at the first name or value with a byte outside ASCII.

@@ -283,12 +283,14 @@ extension Server {
 
     // MARK: - Reading what libmicrohttpd parsed
 
-    /// Calls `body` with each name and value of `kind`, in order.
-    private static func forEachValue(of kind: MHD_ValueKind, on connection: OpaquePointer, _ body: (String, String?) -> Void) {
+    /// Calls `body` with each name and value of `kind`, in order, as `visitor` reads them.
+    private static func forEachValue(
+        of kind: MHD_ValueKind, on connection: OpaquePointer, visitor: MHD_KeyValueIteratorN = valueVisitor, _ body: (String, String?) -> Void
+    ) {
         withoutActuallyEscaping(body) { body in
-            var visitor = body
-            withUnsafeMutablePointer(to: &visitor) { pointer in
-                _ = MHD_get_connection_values_n(connection, kind, valueVisitor, pointer)
+            var visit = body
+            withUnsafeMutablePointer(to: &visit) { pointer in
+                _ = MHD_get_connection_values_n(connection, kind, visitor, pointer)
             }
         }
     }
@@ -302,7 +304,7 @@ extension Server {
     private static func headers(on connection: OpaquePointer) -> HTTPHeaders {
         // Counting first (a walk of libmicrohttpd's list) spares the array's regrowth.
         var headers = HTTPHeaders(minimumCapacity: Int(MHD_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, nil, nil)))
-        forEachValue(of: MHD_ValueKind.HEADER_KIND, on: connection) { headers.add($0, $1 ?? "") }
+        forEachValue(of: MHD_ValueKind.HEADER_KIND, on: connection, visitor: headerVisitor) { headers.add($0, $1 ?? "") }
         return headers
     }
 

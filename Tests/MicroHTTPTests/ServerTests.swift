@@ -125,6 +125,20 @@ import Testing
         #expect(response.status == 400 && response.text == path, "\(target): \(response)")
     }
 
+    /// Spaces and tabs around a field's value are no part of it (RFC 9110 §5.5); those inside
+    /// it, and a query's, stay.
+    @Test func headerValuesLoseTheBlanksAroundThem() throws {
+        var router = Router()
+        router.get("/headers") { request in
+            .text(request.headers.filter { $0.name.hasPrefix("X-") }.map { "[\($0.value)]" }.joined() + request.query.map { "[\($0.value)]" }.joined())
+        }
+        let live = try LiveServer(router)
+        let response = try live.client().get(
+            "/headers?q=%20a%20", headers: [("X-A", "Bearer abc "), ("X-B", " \t two  words\t \t"), ("X-C", " \t "), ("X-D", "é\t")]
+        )
+        #expect(response.text == "[Bearer abc][two  words][][é][ a ]", "\(response)")
+    }
+
     /// Marketing links carry parameters without a value; they read as empty, not as an error.
     @Test(arguments: [("/echo?utm_source", "utm_source="), ("/echo?q", "q="), ("/echo?a&b=1&c", "a=&b=1&c="), ("/echo?q=&x", "q=&x=")])
     func readsAParameterWithoutAValueAsEmpty(target: String, query: String) throws {

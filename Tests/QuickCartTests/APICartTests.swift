@@ -126,6 +126,10 @@ extension ShopTests {
             #expect(token.utf8.count >= 43 && token.utf8.allSatisfy { $0 == 0x2D || $0 == 0x5F || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
             let ok = try app.get("/api/v1/cart", headers: [("Origin", "https://evil.example")])
             #expect(ok.status == 200 && ok.header("Set-Cookie") == nil && ok.header("Access-Control-Allow-Origin") == nil, "\(ok)")
+            for padded in ["Bearer \(token) ", "Bearer \(token)\t", " Bearer \(token) \t "] {
+                let answer = try TestApp(port: shop.port).get("/api/v1/cart", headers: [("Authorization", padded)])
+                #expect(answer.status == 200, "\(backend): blanks around the field's value are no part of the token: \(answer)")
+            }
             let forged = String(token.dropLast()) + (token.last == "A" ? "B" : "A")
             for (name, header) in [("none", nil), ("basic", "Basic dXNlcjpwYXNz"), ("forged", "Bearer " + forged), ("empty", "Bearer "), ("garbage", "Bearer !!!")] {
                 let bare = TestApp(port: shop.port)
