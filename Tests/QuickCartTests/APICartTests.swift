@@ -148,6 +148,26 @@ extension ShopTests {
             #expect(try app.get("/api/v1/cart").status == 401, "\(backend): a signed-out token still works")
         }
 
+        @Test("A device name is checked as the document states it: code points as sent, no control or bidi control characters")
+        func deviceNames() throws {
+            let shop = try TestShop()
+            let refused = [
+                "x\n", "\tx", "x\u{85}", String(repeating: "e\u{301}", count: 31), String(repeating: "a", count: 60) + " ",
+                "iPhone\u{202E}\u{2066}x", "\u{200E}iPad", "Pixel\u{061C}",
+            ]
+            for device in refused {
+                let answer = try TestApp(port: shop.port).send("POST", "/api/v1/clients", json: ["device": device])
+                #expect(answer.status == 422 && answer.problem == "invalid-value" && answer.json["field"] as? String == "device", "“\(device.debugDescription)”: \(answer)")
+            }
+            // Zero-width joiners are part of some names; 60 code points are allowed.
+            for device in ["\u{0915}\u{094D}\u{200D}\u{0937}", String(repeating: "é", count: 60), " iPad "] {
+                let answer = try TestApp(port: shop.port).send("POST", "/api/v1/clients", json: ["device": device])
+                #expect(answer.status == 201, "“\(device.debugDescription)”: \(answer)")
+            }
+            let padded = try TestApp(port: shop.port).send("POST", "/api/v1/clients", json: ["device": " iPad "])
+            #expect((padded.json["client"] as? [String: Any])?["device"] as? String == "QuickCart app on iPad", "spaces around the name are dropped")
+        }
+
         @Test("Creating clients is limited per address: the 21st in ten minutes gets 429 with Retry-After")
         func creationLimit() throws {
             let shop = try TestShop()

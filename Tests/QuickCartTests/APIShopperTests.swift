@@ -93,6 +93,13 @@ extension ShopTests {
             let found = try anyone.get("/api/v1/search?q=tents")
             #expect((found.json["products"] as? [[String: Any]])?.first?["id"] as? String == "3" && found.json["query"] as? String == "tents", "\(found)")
             #expect(try anyone.get("/api/v1/search?q=" + String(repeating: "a", count: 101)).problem == "invalid-value")
+            // As the document's schema says: no control character anywhere, the ends too (trimming
+            // would hide them), and at most 100 code points as sent.
+            for refused in ["%0C", "%0A", "%09", "tents%0D", "%C2%85", "%7F", String(repeating: "e%CC%81", count: 51), String(repeating: "a", count: 100) + "%20"] {
+                let answer = try anyone.get("/api/v1/search?q=" + refused)
+                #expect(answer.problem == "invalid-value" && answer.json["field"] as? String == "q", "q=\(refused.prefix(20)): \(answer)")
+            }
+            #expect(try anyone.get("/api/v1/search?q=%20tents%20").json["query"] as? String == "tents", "spaces around a search are dropped")
 
             let app = try TestApp.create(port: shop.port)
             let stream = try app.eventStream()

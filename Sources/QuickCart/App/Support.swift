@@ -213,4 +213,12 @@ extension StringProtocol {
     var containsControlCharacter: Bool {
         unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
+
+    /// Whether any character is one of Unicode's bidirectional controls (the embeddings,
+    /// overrides and isolates, and the marks LRM, RLM and ALM): in a name shown beside other
+    /// text they can reverse that text. The zero-width joiners some scripts' names need are
+    /// not among them.
+    var containsBidiControl: Bool {
+        unicodeScalars.contains { $0.properties.isBidiControl }
+    }
 }

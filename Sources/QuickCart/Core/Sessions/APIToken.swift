@@ -10,11 +10,12 @@ struct APIToken: Equatable {
     /// 40 hex digits of random bytes.
     let id: String
     let issuedAt: Int64
-    /// What the app called its device ("iPhone"), at most ``deviceLimit`` characters; may be empty.
+    /// What the app called its device ("iPhone"), at most ``deviceMaxLength`` code points; may be empty.
     let device: String
 
-    /// The most characters (and, for combining marks, UTF-8 bytes) a device name may have.
-    static let deviceLimit = TextLimit(characters: 60, bytes: 240)
+    /// The most Unicode code points a device name may have (as the document's `maxLength`
+    /// counts): at four UTF-8 bytes each at most, its length fits the token's one byte.
+    static let deviceMaxLength = 60
 
     private static let version: UInt8 = 1
     private static let idBytes = 20

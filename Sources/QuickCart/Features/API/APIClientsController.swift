@@ -15,13 +15,16 @@ struct APIClientsController: Sendable {
     /// The token is in this answer only; nothing is stored until the client's first change.
     func create(_ http: Request, now: Int64) throws -> Response {
         let body = try APIBody.read(http, fields: ["device": .string])
-        let device = (body.string("device") ?? "").trimmingWhitespace()
-        guard APIToken.deviceLimit.admits(device), !device.containsControlCharacter else {
+        let sent = body.string("device") ?? ""
+        // Bidirectional controls could reverse the text shown after the name in the devices list.
+        guard APIText.admits(sent, maxLength: APIToken.deviceMaxLength), !sent.containsBidiControl else {
             throw APIProblem(
-                .invalidValue, "The device name must be at most \(APIToken.deviceLimit.characters) characters, without control characters.",
+                .invalidValue,
+                "The device name must be at most \(APIToken.deviceMaxLength) Unicode code points, without control characters or bidirectional controls.",
                 field: "device"
             )
         }
+        let device = sent.trimmingWhitespace()
         guard creations.allows(http.remoteAddress, at: now) else {
             let wait = creations.secondsUntilAllowed(http.remoteAddress, at: now)
             throw APIProblem(.rateLimited, "Too many new clients from this address. Wait \(wait) seconds and try again.", headers: [("Retry-After", String(wait))])

@@ -36,10 +36,13 @@ struct APIShopController: Sendable {
     /// `GET /api/v1/search?q=text`: the products matching, best first (none for an empty query).
     /// It reads only: an app's searches are not kept among the shopper's recent ones.
     func search(_ http: Request) throws -> Response {
-        let query = (http.query["q"] ?? "").trimmingWhitespace()
-        if let problem = SearchController.problem(with: query) {
-            throw APIProblem(.invalidValue, problem, field: "q")
+        let sent = http.query["q"] ?? ""
+        guard APIText.admits(sent, maxLength: SearchController.queryLimit.characters) else {
+            throw APIProblem(
+                .invalidValue, "A search is at most \(SearchController.queryLimit.characters) Unicode code points, without control characters.", field: "q"
+            )
         }
+        let query = sent.trimmingWhitespace()
         let catalog = catalogDisplay.current.catalog
         let found = query.isEmpty ? [] : try productSearch.searchProducts(matching: query, limit: Self.searchLimit).compactMap(catalog.product(id:))
         return APIAnswer.json(capacity: 256 + found.count * 400) { json in
