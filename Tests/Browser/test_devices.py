@@ -89,7 +89,8 @@ def test_a_typed_code_joins_and_both_carts_follow_each_other(shop, browser):
     type_code(laptop, shop, code.lower())
     wait_for(lambda: "4 items from this browser were added." in laptop.page_source, what="what the join merged, said")
     # The phone, still on its code's page, hears of the join at once, with a way to undo it.
-    wait_for(lambda: "A new device joined: Chromium on Linux — not you? Sign it out." in phone.find_element(By.TAG_NAME, "main").text,
+    # The device's name is isolated (FSI … PDI) as <bdi> would isolate it.
+    wait_for(lambda: "A new device joined: \u2068Chromium on Linux\u2069 — not you? Sign it out." in phone.find_element(By.TAG_NAME, "main").text,
              timeout=2.0, what="the live notice on the device that showed the code")
     assert phone.find_elements(By.CSS_SELECTOR, "[data-device-joined] form[action='/profile/devices/sign-out'] button")
     wait_for(lambda: badge(laptop) == "7", what="the merged cart's badge: the phone's 3 and the laptop's 4")

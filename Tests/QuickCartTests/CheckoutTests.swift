@@ -302,11 +302,16 @@ extension ShopTests {
             let forty = String(repeating: "é", count: 40)
             #expect(try browser.post("/profile/name", form: [("display_name", forty)]).status == 303, "40 characters are allowed")
             #expect(Self.displayName(on: try browser.get("/profile")) == forty)
+            // Zero-width joiners belong in some names; they are no bidi controls.
+            #expect(try browser.post("/profile/name", form: [("display_name", "\u{0915}\u{094D}\u{200D}\u{0937}")]).status == 303)
         }
 
-        static let rejectedNames = ["", "   ", String(repeating: "x", count: 41), String(repeating: "é", count: 41), "tab\there", "line\nbreak"]
+        static let rejectedNames = [
+            "", "   ", String(repeating: "x", count: 41), String(repeating: "é", count: 41), "tab\there", "line\nbreak",
+            "Dana\u{202E}", "Dana\u{2066}x", "\u{200F}Dana", "Dana\u{061C}",
+        ]
 
-        @Test("An empty, too long or control-character name is 400 and changes nothing", arguments: rejectedNames)
+        @Test("An empty, too long, control-character or bidi-control name is 400 and changes nothing", arguments: rejectedNames)
         func badNameIsRejected(name: String) throws {
             let browser = try TestShop(inProcess: true).browser()
             #expect(try browser.post("/profile/name", form: [("display_name", "Grace")]).status == 303)

@@ -37,8 +37,7 @@ extension ShopTests {
             #expect(try laptop.post("/cart/items", form: [("product", "3")]).status == 303)
             let before = try laptop.cart()
             let link = try laptop.get("/join?code=\(code)")
-            #expect(link.status == 200 && link.text.contains("Join Dana&#39;s cart — 3 items") || link.text.contains("Join Dana's cart — 3 items"),
-                    "\(backend): \(link.text)")
+            #expect(link.status == 200 && link.text.contains("Join <bdi>Dana</bdi>'s cart — 3 items"), "\(backend): \(link.text)")
             #expect(try laptop.cart() == before && phone.cart().badge == "3", "\(backend): opening the link changed something")
 
             let joined = try laptop.post("/join", form: [("code", code.lowercased())])
@@ -51,7 +50,8 @@ extension ShopTests {
             var heard: [String] = []
             for _ in 0..<3 { heard.append(try phoneStream.next().description) }
             #expect(heard.contains("badge: 8"), "\(backend): \(heard)")
-            #expect(heard.contains { $0.hasPrefix("device-joined: ") && $0.contains("A new device joined: ") && $0.contains("not you? Sign it out.") },
+            // The name is isolated (FSI … PDI): whatever its direction, it cannot reorder the sentence.
+            #expect(heard.contains { $0.hasPrefix("device-joined: ") && $0.contains("A new device joined: \u{2068}") && $0.contains("\u{2069} — not you? Sign it out.") },
                     "\(backend): \(heard)")
 
             // A change through the laptop reaches the phone's stream.
@@ -68,6 +68,7 @@ extension ShopTests {
             #expect(profile.text.contains("(this device)") && profile.text.components(separatedBy: "class=\"device\"").count == 3, "\(backend)")
             let seen = profile.text.matches(of: /class="device__seen">Last seen <time datetime="([^"]*)">/).map { String($0.output.1) }
             #expect(seen.count == 2 && seen.allSatisfy { $0.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil }, "last seen, to the day: \(seen)")
+            #expect(profile.text.components(separatedBy: "<span class=\"device__name\"><bdi>").count == 3, "\(backend): each name is isolated")
             let laptopStream = try laptop.eventStream()
             #expect(try laptopStream.next().data == "9")
             let handle = try #require(profile.text.range(of: #"name="device" value="[0-9a-f]+""#, options: .regularExpression).map {

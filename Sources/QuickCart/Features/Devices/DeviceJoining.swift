@@ -41,7 +41,9 @@ struct DeviceJoining: Sendable {
             return .alreadyJoined
         case .joined(let merged, let change, _, let shopperKey, let showingClient):
             let notice = BadgeHub.joinNotice(
-                text: "A new device joined: \(device) — not you? Sign it out.",
+                // FSI … PDI isolate the name as <bdi> would: the notice is plain text (a page
+                // sets it as text, an app shows it), and a name must not reorder the rest.
+                text: "A new device joined: \u{2068}\(device)\u{2069} — not you? Sign it out.",
                 device: sessionManager.deviceHandle(ofClient: session.clientID)
             )
             publisher.joined(

@@ -32,16 +32,35 @@ struct DeviceCodeView: PageView {
 struct JoinView: PageView {
     /// The code as given (link or form), for the field.
     let code: String
-    /// "Join Dana's cart — 3 items", when the code is live.
-    let preview: String?
+    /// Whose cart a live code joins, shown as "Join Dana's cart — 3 items"; `nil` without a code.
+    let preview: Preview?
     /// Why the code cannot be used, when it cannot.
     let problem: String?
+
+    /// What a live code joins. The name is its own field so that the page isolates it (`<bdi>`):
+    /// another shopper chose it, and it must not reorder the words around it.
+    enum Preview: Equatable {
+        /// The code is this device's own shopper's.
+        case sharesCart
+        /// Another shopper's cart: their display name and its count, "3 items".
+        case join(name: String, items: String)
+
+        var name: String? {
+            if case .join(let name, _) = self { name } else { nil }
+        }
+
+        var items: String? {
+            if case .join(_, let items) = self { items } else { nil }
+        }
+    }
 
     static let templateName = "join"
     static let mustacheFields: MustacheFields<JoinView> = [
         "code": .text(\.code),
         "hasPreview": .bool { $0.preview != nil },
-        "preview": .text(\.preview),
+        "sharesCart": .bool { $0.preview == .sharesCart },
+        "previewName": .text { $0.preview?.name },
+        "previewItems": .text { $0.preview?.items },
         "problem": .text(\.problem),
         "hasProblem": .bool { $0.problem != nil },
     ]

@@ -81,7 +81,7 @@ struct DevicesController: Sendable {
     /// that posts the join. Reads only; a wrong code counts against this address's tries.
     func showJoin(_ request: ShopRequest) throws -> Response {
         let given = request.http.query["code"] ?? ""
-        var preview: String?
+        var preview: JoinView.Preview?
         var problem: String?
         if !given.isEmpty {
             if !attempts.allows(request.http.remoteAddress, at: request.now) {
@@ -89,7 +89,7 @@ struct DevicesController: Sendable {
             } else if let code = JoinCode.normalized(given),
                       let found = try joinCodes.preview(hash: sessionManager.joinCodeHash(code), at: request.now) {
                 preview = found.shopperID == request.session.shopperID && request.session.isStored
-                    ? "This device already shares this cart" : Self.previewText(found)
+                    ? .sharesCart : .join(name: found.displayName, items: Badge.itemCountText(found.itemCount))
             } else {
                 attempts.record(request.http.remoteAddress, at: request.now)
                 problem = Self.notValid
@@ -178,11 +178,6 @@ struct DevicesController: Sendable {
             return nil
         }
         return Notice(text: merged == 0 ? "You joined the cart." : "\(Badge.itemCountText(merged)) from this browser \(merged == 1 ? "was" : "were") added.")
-    }
-
-    /// "Join Dana's cart — 3 items".
-    static func previewText(_ preview: JoinPreview) -> String {
-        "Join \(preview.displayName)'s cart — \(Badge.itemCountText(preview.itemCount))"
     }
 
     /// "10 minutes", "1 minute", "less than a minute".

@@ -72,6 +72,10 @@ struct ProfileController: Sendable {
         guard !name.containsControlCharacter else {
             throw HTTPError(.badRequest, "The display name contains control characters.")
         }
+        // Others see the name beside other words ("Join NAME's cart"), which these could reverse.
+        guard !name.containsBidiControl else {
+            throw HTTPError(.badRequest, "The display name contains invisible characters that change the direction of text.")
+        }
         try sessions.setDisplayName(name, for: request.session, at: request.now)
         // Said once on the page it leads to (spoken, with JavaScript), where the greeting
         // shows the new name too.
