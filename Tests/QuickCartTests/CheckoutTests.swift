@@ -126,6 +126,9 @@ extension ShopTests {
             #expect(abroad.status == 400 && abroad.text.contains("Standard shipping does not deliver to Norway. Choose another way."))
             #expect(try browser.postDelivery(["country": "ZZ", "method": "international"]).text.contains("We do not deliver to that country."))
             #expect(try browser.postDelivery(["country": "NO", "method": "international"]).status == 303)
+            // A code in small letters is the same country, to the method's check and on Review.
+            #expect(try browser.postDelivery(["country": "us"]).status == 303)
+            #expect(try browser.get("/checkout/review").text.contains("United States"))
         }
 
         @Test("Names written with zero-width joiners are names; bidi overrides, zero-width spaces and digits with marks are refused")
