@@ -31,6 +31,8 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         case tooManyFormFields
         /// `Content-Length` is given more than once.
         case repeatedLength
+        /// `Transfer-Encoding` names a coding other than `chunked` alone (501).
+        case unknownTransferCoding
         /// The request target is longer than the server accepts.
         case targetTooLong
         /// The header fields are larger, or more, than the server accepts.

@@ -49,6 +49,8 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431, reasonPhrase: "Request Header Fields Too Large")
     /// 500 Internal Server Error.
     public static let internalServerError = HTTPStatus(code: 500, reasonPhrase: "Internal Server Error")
+    /// 501 Not Implemented.
+    public static let notImplemented = HTTPStatus(code: 501, reasonPhrase: "Not Implemented")
     /// 503 Service Unavailable.
     public static let serviceUnavailable = HTTPStatus(code: 503, reasonPhrase: "Service Unavailable")
 

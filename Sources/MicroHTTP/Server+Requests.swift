@@ -119,6 +119,11 @@ extension Server {
             state.rejection = HTTPError(
                 .badRequest, "The address contains a malformed percent-escape or text that is not valid UTF-8.", reason: .malformedAddress
             )
+        } else if body.hasUnknownCoding {
+            // RFC 9112 §6.1: a transfer coding the server does not understand is a 501.
+            state.rejection = HTTPError(
+                .notImplemented, "The request's body is sent in a transfer coding this server does not read.", reason: .unknownTransferCoding
+            )
         } else if body.hasAmbiguousLength {
             // Two lengths, or a length beside chunked encoding, is how requests get smuggled
             // past a proxy that reads the body differently.
@@ -229,6 +234,10 @@ extension Server {
         private(set) var lengthCount = 0
         private(set) var length: String?
         private(set) var isChunked = false
+        /// Whether a `Transfer-Encoding` names anything but `chunked`, or comes twice: the
+        /// length of such a body is unknowable here (libmicrohttpd would read it until the
+        /// client closes).
+        private(set) var hasUnknownCoding = false
         /// The first `Content-Type`.
         private(set) var contentType: String?
 
@@ -238,6 +247,7 @@ extension Server {
                     lengthCount += 1
                     if length == nil { length = field.value }
                 } else if field.name.equalsIgnoringASCIICase("Transfer-Encoding") {
+                    hasUnknownCoding = isChunked || !field.value.equalsIgnoringASCIICase("chunked")
                     isChunked = true
                 } else if contentType == nil, field.name.equalsIgnoringASCIICase("Content-Type") {
                     contentType = field.value

@@ -293,6 +293,26 @@ extension ServerTests {
         #expect(try client.readResponse().status == 400)
     }
 
+    @Test("A transfer coding other than chunked alone is refused with 501 at once, not waited on", arguments: [
+        "Transfer-Encoding: gzip, chunked", "Transfer-Encoding: gzip", "Transfer-Encoding: identity", "Transfer-Encoding: chunked, gzip",
+        "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked",
+    ])
+    func unknownTransferCodingsAre501(headers: String) throws {
+        let live = try LiveServer(Self.echoRouter())
+        let client = try live.client()
+        try client.send("POST /body HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n\(headers)\r\n\r\n0\r\n\r\n")
+        #expect(try client.readResponse().status == 501, "\(headers)")
+    }
+
+    @Test("Chunked in any case is read")
+    func chunkedInAnyCase() throws {
+        let live = try LiveServer(Self.echoRouter())
+        let client = try live.client()
+        try client.send("POST /body HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nTransfer-Encoding: Chunked\r\n\r\n2\r\nhi\r\n0\r\n\r\n")
+        let response = try client.readResponse()
+        #expect(response.status == 200 && response.text == "2 bytes", "\(response)")
+    }
+
     /// Marks every answer of the chain, error pages included, as the shop's security headers
     /// are added: an answer without the mark is libmicrohttpd's own.
     private struct Marking: Middleware {
