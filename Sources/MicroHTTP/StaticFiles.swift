@@ -101,8 +101,12 @@ public struct StaticFiles: Sendable {
             return (versioned ? representation.okVersioned : representation.ok).response
         }
 
+        /// `If-None-Match` compares weakly (RFC 9110 §13.1.2): `W/"x"` matches `"x"`.
         private static func matches(_ tags: String, _ etag: String) -> Bool {
-            tags == etag || tags == "*" || tags.split(separator: ",").contains(where: { $0.trimmingSpaces == etag })
+            tags == etag || tags == "*" || tags.split(separator: ",").contains { tag in
+                let tag = tag.trimmingSpaces
+                return tag == etag || tag.hasPrefix("W/") && tag.dropFirst(2) == etag
+            }
         }
     }
 
