@@ -103,6 +103,18 @@ extension ShopTests {
             #expect(try browser.post("/profile/name", form: [("display_name", accented + "é")]).status == 400)
         }
 
+        @Test("A display name drawn as nothing (invisible characters only) is refused with 400 like an empty one; nothing is stored")
+        func invisibleDisplayNames() throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            for name in ["\u{FEFF}", "\u{2060}", "\u{3164}", "\u{AD}", "\u{180E}", "\u{34F}", " \u{FEFF}\u{2060} "] {
+                let answer = try browser.post("/profile/name", form: [("display_name", name)])
+                #expect(answer.status == 400 && answer.text.contains("Please enter a display name."), "\(name.unicodeScalars.map(\.value)): \(answer.summary)")
+            }
+            #expect(try Self.rows(in: shop) == Self.noRows)
+            #expect(try browser.post("/profile/name", form: [("display_name", "Ann\u{AD}e")]).status == 303, "a soft hyphen inside a name is fine")
+        }
+
         @Test("A search of combining accents past the byte limit is refused with 400 and not remembered")
         func searchBytesAreLimited() throws {
             let shop = try TestShop()

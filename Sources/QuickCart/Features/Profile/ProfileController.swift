@@ -63,7 +63,9 @@ struct ProfileController: Sendable {
     /// `POST /profile/name` with `display_name`; the notice says it was saved.
     func rename(_ request: ShopRequest) throws -> Response {
         let name = (request.http.form["display_name"] ?? "").trimmingWhitespace()
-        guard !name.isEmpty else {
+        // A name of only characters drawn as nothing (a zero-width no-break space, a Hangul
+        // filler, a soft hyphen) would greet, and be shown to others, as no name at all.
+        guard name.unicodeScalars.contains(where: { !$0.properties.isDefaultIgnorableCodePoint }) else {
             throw HTTPError(.badRequest, "Please enter a display name.")
         }
         guard Self.nameLimit.admits(name) else {
