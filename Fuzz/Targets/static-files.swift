@@ -133,7 +133,9 @@ public func fuzzStaticFiles(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt
 private func names(_ etag: String, in headers: HTTPHeaders) -> Bool {
     guard let tags = headers["If-None-Match"] else { return false }
     let blank: Set<Character> = [" ", "\t"]
+    // Weak comparison, as If-None-Match asks: W/"x" names "x".
     return tags == "*" || tags.split(separator: ",").contains { item in
-        item.drop(while: blank.contains).reversed().drop(while: blank.contains).reversed().elementsEqual(etag)
+        let tag = Array(item.drop(while: blank.contains).reversed().drop(while: blank.contains).reversed())
+        return tag.elementsEqual(etag) || tag.starts(with: "W/") && tag.dropFirst(2).elementsEqual(etag)
     }
 }
