@@ -238,22 +238,25 @@ struct BackupTests {
         otherWriter.close()
         try refused(other, saying: "\(other) is not a QuickCart database")
 
-        // The shop's own backup, marked as written by a build with one more migration.
-        let newer = directory.path + "/newer.sqlite"
-        #expect(OperatorRun(["backup", newer], database: database).status == 0)
-        let newerWriter = try Database(path: newer)
-        let version: Int = try #require(try newerWriter.fetchValue("PRAGMA user_version"))
-        try newerWriter.execute(sql: "PRAGMA user_version = \(version + 1)")
-        newerWriter.close()
+        /// The shop's own backup in `name`, its schema version set to `mark(version)`; returns
+        /// its path and the version it had.
+        func markedBackup(_ name: String, _ mark: (Int) -> Int) throws -> (path: String, version: Int) {
+            let path = directory.path + "/" + name
+            #expect(OperatorRun(["backup", path], database: database).status == 0)
+            let writer = try Database(path: path)
+            defer { writer.close() }
+            let version: Int = try #require(try writer.fetchValue("PRAGMA user_version"))
+            try writer.execute(sql: "PRAGMA user_version = \(mark(version))")
+            return (path, version)
+        }
+
+        // Marked as written by a build with one more migration.
+        let (newer, version) = try markedBackup("newer.sqlite") { $0 + 1 }
         try refused(newer, saying: "comes from a newer QuickCart (schema version \(version + 1); this one knows up to \(version))")
 
         // An older schema version is taken (the shop migrates it when it starts): here the same
         // file marked as version 1, since restore reads only the number.
-        let older = directory.path + "/older.sqlite"
-        #expect(OperatorRun(["backup", older], database: database).status == 0)
-        let olderWriter = try Database(path: older)
-        try olderWriter.execute(sql: "PRAGMA user_version = 1")
-        olderWriter.close()
+        let (older, _) = try markedBackup("older.sqlite") { _ in 1 }
         let restore = OperatorRun(["restore", older], database: directory.path + "/restored.sqlite")
         #expect(restore.status == 0, "\(restore.report)")
     }
