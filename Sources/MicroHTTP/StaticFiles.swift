@@ -56,11 +56,8 @@ public struct StaticFiles: Sendable {
                         notModifiedHeaders.add(field.name, field.value)
                         okHeaders.add(field.name, field.value)
                     }
-                    // The 304 is built around the same bytes, unsent: libmicrohttpd gives a 304
-                    // the `Content-Length` of its body and sends none, and RFC 9110 §8.6 allows
-                    // only the length the 200 would have had (a cache keeps the field it gets).
                     return (Answer(status: .ok, headers: okHeaders, body: body),
-                            Answer(status: .notModified, headers: notModifiedHeaders, body: SharedBytes(sameBytesAs: body)))
+                            Answer(status: .notModified, headers: notModifiedHeaders, body: SharedBytes([])))
                 }
                 let body = SharedBytes(bytes)
                 let plain = answers(cacheControl: cacheControl, body: body)

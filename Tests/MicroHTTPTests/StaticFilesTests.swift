@@ -56,8 +56,6 @@ import Testing
         let again = try client.get("/static/css/app.css", headers: [("If-None-Match", etag)])
         #expect(again.status == 304)
         #expect(again.body.isEmpty)
-        // The length the 200 has, or none (RFC 9110 §8.6): a cache keeps what a 304 says.
-        #expect(again.header("Content-Length") == css.header("Content-Length"))
         #expect(try client.get("/static/css/app.css", headers: [("If-None-Match", "\"stale\",  \t\(etag) ")]).status == 304)
         #expect(try client.get("/static/css/app.css", headers: [("If-None-Match", "\"stale\"")]).status == 200)
         // Weak comparison, as If-None-Match asks: a cache may keep the tag as W/"…".
@@ -172,7 +170,6 @@ import Testing
         // 304 for either encoding, when the tag is the one of the encoding the client takes.
         let gzipRevalidated = try client.get("/static/css/big.css", headers: [("Accept-Encoding", "gzip"), ("If-None-Match", gzipTag)])
         #expect(gzipRevalidated.status == 304)
-        #expect(gzipRevalidated.header("Content-Length") == compressed.header("Content-Length"))
         #expect(gzipRevalidated.header("ETag") == gzipTag && gzipRevalidated.header("Vary") == "Accept-Encoding")
         #expect(try client.get("/static/css/big.css", headers: [("If-None-Match", plainTag)]).status == 304)
         let switched = try client.get("/static/css/big.css", headers: [("Accept-Encoding", "gzip"), ("If-None-Match", plainTag)])
