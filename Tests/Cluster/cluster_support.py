@@ -56,7 +56,7 @@ class PostgresServer:
         self.port = free_port()
         try:
             self.run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "-E", "UTF8",
-                     "--locale=C", "--no-sync", "--no-instructions")
+                     "--locale=C.UTF-8", "--no-sync", "--no-instructions")
             self.start()
             self.run("createdb", "-h", HOST, "-p", str(self.port), "-U", "postgres", "quickcart")
         except BaseException:

@@ -65,7 +65,7 @@ public final class TestPostgresServer: Sendable {
         self.watchdog = Mutex(try Self.startWatchdog(directory: directory))
         do {
             try runServerBinary("initdb", [
-                "-D", dataDirectory, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C",
+                "-D", dataDirectory, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C.UTF-8",
                 "--no-sync", "--no-instructions",
             ])
             try start()

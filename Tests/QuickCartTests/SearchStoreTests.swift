@@ -172,4 +172,19 @@ struct SearchStoreTests {
         #expect(try ids("running") == [], "inactive products are never found")
         #expect(try ids("bottle") == [bottle.id])
     }
+
+    @Test("Capitals beyond ASCII fold on both backends: “éclair” finds “ÉCLAIR”", arguments: StoreBackend.allCases)
+    func unicodeCase(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let lantern = CatalogEntry(
+            slug: "eclair-lantern", name: "ÉCLAIR Lantern", summary: "Made in İZMİR.", category: "Camping",
+            price: Money(cents: 2_900), icon: "tent", isFeatured: false, isActive: true, image: nil
+        )
+        let imported = try storage.catalogStore.importCatalog([lantern], origin: .own)
+        let lanternID = try #require(imported.products.first { $0.slug == "eclair-lantern" }?.id)
+        for query in ["éclair", "ÉCLAIR", "Éclair lantern", "écl"] {
+            #expect(try storage.productSearch.searchProducts(matching: query, limit: 5) == [lanternID], "“\(query)”")
+        }
+    }
 }
