@@ -6,8 +6,20 @@
 /// headers["cache-control"] // "no-store"
 /// ```
 public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
-    /// One header field.
-    public typealias Field = (name: String, value: String)
+    /// One header field. A struct rather than a tuple: an array of tuples of strings is
+    /// destroyed through the runtime's generic tuple code, field by field, on every request.
+    public struct Field: Sendable {
+        /// The field's name, as sent (names compare case-insensitively).
+        public var name: String
+        /// The field's value.
+        public var value: String
+
+        /// A field named `name` with `value`.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
 
     private var fields: [Field]
 
@@ -29,7 +41,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         fields = []
         fields.reserveCapacity(elements.count + Self.roomToAdd)
         for element in elements {
-            fields.append((name: element.0, value: element.1))
+            fields.append(Field(name: element.0, value: element.1))
         }
     }
 
@@ -42,13 +54,26 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         set {
             // Removing rewrites the list even when nothing matches; most names are new.
             if contains(name) { fields.removeAll { $0.name.equalsIgnoringASCIICase(name) } }
-            if let newValue { fields.append((name: name, value: newValue)) }
+            if let newValue { fields.append(Field(name: name, value: newValue)) }
         }
     }
 
     /// Appends a field, keeping any of the same name (as `Set-Cookie` needs).
     public mutating func add(_ name: String, _ value: String) {
-        fields.append((name: name, value: value))
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// Sets each of `other`'s fields, in its order: a field of the same name here is replaced
+    /// (all of them), as the subscript's setter does, and the others are kept.
+    public mutating func set(_ other: HTTPHeaders) {
+        // Mostly no name is shared: then the fields are appended at once, with no pass per name
+        // rewriting the list.
+        let sharesAName = fields.contains { field in other.fields.contains { $0.name.equalsIgnoringASCIICase(field.name) } }
+        guard sharesAName else { return fields.append(contentsOf: other.fields) }
+        for field in other.fields {
+            self[field.name] = nil
+        }
+        fields.append(contentsOf: other.fields)
     }
 
     /// Every value of the fields named `name`, in order.

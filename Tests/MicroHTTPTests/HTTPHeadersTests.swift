@@ -26,4 +26,13 @@ import Testing
         #expect(headers["cache-control"] == "no-store")
         #expect(headers.values(named: "Missing").isEmpty)
     }
+
+    @Test func settingAListReplacesItsNamesAndKeepsTheRest() {
+        var headers: HTTPHeaders = ["Content-Type": "text/html", "x-frame-options": "SAMEORIGIN", "X-Frame-Options": "ALLOW"]
+        headers.set(["X-Frame-Options": "DENY", "Referrer-Policy": "same-origin"])
+        #expect(pairs(headers) == ["Content-Type: text/html", "X-Frame-Options: DENY", "Referrer-Policy: same-origin"])
+        var fresh: HTTPHeaders = ["Content-Type": "text/html"]
+        fresh.set(["X-Frame-Options": "DENY", "Referrer-Policy": "same-origin"])
+        #expect(pairs(fresh) == ["Content-Type: text/html", "X-Frame-Options: DENY", "Referrer-Policy: same-origin"])
+    }
 }

@@ -29,15 +29,7 @@ struct SecurityHeaders: Middleware {
 
     func handle(_ request: Request, next: (Request) throws -> Response) throws -> Response {
         var response = try next(request)
-        for field in fields {
-            // Replacing costs a pass that rewrites the list; appending is all it takes when
-            // the response has no field of that name, as it mostly has not.
-            if response.headers.contains(field.name) {
-                response.headers[field.name] = field.value
-            } else {
-                response.headers.add(field.name, field.value)
-            }
-        }
+        response.headers.set(fields)
         return response
     }
 }
