@@ -26,6 +26,57 @@ extension PostgresConnection {
     }
 }
 
+// MARK: - Waiting for answers
+
+extension PostgresConnection {
+    /// Sends one request with `send` (a `PQsend…` call) and collects its results as `PQexec`
+    /// would, waiting on the socket for at most ``responseTimeout`` in all.
+    ///
+    /// - Returns: The last result, for ``check(_:operation:sql:)``; `nil` when the request
+    ///   could not be sent (libpq's message says why).
+    /// - Throws: ``PostgresError`` (connection lost) when the answer did not come in time: the
+    ///   connection is closed, since a late answer would be taken for the next request's.
+    func exchange(operation: String, sql: String?, _ send: (OpaquePointer) -> Int32) throws(PostgresError) -> OpaquePointer? {
+        let handle = try openHandle(operation: operation, sql: sql)
+        guard send(handle) == 1 else { return nil }
+        let deadline = responseTimeout.map { ContinuousClock.now + $0 }
+        var last: OpaquePointer?
+        while true {
+            guard Self.waitUntilReadable(handle, until: deadline) else {
+                PQclear(last)
+                close()
+                timedOut = true
+                throw PostgresError(
+                    kind: .connectionLost, message: "no answer from the server within \(responseTimeout ?? .zero)", operation: operation, sql: sql
+                )
+            }
+            guard let result = PQgetResult(handle) else { return last }
+            PQclear(last)
+            last = result
+        }
+    }
+
+    /// Waits until `PQgetResult` can answer without blocking: `false` when `deadline` came first.
+    private static func waitUntilReadable(_ handle: OpaquePointer, until deadline: ContinuousClock.Instant?) -> Bool {
+        while PQisBusy(handle) != 0 {
+            var milliseconds: Int32 = -1
+            if let deadline {
+                let remaining = deadline - .now
+                guard remaining > .zero else { return false }
+                milliseconds = Int32(clamping: Int((remaining / .milliseconds(1)).rounded(.up)))
+            }
+            let socket = PQsocket(handle)
+            // A broken connection answers at once, with its error.
+            guard socket >= 0 else { return true }
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready < 0, errno != EINTR { return true }
+            if ready > 0, PQconsumeInput(handle) == 0 { return true }
+        }
+        return true
+    }
+}
+
 // MARK: - Notifications, for the listener
 
 extension PostgresConnection {

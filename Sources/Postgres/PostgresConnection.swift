@@ -34,20 +34,31 @@ public final class PostgresConnection {
         /// statement_timeout = …`, ...). An error fails the open.
         public var prepareConnection: (@Sendable (PostgresConnection) throws -> Void)?
 
+        /// How long a statement waits for the server's answer; `nil` (the default) waits as
+        /// long as it takes. Past it the connection is closed and the call fails with
+        /// ``PostgresError/Kind/connectionLost`` (unavailable). It bounds a server that stopped
+        /// answering, a hung host or a paused process, which TCP keepalives cannot see while
+        /// the host's kernel still acknowledges. A connection's ``PostgresConnection/responseTimeout``
+        /// starts as this.
+        public var responseTimeout: Duration?
+
         /// Creates a configuration.
         ///
         /// - Parameters:
         ///   - connectTimeout: How long opening may take.
         ///   - statementCacheCapacity: How many prepared statements to keep per connection.
         ///   - prepareConnection: Extra setup for every new connection.
+        ///   - responseTimeout: How long a statement waits for the server's answer.
         public init(
             connectTimeout: Duration = .seconds(5),
             statementCacheCapacity: Int = 200,
-            prepareConnection: (@Sendable (PostgresConnection) throws -> Void)? = nil
+            prepareConnection: (@Sendable (PostgresConnection) throws -> Void)? = nil,
+            responseTimeout: Duration? = nil
         ) {
             self.connectTimeout = connectTimeout
             self.statementCacheCapacity = statementCacheCapacity
             self.prepareConnection = prepareConnection
+            self.responseTimeout = responseTimeout
         }
 
         /// libpq's `connect_timeout`: whole seconds, rounded up, at least 2 (libpq treats
@@ -67,6 +78,14 @@ public final class PostgresConnection {
 
     /// The options this connection was opened with.
     public let configuration: Configuration
+
+    /// How long each statement waits for the server's answer from now on (`nil`: as long as
+    /// it takes); ``Configuration/responseTimeout`` at first. Lift it for work known to take
+    /// long, such as a migration waiting for another instance's.
+    public var responseTimeout: Duration?
+
+    /// Whether a statement went unanswered for ``responseTimeout``, which closed the connection.
+    public internal(set) var timedOut = false
 
     /// The `PGconn*`, or `nil` once closed.
     var handle: OpaquePointer?
@@ -109,6 +128,7 @@ public final class PostgresConnection {
         cpostgres_silence_notices(handle)
         self.handle = handle
         self.configuration = configuration
+        responseTimeout = configuration.responseTimeout
         do {
             try configuration.prepareConnection?(self)
         } catch {
@@ -242,17 +262,18 @@ public final class PostgresConnection {
         if let statement = preparedStatements[sql] {
             return statement
         }
-        let handle = try openHandle(operation: Operation.prepare, sql: sql)
         if preparedStatements.count >= configuration.statementCacheCapacity {
-            PQclear(try check(PQexec(handle, "DEALLOCATE ALL"), operation: Operation.prepare, sql: sql))
+            PQclear(try check(try exchange(operation: Operation.prepare, sql: sql) { PQsendQuery($0, "DEALLOCATE ALL") }, operation: Operation.prepare, sql: sql))
             preparedStatements.removeAll(keepingCapacity: true)
         }
         preparedStatementCounter += 1
         let name = "s\(preparedStatementCounter)"
-        PQclear(try check(PQprepare(handle, name, sql, 0, nil), operation: Operation.prepare, sql: sql))
+        PQclear(try check(try exchange(operation: Operation.prepare, sql: sql) { PQsendPrepare($0, name, sql, 0, nil) }, operation: Operation.prepare, sql: sql))
         // One extra round trip per SQL text and connection, so an argument count mismatch
         // is reported as this module's misuse instead of the server's protocol violation.
-        let description = try check(PQdescribePrepared(handle, name), operation: Operation.prepare, sql: sql)
+        let description = try check(
+            try exchange(operation: Operation.prepare, sql: sql) { PQsendDescribePrepared($0, name) }, operation: Operation.prepare, sql: sql
+        )
         let statement = PreparedStatement(name: name, parameterCount: Int(PQnparams(description)))
         PQclear(description)
         preparedStatements[sql] = statement
@@ -270,7 +291,6 @@ public final class PostgresConnection {
                 sql: sql
             )
         }
-        let handle = try openHandle(operation: Operation.execute, sql: sql)
         // All parameters go in one buffer of NUL-terminated strings; NULL has no entry.
         var buffer: [CChar] = []
         var offsets: [Int?] = []
@@ -286,12 +306,14 @@ public final class PostgresConnection {
             offsets.append(buffer.count)
             buffer.append(contentsOf: text.utf8CString)
         }
-        let result = buffer.withUnsafeBufferPointer { characters in
-            let pointers: [UnsafePointer<CChar>?] = offsets.map { offset in
-                offset.map { characters.baseAddress! + $0 }
-            }
-            return pointers.withUnsafeBufferPointer { values in
-                PQexecPrepared(handle, statement.name, Int32(arguments.count), values.baseAddress, nil, nil, 0)
+        let result = try exchange(operation: Operation.execute, sql: sql) { handle in
+            buffer.withUnsafeBufferPointer { characters in
+                let pointers: [UnsafePointer<CChar>?] = offsets.map { offset in
+                    offset.map { characters.baseAddress! + $0 }
+                }
+                return pointers.withUnsafeBufferPointer { values in
+                    PQsendQueryPrepared(handle, statement.name, Int32(arguments.count), values.baseAddress, nil, nil, 0)
+                }
             }
         }
         return try check(result, operation: Operation.execute, sql: sql)

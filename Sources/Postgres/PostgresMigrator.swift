@@ -85,6 +85,11 @@ public struct PostgresMigrator: Sendable {
         guard !connection.isInTransaction else {
             throw PostgresError.misuse("cannot migrate inside a transaction: each migration needs a transaction of its own", operation: "migrate")
         }
+        // Waiting for another instance's migrations, and rewriting a large table, take as long
+        // as they take: no response timeout while migrating.
+        let responseTimeout = connection.responseTimeout
+        connection.responseTimeout = nil
+        defer { connection.responseTimeout = responseTimeout }
         try connection.execute("SELECT pg_advisory_lock($1)", lockKey)
         // If the connection broke, the server released the lock with the session.
         defer { _ = try? connection.execute("SELECT pg_advisory_unlock($1)", lockKey) }

@@ -36,7 +36,10 @@ import Synchronization
 /// failed attempt a borrower needing a new connection fails at once, without trying, while
 /// another borrower's attempt is under way, and for as long as the failed attempt took (at
 /// most ``reconnectDelay``). A refused attempt takes next to no time, so a restarted local
-/// server is used again at once.
+/// server is used again at once. A server that takes connections but stopped answering on
+/// them (a hung host, a paused process) is noticed by the connections'
+/// ``PostgresConnection/responseTimeout``: the first statement left unanswered closes the idle
+/// connections and makes borrowers fail at once for ``reconnectDelay`` too.
 ///
 /// ### Locking
 /// The pool's mutexes only guard the list of idle connections and the last attempt to open
@@ -245,10 +248,23 @@ public final class PostgresPool: Sendable {
         }
     }
 
+    /// A statement went unanswered (``PostgresConnection/responseTimeout``): the server, or
+    /// the way to it, has likely hung for the idle connections too. They are closed, and for
+    /// ``reconnectDelay`` borrowers fail at once, as after a failed connect, instead of each
+    /// waiting out a timeout of its own on a worker thread.
+    private func serverStoppedAnswering() {
+        let error = PostgresError(kind: .connectionLost, message: "a statement went unanswered", operation: PostgresConnection.Operation.execute)
+        connects.withLock { $0.lastFailure = (ContinuousClock.now, reconnectDelay, error) }
+        while let connection = try? idle.take(orThrowIfClosed: { PostgresError.misuse("the pool is closed", operation: "borrow") }) {
+            connection.close()
+        }
+    }
+
     /// Returns a connection to the idle list, clean, or closes it if it broke, is stuck in
     /// a transaction, or the pool has closed. Always frees the slot.
     private func checkIn(_ connection: PostgresConnection) {
         defer { freeSlots.signal() }
+        if connection.timedOut { serverStoppedAnswering() }
         // A body that began a transaction by hand and threw must not hand the next
         // borrower a half-done transaction.
         connection.rollbackAfterFailure()

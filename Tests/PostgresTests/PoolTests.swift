@@ -162,6 +162,55 @@ struct PoolTests {
         #expect(failedAtOnce < .milliseconds(500))
     }
 
+    /// A server that keeps its connections but stopped answering (here the backend process is
+    /// paused, as a hung host would be): the statement fails as unavailable once the response
+    /// timeout is over, instead of waiting until TCP gives up; then borrowers fail at once for
+    /// the reconnect delay rather than each waiting on an idle connection to the same server;
+    /// after it, a new connection works.
+    @Test func aStatementLeftUnansweredFailsInTimeAndTheNextBorrowersAtOnce() throws {
+        let pool = try PostgresPool(
+            connectionString: try makeTestDatabase(), maximumConnections: 2, reconnectDelay: .seconds(2),
+            configuration: PostgresConnection.Configuration(responseTimeout: .seconds(1))
+        )
+        defer { pool.close() }
+        let paused = try pool.withConnection { connection in connection.backendProcessID }
+        #expect(kill(paused, SIGSTOP) == 0)
+        defer { kill(paused, SIGCONT) }
+        // Without the timeout the ping would wait for good: resume the backend well after the
+        // timeout, so that a regression fails the timing below instead of hanging the run.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 8) { kill(paused, SIGCONT) }
+        let clock = ContinuousClock()
+        var unanswered: PostgresError?
+        let waited = clock.measure { unanswered = #expect(throws: PostgresError.self) { try pool.ping() } }
+        #expect(unanswered?.kind == .connectionLost && unanswered?.isUnavailable == true, "\(String(describing: unanswered))")
+        #expect(waited >= .milliseconds(900) && waited < .seconds(5), "waited \(waited)")
+        #expect(pool.idleConnectionCount == 0)
+        var next: PostgresError?
+        let failedAtOnce = clock.measure { next = #expect(throws: PostgresError.self) { try pool.ping() } }
+        #expect(next?.isUnavailable == true && next?.message.hasPrefix("not tried") == true, "\(String(describing: next))")
+        #expect(failedAtOnce < .milliseconds(500))
+        usleep(2_100_000)
+        let fresh = try pool.withConnection { connection throws in
+            #expect(try connection.fetchValue("SELECT 1") == 1)
+            return connection.backendProcessID
+        }
+        #expect(fresh != paused)
+    }
+
+    /// Without a response timeout (the default) a slow statement is waited for, however long.
+    @Test func withoutAResponseTimeoutASlowStatementIsWaitedFor() throws {
+        try withTestConnection { connection, _ in
+            #expect(connection.responseTimeout == nil)
+            connection.responseTimeout = .milliseconds(200)
+            #expect(throws: PostgresError.self) { try connection.execute(sql: "SELECT pg_sleep(0.5)") }
+            #expect(connection.isClosed && connection.timedOut)
+        }
+        try withTestConnection { connection, _ in
+            try connection.execute(sql: "SELECT pg_sleep(0.5)")
+            #expect(try connection.fetchValue("SELECT 1") == 1)
+        }
+    }
+
     /// A refused attempt takes no time, so the next borrower tries again (a restarted local
     /// server is used at once).
     @Test func aRefusedConnectIsTriedAgainAtOnce() throws {

@@ -23,6 +23,12 @@ final class PostgresStorage: ShopStorage {
     /// The badge relays started by ``badgePublisher(deliveringTo:)``, stopped by ``close()``.
     private let relays = Mutex<[PostgresBadgeRelay]>([])
 
+    /// How long one statement may wait for PostgreSQL's answer before the request gets 503: a
+    /// database host that hung would otherwise hold each worker thread until TCP gave up, for
+    /// minutes. Long enough for the slowest statement a shop runs (an operator's export of
+    /// every order, an import's batch); migrations wait as long as they take.
+    static let responseTimeout: Duration = .seconds(10)
+
     /// Connects to the database `connectionString` names, migrates it and reads the catalog.
     /// - Parameters:
     ///   - maximumConnections: The most connections this instance opens at once (its listener
@@ -34,7 +40,7 @@ final class PostgresStorage: ShopStorage {
         let connections = try PostgresStoragePool.mapping {
             try PostgresPool(
                 connectionString: connectionString, maximumConnections: maximumConnections,
-                configuration: PostgresConnection.Configuration(connectTimeout: .seconds(2))
+                configuration: PostgresConnection.Configuration(connectTimeout: .seconds(2), responseTimeout: Self.responseTimeout)
             )
         }
         // The live catalog starts empty and is filled by the store it serves, before anyone reads it.
