@@ -165,6 +165,20 @@ def test_two_tabs_pressing_place_order_place_one_order(own_shop, browser, javasc
     assert len(orders_on_profile(own_shop, driver)) == 1
 
 
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_back_after_place_order_never_shows_the_cart_just_ordered(own_shop, browser, javascript):
+    driver = browser(size=PHONE, javascript=javascript)
+    open_delivery(driver, own_shop)
+    to_review(driver)
+    press(driver, "Place order")
+    wait_for(lambda: "order=" in driver.current_url, what="the confirmation")
+    driver.back()
+    # Chromium keeps no-store pages for Back unless an HttpOnly cookie changed: without the
+    # cookie set again, Review came back as it was, cart and Place order button included.
+    wait_for(lambda: on_path(driver, "/cart"), what="Review asked of the server again, which leads to the emptied cart")
+    assert not driver.find_elements(By.XPATH, "//button[contains(., 'Place order')]")
+
+
 def import_catalog(shop, text):
     folder = Path(tempfile.mkdtemp(prefix="quickcart-catalog-"))
     path = folder / "catalog.csv"

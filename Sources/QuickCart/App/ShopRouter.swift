@@ -37,9 +37,10 @@ struct ShopRouter {
 
     /// `POST pattern`, a form: the CSRF token and origin are checked before `body` runs. Every
     /// post that succeeds stores its session (the first change of a cart, name or
-    /// preferences), unless `storesSession` is `false`.
-    mutating func post(_ pattern: String, storesSession: Bool = true, use body: @escaping Handler) {
-        router.post(pattern, handler: action(body, storesSession: storesSession))
+    /// preferences), unless `storesSession` is `false`. With `reissuesCookie`, its answer sets
+    /// the session cookie again even when no renewal is due: see ``SessionManager/reissuedCookie(for:)``.
+    mutating func post(_ pattern: String, storesSession: Bool = true, reissuesCookie: Bool = false, use body: @escaping Handler) {
+        router.post(pattern, handler: action(body, storesSession: storesSession, reissuesCookie: reissuesCookie))
     }
 
     /// `GET pattern` answered without a session: files, the app's fixed answers, the health check.
@@ -56,7 +57,9 @@ struct ShopRouter {
     /// A handler for a page: runs with the request's session and cart, setting its cookie when
     /// new or renewed. With `storesSession`, an answer means the body stored the session if it
     /// was not stored yet, so the answer carries the cookie of the id it is stored under.
-    private func page(storesSession: Bool = false, _ body: @escaping @Sendable (ShopRequest) throws -> Response) -> Router.Handler {
+    private func page(
+        storesSession: Bool = false, reissuesCookie: Bool = false, _ body: @escaping @Sendable (ShopRequest) throws -> Response
+    ) -> Router.Handler {
         let sessionManager = sessionManager, clock = clock
         let metrics = metrics
         let pending = pending
@@ -73,11 +76,12 @@ struct ShopRouter {
                 // rather than being copied (a retain and a release of each of their strings).
                 let renewal = resolution.cookie
                 let rotating = storesSession ? resolution.rotatingToken : nil
+                let reissued = reissuesCookie ? sessionManager.reissuedCookie(for: resolution) : nil
                 var response: Response
                 var stored: Cookie?
                 do {
                     response = try body(ShopRequest(http: request, resolution: resolution, nowMilliseconds: now))
-                    stored = rotating.map { sessionManager.cookie(rotating: $0, at: now / 1000) }
+                    stored = rotating.map { sessionManager.cookie(rotating: $0, at: now / 1000) } ?? reissued
                 } catch let unchanged as NothingChanged {
                     // Nothing was stored, so there is no new id whose cookie to set.
                     response = unchanged.answer
@@ -113,9 +117,11 @@ struct ShopRouter {
     /// A handler for a form post: as ``page(storesSession:_:)``, after checking the CSRF token
     /// and origin. Every post that succeeds stores its session (the first change of a cart,
     /// name or preferences), except where `storesSession` says otherwise.
-    private func action(_ body: @escaping @Sendable (ShopRequest) throws -> Response, storesSession: Bool = true) -> Router.Handler {
+    private func action(
+        _ body: @escaping @Sendable (ShopRequest) throws -> Response, storesSession: Bool = true, reissuesCookie: Bool = false
+    ) -> Router.Handler {
         let sessionManager = sessionManager
-        return page(storesSession: storesSession) { request in
+        return page(storesSession: storesSession, reissuesCookie: reissuesCookie) { request in
             try sessionManager.verify(request.http, for: request.session)
             return try body(request)
         }

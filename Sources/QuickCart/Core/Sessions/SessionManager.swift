@@ -239,6 +239,17 @@ public final class SessionManager: Sendable {
         resolution.rotatingToken.map { cookie(rotating: $0, at: now) }
     }
 
+    /// The request's session cookie set again, for an answer that must change a cookie the
+    /// browser holds though no renewal is due: Chromium keeps `no-store` pages for Back and
+    /// restores them unless an `HttpOnly` cookie changed since, so the page before such an
+    /// answer (Review, once its order is placed) is dropped rather than shown as it was.
+    /// `nil` for a session not stored (its first change sets the rotated cookie anyway), a
+    /// cookie in its grace (never renewed) and an app's token.
+    func reissuedCookie(for resolution: Resolution) -> Cookie? {
+        guard resolution.session.isStored, !resolution.session.isGraceCookie, let token = resolution.token else { return nil }
+        return cookie(for: token)
+    }
+
     /// The cookie of `token`'s rotated id, issued `now`: what ``cookieOnceStored(for:at:)`` sets,
     /// for a caller that lets the resolution go first.
     func cookie(rotating token: SessionToken, at now: Int64) -> Cookie {

@@ -11,7 +11,8 @@ extension CheckoutController: ShopFeature {
         routes.get(path, use: checkout.showDelivery)
         routes.post(path + "/delivery", use: checkout.saveDelivery)
         routes.get(path + "/review", use: checkout.showReview)
-        routes.post(path + "/place", use: checkout.place)
+        // Its answer sets the session cookie again, so that Back does not show Review with the cart just ordered.
+        routes.post(path + "/place", reissuesCookie: true, use: checkout.place)
     }
 
     /// Checkout's address: the Cart tab's Checkout button leads here.
