@@ -53,6 +53,9 @@ extension PostgresConnection {
             guard let result = PQgetResult(handle) else { return last }
             PQclear(last)
             last = result
+            // As PQexec does: once the connection is gone there is nothing more to wait for,
+            // only libpq's own notes of the closed socket.
+            if PQstatus(handle) == CONNECTION_BAD { return last }
         }
     }
 
