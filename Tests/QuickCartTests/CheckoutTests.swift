@@ -231,6 +231,24 @@ extension ShopTests {
             #expect(NoticeTests.notice(on: try NoticeTests.next(browser, after: moved, path: "/checkout/review"))?.contains("Your delivery details changed") == true)
         }
 
+        @Test("An import this instance has not taken yet refuses Place order: the notice names the new price, Review shows it, then it places")
+        func importBeforeThisInstanceTookIt() throws {
+            // In process, the shop does not check for imports by itself: only the refusal takes it.
+            let shop = try TestShop(inProcess: true)
+            let browser = shop.browser()
+            let review = try browser.review()
+            #expect(review.text.contains("$128.00"))
+            try LiveCatalogTests.importCatalog(LiveCatalogTests.catalog, into: shop)
+            let refused = try browser.click("Place order", on: review)
+            #expect(refused.status == 303 && refused.location == "/checkout/review?changed", "\(refused.summary)")
+            let again = try NoticeTests.next(browser, after: refused, path: "/checkout/review?changed")
+            #expect(NoticeTests.notice(on: again)?.contains("Trail Running Shoes now costs $150.00 (it was $128.00).") == true, "\(again.summary)")
+            // 150.00 + 2 × 24.50, no longer 128.00 + 2 × 24.50.
+            #expect(again.text.contains("$199.00") && !again.text.contains("$177.00"), "Review shows the prices Place order checks")
+            #expect(try browser.click("Place order", on: again).status == 303, "placed once reviewed again")
+            #expect(Self.orders(on: try browser.get("/profile")).count == 1)
+        }
+
         @Test("A form of Place order that is damaged is refused with 400 and places nothing")
         func damagedPlaceForm() throws {
             let browser = try TestShop(inProcess: true).browser()

@@ -250,12 +250,7 @@ public final class QuickCartApp: Sendable {
     /// storage is out of reach, the first failure is logged, then the recovery.
     public func refreshCatalog() {
         do {
-            if try storage.liveCatalog.refresh(from: storage.catalogStore) {
-                let version = storage.liveCatalog.current.version
-                Log.info("catalog version \(version) loaded")
-                // Every instance polls, so each tells its own open pages, once per version.
-                hub.announceCatalog(version: version)
-            }
+            try CatalogUpdates(storage: storage, hub: hub).takeNewCatalog()
             if catalogCheckFailing.exchange(false, ordering: .relaxed) { Log.info("checking for a new catalog works again") }
         } catch {
             if !catalogCheckFailing.exchange(true, ordering: .relaxed) { Log.error("checking for a new catalog failed: \(error)") }

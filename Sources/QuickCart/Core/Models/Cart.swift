@@ -42,6 +42,12 @@ public struct Cart: Hashable, Sendable {
     /// Whether checkout would place an order: some line is still for sale.
     public var canCheckout: Bool { items.contains(where: \.isAvailable) }
 
+    /// The same lines with their products as `catalog` describes them now; lines of products it
+    /// no longer has are left out, as reading a cart leaves them out.
+    public func described(by catalog: Catalog) -> Cart {
+        Cart(items: items.compactMap { item in catalog.product(id: item.product.id).map { Item(product: $0, quantity: item.quantity) } })
+    }
+
     /// The quantity of `productID` in the cart, 0 when absent.
     public func quantity(of productID: Int64) -> Int {
         items.first { $0.product.id == productID }?.quantity ?? 0

@@ -4,7 +4,7 @@ extension CheckoutController: ShopFeature {
     static func register(with shop: ShopContext, in routes: inout ShopRouter) throws {
         let checkout = CheckoutController(
             catalogDisplay: shop.catalogDisplay, carts: shop.storage.carts, methods: shop.storage.deliveryMethods, details: shop.storage.deliveryDetails,
-            publisher: shop.publisher, notices: shop.pages.notices,
+            publisher: shop.publisher, notices: shop.pages.notices, catalogUpdates: CatalogUpdates(storage: shop.storage, hub: shop.hub),
             deliveryPage: try shop.pages.page(CheckoutDeliveryView.self, tab: .cart),
             reviewPage: try shop.pages.page(CheckoutReviewView.self, tab: .cart)
         )
@@ -31,6 +31,7 @@ struct CheckoutController: Sendable {
     let details: any DeliveryDetailsStore
     let publisher: any BadgePublisher
     let notices: NoticeCookies
+    let catalogUpdates: CatalogUpdates
     let deliveryPage: ShopPage<CheckoutDeliveryView>
     let reviewPage: ShopPage<CheckoutReviewView>
 
@@ -106,8 +107,14 @@ struct CheckoutController: Sendable {
             if let change = placed.change { publisher.publish(change, for: request.session) }
             return .redirect(to: confirmation)
         } catch CartError.changedSinceShown {
-            var changes = ReviewChanges(shown: shown, now: request.cart, catalog: catalogDisplay.current.catalog).sentences
-            let now = OrderDelivery(details: saved.details, method: method, subtotal: request.cart.subtotal).price
+            // The change may be an import this instance has not taken yet (it checks every two
+            // seconds): take it now, so that the notice names it and Review shows what Place
+            // order checks against.
+            _ = try? catalogUpdates.takeNewCatalog()
+            let catalog = catalogDisplay.current.catalog
+            let cart = request.cart.described(by: catalog)
+            var changes = ReviewChanges(shown: shown, now: cart, catalog: catalog).sentences
+            let now = OrderDelivery(details: saved.details, method: method, subtotal: cart.subtotal).price
             if now.cents != Int64(clamping: shownDelivery) {
                 changes.append("Delivery now costs \(now == .zero ? "nothing" : now.formatted) (it was \(Money(cents: Int64(clamping: shownDelivery)).formatted)).")
             }
