@@ -78,12 +78,15 @@ def two_windows(driver, url, second_path):
     return first, second
 
 
-def tab_through(driver, presses, read, until=lambda seen: False):
-    """Presses Tab up to `presses` times and yields what `read(driver)` says of each element it
-    focuses; stops after the first that `until` accepts, or once focus leaves the page after its
-    last control."""
+def tab_through(driver, presses, read, until=lambda seen: False, backwards=False):
+    """Presses Tab (Shift+Tab when `backwards`) up to `presses` times and yields what
+    `read(driver)` says of each element it focuses; stops after the first that `until` accepts,
+    or once focus leaves the page after its last (or before its first) control."""
     for _ in range(presses):
-        ActionChains(driver).send_keys(Keys.TAB).perform()
+        if backwards:
+            ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+        else:
+            ActionChains(driver).send_keys(Keys.TAB).perform()
         if driver.execute_script("return document.activeElement === document.body"):
             return
         seen = read(driver)
