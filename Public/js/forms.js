@@ -253,8 +253,10 @@ export function start(live) {
     };
   }
 
+  // A field is named by its label: the theme's radios share their name and have no text.
   function accessibleName(el) {
-    return (el.getAttribute('aria-label') || el.textContent || '').replace(/\s+/g, ' ').trim();
+    const label = el.labels && el.labels.length ? el.labels[0].textContent : el.textContent;
+    return (el.getAttribute('aria-label') || label || '').replace(/\s+/g, ' ').trim();
   }
 
   function controlsIn(container) {

@@ -2,7 +2,9 @@
 page in place. Scroll position and focus stay on the control that was pressed (or the next
 row when its row went), no history entry is added, and a message says what happened, on
 screen and in the polite live region."""
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from conftest import PHONE
 from forms_support import (centre, focused_name, page_marker, press_and_hear, row_names, same_page, screen_top,
@@ -141,3 +143,27 @@ def test_checkout_still_leads_to_the_confirmation(server, browser):
     confirmation = driver.find_element(By.ID, "order-confirmation")
     assert "$177.00" in confirmation.text, f"expected the order's total in the confirmation, saw {confirmation.text!r}"
     assert badge(driver) == "", "expected the badge hidden after checkout"
+
+
+def focused_radio(driver):
+    """The focused theme radio's value and whether it is checked, or None."""
+    return driver.execute_script(
+        "const e = document.activeElement; return e.name === 'theme' ? [e.value, e.checked] : null")
+
+
+def test_arrow_keys_on_the_theme_radios_keep_focus_on_the_chosen_one(server, browser):
+    driver = browser(size=(1280, 800))
+    driver.get(server.url + "/profile")
+    system = driver.find_element(By.CSS_SELECTOR, 'input[name="theme"][value="system"]')
+    assert system.is_selected(), "expected System chosen for a new visitor"
+    driver.execute_script("arguments[0].focus()", system)
+    for expected in ("light", "dark"):
+        ActionChains(driver).send_keys(Keys.ARROW_DOWN).perform()
+        wait_for(lambda: driver.execute_script(
+            "return document.documentElement.dataset.theme === arguments[0] && !document.querySelector('form[aria-busy]')",
+            expected), what=f"the {expected} theme saved")
+        assert focused_radio(driver) == [expected, True], \
+            f"expected focus on the checked {expected!r} radio after Down, it is on {focused_radio(driver) or focused_name(driver)!r}"
+    driver.get(server.url + "/profile")
+    assert driver.find_element(By.CSS_SELECTOR, 'input[name="theme"][value="dark"]').is_selected(), "expected Dark saved"
+
