@@ -234,6 +234,7 @@ export function start(live) {
     return {
       // The bar's own forms (the layout button) change the layout: nothing to hold there.
       inMain: !!form.closest('main'),
+      element: control,
       control: control && controlKey(control, form),
       pressed: submitter && controlKey(submitter, form),
       row: row ? row.id : null,
@@ -275,6 +276,13 @@ export function start(live) {
     return null;
   }
 
+  // The pressed control itself when the morph kept it in its form: a button named by what it
+  // does ("Show sidebar") is named the other way after the press, so its key no longer matches.
+  function kept(el, key) {
+    const form = el && el.isConnected && el.closest('form');
+    return form && (form.getAttribute('action') || '') === key.action && (el.getAttribute('name') || '') === key.name ? el : null;
+  }
+
   // Call before the page changes; the function it returns puts scroll and focus back.
   // Without a place (a refresh), the element at the top of the screen stays put and
   // focus stays where it is unless its element went away.
@@ -308,6 +316,7 @@ export function start(live) {
 
       if (!place.control) return; // focus was elsewhere: leave it there
       const target = [
+        () => kept(place.element, place.control),
         () => findControl(place.control),
         () => row && nearestUsable(controlsIn(row), place.index),
         () => next && controlsIn(next)[place.index],

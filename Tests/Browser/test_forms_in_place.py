@@ -9,7 +9,7 @@ from selenium.webdriver.common.keys import Keys
 from conftest import PHONE
 from forms_support import (centre, focused_name, page_marker, press_and_hear, row_names, same_page, screen_top,
                            scroll_y, shown_message, spoken)
-from pages import badge, button, wait_for
+from pages import badge, button, press, wait_for
 from checkout_steps import check_out
 
 DEMO = ["Trail Running Shoes", "Insulated Water Bottle"]
@@ -167,3 +167,13 @@ def test_arrow_keys_on_the_theme_radios_keep_focus_on_the_chosen_one(server, bro
     driver.get(server.url + "/profile")
     assert driver.find_element(By.CSS_SELECTOR, 'input[name="theme"][value="dark"]').is_selected(), "expected Dark saved"
 
+
+def test_the_layout_button_keeps_focus_as_its_name_turns(server, browser):
+    driver = browser(size=(1280, 800))
+    driver.get(server.url + "/search")
+    for pressed, layout, now in [("Show sidebar", "sidebar", "Show tab bar"), ("Show tab bar", "bar", "Show sidebar")]:
+        press(driver, pressed)
+        wait_for(lambda: driver.execute_script(
+            "return document.documentElement.dataset.layout === arguments[0] && !document.querySelector('form[aria-busy]')",
+            layout), what=f"the {layout} layout after {pressed!r}")
+        assert focused_name(driver) == now, f"expected focus on the layout button, now {now!r}, after {pressed!r}; it is on {focused_name(driver)!r}"
