@@ -1,10 +1,13 @@
 """Long words wrap and short screens keep their room (issue 13): a 100-character unbroken
-query never makes a page scroll sideways, the field stops at the server's limit, and on a
-landscape phone the floating bar does not cover the page while scrolling."""
+query, or a product named with a 100-character word, never makes a page scroll sideways, the
+field stops at the server's limit, and on a landscape phone the floating bar does not cover
+the page while scrolling."""
 from selenium.webdriver.common.by import By
 
-from conftest import PHONE
+from checkout_steps import fill_delivery, on_path
+from conftest import PHONE, ROOT
 from pages import badge, press, wait_for
+from test_checkout import import_catalog, own_shop, shop_sells  # noqa: F401 (own_shop is a fixture)
 
 LONG_QUERY = "W" * 100
 
@@ -49,3 +52,45 @@ def test_on_a_landscape_phone_the_bar_scrolls_away(server, browser):
     driver.execute_script("window.scrollTo(0, 0)")
     bar = driver.find_element(By.CSS_SELECTOR, "nav.tab-bar").rect
     assert bar["y"] >= 0 and bar["height"] > 40, f"expected the bar at the top of the page, saw {bar}"
+
+
+def test_a_product_named_with_a_100_character_word_never_scrolls_sideways(own_shop, browser):
+    """The catalog takes names of 120 characters: every page that shows one wraps it, through
+    checkout to the order's pages."""
+    name = "Trail Running Shoes " + ("Supercalifragilisticexpialidocious" * 3)[:100]
+    assert len(name) == 120
+    demo = (ROOT / "Catalog" / "demo.csv").read_text()
+    import_catalog(own_shop, demo + f"long-word-shoes,{name},Shoes with a long name.,Running,99.00,,shoe,true,true\n")
+    wait_for(lambda: shop_sells(own_shop, name), timeout=10, what="the shop to take the long name")
+    driver = browser(size=(320, 640))
+    driver.get(own_shop.url + "/")
+    before = badge(driver)
+    press(driver, f"Add {name} to cart")
+    wait_for(lambda: badge(driver) != before, what="the badge after adding")
+    for path in ["/", f"/search?q={name.split()[-1][:30]}", "/cart"]:
+        driver.get(own_shop.url + path)
+        assert_wraps(driver, name, path)
+    press(driver, "Checkout")
+    wait_for(lambda: on_path(driver, "/checkout"), what="the Delivery step")
+    fill_delivery(driver)
+    press(driver, "Continue to review")
+    wait_for(lambda: on_path(driver, "/checkout/review"), what="the Review step")
+    assert_wraps(driver, name, "Review")
+    press(driver, "Place order")
+    wait_for(lambda: "order=" in driver.current_url, what="the confirmation after Place order")
+    assert_wraps(driver, name, "the confirmation")
+    order = driver.current_url.split("order=")[1].split("#")[0].split("&")[0]
+    for path in ["/profile", f"/orders/{order}"]:
+        driver.get(own_shop.url + path)
+        assert_wraps(driver, name, path)
+
+
+def assert_wraps(driver, name, page):
+    """The long name is on `page` and nothing there is wider than the 320 px screen. (A phone
+    widens its layout viewport to fit the page, so innerWidth is no measure here.)"""
+    assert name.split()[-1] in driver.find_element(By.TAG_NAME, "main").text, f"expected the long name on {page}"
+    width = driver.execute_script("return document.documentElement.scrollWidth")
+    wide = driver.execute_script(
+        "return [...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right > 320.5)"
+        ".map(e => `${e.localName}.${e.className} ${Math.round(e.getBoundingClientRect().width)}px`)")
+    assert width <= 320 and not wide, f"expected {page} within 320px, it is {width}px wide: {wide}"
