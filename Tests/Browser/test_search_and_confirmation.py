@@ -10,13 +10,14 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
+import pytest
 from axe_selenium_python import Axe
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import PHONE, TABLET
-from forms_support import focused_name
+from forms_support import focused_name, page_marker, same_page
 from pages import badge, button, press, tab_through, wait_for
 from checkout_steps import check_out
 
@@ -84,6 +85,31 @@ def test_a_refused_search_keeps_the_query_and_says_why(server, browser):
     assert driver.find_element(By.TAG_NAME, "h1").text == "Search", "expected the Search page, not an error page"
     assert not driver.find_elements(By.CSS_SELECTOR, ".error-page")
 
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_a_refused_display_name_keeps_what_was_typed_and_says_why(server, browser, javascript):
+    """Only spaces pass the field's `required`: the server refuses them as Search and Delivery
+    refuse theirs, with Profile again and the reason beside the field, never an error page."""
+    driver = browser(size=PHONE, javascript=javascript)
+    driver.get(server.url + "/profile")
+    if javascript:
+        page_marker(driver)
+    field = driver.find_element(By.ID, "display-name")
+    field.clear()
+    field.send_keys("   ")
+    press(driver, "Save")
+    wait_for(lambda: driver.find_element(By.ID, "display-name").get_attribute("aria-invalid") == "true",
+             what="the display name marked invalid")
+    field = driver.find_element(By.ID, "display-name")
+    assert field.get_attribute("value") == "   ", f"expected the typed name kept, saw {field.get_attribute('value')!r}"
+    reason = driver.find_element(By.ID, field.get_attribute("aria-describedby"))
+    assert reason.is_displayed() and "Please enter a display name." in reason.text, f"expected the reason beside the field, saw {reason.text!r}"
+    assert driver.switch_to.active_element == field, f"expected focus on the field, it is on {focused_name(driver)!r}"
+    assert driver.find_element(By.TAG_NAME, "h1").text == "Profile", "expected Profile, not an error page"
+    assert not driver.find_elements(By.CSS_SELECTOR, ".error-page, .form-error"), "expected no error page nor Reload message"
+    if javascript:
+        assert same_page(driver), "expected the refusal morphed into the open page"
+    assert "Hi, Guest" in driver.find_element(By.TAG_NAME, "main").text, "expected the saved name kept"
 
 def test_recent_searches_can_be_cleared(server, browser):
     for javascript in (True, False):

@@ -332,14 +332,20 @@ extension ShopTests {
             "Dana\u{202E}", "Dana\u{2066}x", "\u{200F}Dana", "Dana\u{061C}",
         ]
 
-        @Test("An empty, too long, control-character or bidi-control name is 400 and changes nothing", arguments: rejectedNames)
+        @Test("An empty, too long, control-character or bidi-control name is 400 with Profile again, the name as typed and the reason beside it, and changes nothing", arguments: rejectedNames)
         func badNameIsRejected(name: String) throws {
             let browser = try TestShop(inProcess: true).browser()
             #expect(try browser.post("/profile/name", form: [("display_name", "Grace")]).status == 303)
             let answer = try browser.post("/profile/name", form: [("display_name", name)])
             #expect(answer.status == 400, "name “\(name)”: expected 400, saw \(answer.summary)")
-            let message = answer.html.first("div") { $0["class"] == "error-page" }.map { answer.html.text(of: $0) } ?? ""
+            let field = try #require(answer.html.first("input") { $0["name"] == "display_name" }, "no Profile page: \(answer.summary)")
+            // Control characters are left out: a page cannot hold them.
+            #expect(field["value"] == String(name.unicodeScalars.filter { $0.properties.generalCategory != .control }.map(Character.init)))
+            #expect(field["aria-invalid"] == "true" && field["autofocus"] != nil)
+            let reason = try #require(answer.html.first { $0["id"] == field["aria-describedby"] }, "no reason named by aria-describedby")
+            let message = answer.html.text(of: reason)
             #expect(message.localizedCaseInsensitiveContains("name"), "the message should be about the name: “\(message)”")
+            #expect(answer.text.contains("Hi, Grace"), "the greeting keeps the saved name")
             #expect(Self.displayName(on: try browser.get("/profile")) == "Grace")
         }
 

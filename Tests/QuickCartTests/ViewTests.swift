@@ -123,7 +123,8 @@ import Testing
         try check(
             ProfileView(
                 displayName: "Guest", memberSince: "", memberSinceISO: "", orders: [], themes: [], tabOrder: [],
-                isCustomOrder: false, notificationsOn: true, confirmation: nil, devices: [], savedDelivery: nil
+                isCustomOrder: false, notificationsOn: true, confirmation: nil, devices: [], savedDelivery: nil,
+                typedName: "  <b>", nameProblem: "Please enter a <b> display name."
             ),
             fixture.layout(.profile)
         )

@@ -34,10 +34,15 @@ struct ProfileController: Sendable {
     let notices: NoticeCookies
 
     func show(_ request: ShopRequest) throws -> Response {
+        page.render(try profile(request), title: "Profile", returnTo: Self.tab.path, for: request)
+    }
+
+    /// The page's content; `typedName` and `nameProblem` are a refused name as typed and why.
+    private func profile(_ request: ShopRequest, typedName: String? = nil, nameProblem: String? = nil) throws -> ProfileView {
         let session = request.session
         let orders = try orders.orders(for: session)
         let confirmed = request.http.query["order"].flatMap(Int64.init).flatMap { id in orders.first { $0.id == id } }
-        let content = ProfileView(
+        return ProfileView(
             displayName: session.displayName,
             memberSince: Self.date(session.createdAt),
             memberSinceISO: Self.isoDate(session.createdAt),
@@ -48,9 +53,10 @@ struct ProfileController: Sendable {
             notificationsOn: session.preferences.notifications,
             confirmation: confirmed.map(OrderConfirmationView.init),
             devices: try devices(of: session),
-            savedDelivery: try savedDelivery(of: session)
+            savedDelivery: try savedDelivery(of: session),
+            typedName: typedName,
+            nameProblem: nameProblem
         )
-        return page.render(content, title: "Profile", returnTo: Self.tab.path, for: request)
     }
 
     /// The saved delivery details, with their method's name while the shop offers it.
@@ -60,23 +66,16 @@ struct ProfileController: Sendable {
         return SavedDeliveryView(details: saved.details, methodName: method?.name)
     }
 
-    /// `POST /profile/name` with `display_name`; the notice says it was saved.
+    /// `POST /profile/name` with `display_name`; the notice says it was saved. A refused name
+    /// answers 400 with Profile itself: the name as typed (less any control characters, which
+    /// a page cannot hold) with the reason beside it, and nothing stored.
     func rename(_ request: ShopRequest) throws -> Response {
-        let name = (request.http.form["display_name"] ?? "").trimmingWhitespace()
-        // A name of only characters drawn as nothing (a zero-width no-break space, a Hangul
-        // filler, a soft hyphen) would greet, and be shown to others, as no name at all.
-        guard name.unicodeScalars.contains(where: { !$0.properties.isDefaultIgnorableCodePoint }) else {
-            throw HTTPError(.badRequest, "Please enter a display name.")
-        }
-        guard Self.nameLimit.admits(name) else {
-            throw HTTPError(.badRequest, "Display names are limited to \(Self.nameLimit.characters) characters.")
-        }
-        guard !name.containsControlCharacter else {
-            throw HTTPError(.badRequest, "The display name contains control characters.")
-        }
-        // Others see the name beside other words ("Join NAME's cart"), which these could reverse.
-        guard !name.containsBidiControl else {
-            throw HTTPError(.badRequest, "The display name contains invisible characters that change the direction of text.")
+        let typed = request.http.form["display_name"] ?? ""
+        let name = typed.trimmingWhitespace()
+        if let problem = Self.problem(with: name) {
+            let shown = String(String.UnicodeScalarView(typed.unicodeScalars.filter { $0.properties.generalCategory != .control }))
+            let content = try profile(request, typedName: shown, nameProblem: problem)
+            throw NothingChanged(answer: page.render(content, title: "Profile", returnTo: Self.tab.path, for: request, status: .badRequest))
         }
         try sessions.setDisplayName(name, for: request.session, at: request.now)
         // Said once on the page it leads to (spoken, with JavaScript), where the greeting
@@ -84,6 +83,26 @@ struct ProfileController: Sendable {
         var response = Response.redirect(to: request.returnPath(default: Self.tab.path))
         response.setCookie(notices.cookie(Notice(text: "Display name saved: \(name)"), at: request.now))
         return response
+    }
+
+    /// Why `name` (trimmed) cannot be a display name, in words for the shopper, or `nil` when it can.
+    static func problem(with name: String) -> String? {
+        // A name of only characters drawn as nothing (a zero-width no-break space, a Hangul
+        // filler, a soft hyphen) would greet, and be shown to others, as no name at all.
+        if !name.unicodeScalars.contains(where: { !$0.properties.isDefaultIgnorableCodePoint }) {
+            return "Please enter a display name."
+        }
+        if !nameLimit.admits(name) {
+            return "Display names are limited to \(nameLimit.characters) characters."
+        }
+        if name.containsControlCharacter {
+            return "The display name contains control characters."
+        }
+        // Others see the name beside other words ("Join NAME's cart"), which these could reverse.
+        if name.containsBidiControl {
+            return "The display name contains invisible characters that change the direction of text."
+        }
+        return nil
     }
 
     /// `POST /profile/sign-out`: this browser gets a new, empty session (a new cookie); its

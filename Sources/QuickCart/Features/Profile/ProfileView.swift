@@ -16,10 +16,16 @@ struct ProfileView: PageView {
     let devices: [DeviceView]
     /// The delivery details saved for the next checkout.
     let savedDelivery: SavedDeliveryView?
+    /// A refused display name as typed, which its field holds instead of the saved one.
+    var typedName: String? = nil
+    /// Why the typed name was refused, shown beside its field.
+    var nameProblem: String? = nil
 
     static let templateName = "profile"
     static let mustacheFields: MustacheFields<ProfileView> = [
         "displayName": .text(\.displayName),
+        "nameField": .text { $0.typedName ?? $0.displayName },
+        "nameProblem": .text(\.nameProblem),
         "memberSince": .text(\.memberSince),
         "memberSinceISO": .text(\.memberSinceISO),
         "orders": .list(\.orders),
