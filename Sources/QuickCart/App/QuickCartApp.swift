@@ -49,7 +49,7 @@ public final class QuickCartApp: Sendable {
         let resources = try Resources.locate(configured: configuration.resourcesPath)
         let threads = configuration.threads ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
 
-        storage = try Storage.open(configuration, connections: threads + 2)
+        storage = try Storage.open(configuration, connections: threads + 2, serving: true)
         let secret = try storage.sessionSecret()
         let sessionManager = SessionManager(
             store: storage.sessions, secret: secret, liveCatalog: storage.liveCatalog,

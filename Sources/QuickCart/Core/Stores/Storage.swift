@@ -11,9 +11,13 @@ public enum Storage {
     ///     few more. (PostgreSQL takes one more, for its badge listener.)
     ///   - creatingDatabase: Whether a missing SQLite file is created (serving) or is an error
     ///     naming its path (the operator's commands, which work on an existing shop).
+    ///   - serving: Whether this process serves the shop: a SQLite file is served by one process
+    ///     at a time, by whatever name it is given, so a second server is refused.
     /// - Throws: ``StorageError/unavailable(reason:)`` when the database cannot be reached;
     ///   otherwise when it cannot be opened or migrated. No message holds a password.
-    public static func open(_ configuration: Configuration, connections: Int, creatingDatabase: Bool = true) throws -> any ShopStorage {
+    public static func open(
+        _ configuration: Configuration, connections: Int, creatingDatabase: Bool = true, serving: Bool = false
+    ) throws -> any ShopStorage {
         let location = configuration.databasePath
         let emptyCarts = configuration.emptyCarts
         // The demo cart belongs to the demo catalog: once the operator imports their own,
@@ -30,7 +34,7 @@ public enum Storage {
         } else {
             storage = try SQLiteStorage(
                 path: location, maximumConnections: connections, maximumBytes: configuration.maximumDatabaseBytes,
-                creatingFile: creatingDatabase, makeStarterCart: makeStarterCart
+                creatingFile: creatingDatabase, serving: serving, makeStarterCart: makeStarterCart
             )
         }
         do {

@@ -19,6 +19,9 @@ enum SQLiteBackup {
             throw SQLiteBackupError("there is no database at \(databasePath)")
         }
         try checkDestination(file, databasePath: databasePath, replacing: replacing)
+        // Shared, beside the server: only a restore under way (or a file with two names) stops it.
+        let lock = try SQLiteUseLock(databasePath: databasePath, for: .sharing)
+        defer { withExtendedLifetime(lock) {} }
         let temporary = file + ".partial-\(getpid())"
         defer { removeWithCompanions(temporary) }
         try mapping {
@@ -54,7 +57,7 @@ enum SQLiteBackup {
             throw SQLiteBackupError("there is no backup at \(file)")
         }
         try checkBackup(file)
-        let lock = try SQLiteUseLock(databasePath: databasePath, exclusive: true)
+        let lock = try SQLiteUseLock(databasePath: databasePath, for: .restoring)
         try mapping {
             let source = try Database(path: file, configuration: readOnly)
             let target = try Database(path: databasePath, configuration: Database.Configuration(fileMode: 0o600))

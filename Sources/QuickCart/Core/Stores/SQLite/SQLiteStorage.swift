@@ -27,9 +27,11 @@ final class SQLiteStorage: ShopStorage {
     /// - Parameters:
     ///   - maximumConnections: The most connections open at once: the server's threads and a few more.
     ///   - maximumBytes: A size quota; past it, changes fail as ``StorageError/unavailable(reason:)``.
+    ///   - serving: Whether this process serves the shop from the file, which no other server may
+    ///     then do (see ``SQLiteUseLock``).
     ///   - makeStarterCart: Builds the cart new sessions start with, from the catalog and its origin.
     init(
-        path: String, maximumConnections: Int, maximumBytes: Int64?, creatingFile: Bool = true,
+        path: String, maximumConnections: Int, maximumBytes: Int64?, creatingFile: Bool = true, serving: Bool = false,
         makeStarterCart: @escaping @Sendable (Catalog, CatalogOrigin?) -> Cart
     ) throws {
         if !creatingFile, access(path, F_OK) != 0 { throw SQLiteStoreError.noDatabase(path: SQLiteStoreError.absolute(path)) }
@@ -43,7 +45,7 @@ final class SQLiteStorage: ShopStorage {
             }
         }
         // Before the file is touched: a restore under way must finish first.
-        useLock = Mutex(path == ":memory:" || path.hasPrefix("file:") ? nil : try SQLiteUseLock(databasePath: path, exclusive: false))
+        useLock = Mutex(path == ":memory:" || path.hasPrefix("file:") ? nil : try SQLiteUseLock(databasePath: path, for: serving ? .serving : .sharing))
         let connections = try SQLiteStoragePool.mapping { try DatabasePool(path: path, maximumConnections: maximumConnections, configuration: configuration) }
         try SQLiteStoragePool.mapping {
             try SQLiteSchema.migrator.migrate(connections)
