@@ -158,6 +158,13 @@ public final class Database {
         connection.handle.map { sqlite3_last_insert_rowid($0) } ?? 0
     }
 
+    /// Whether the connection cannot write its database (`sqlite3_db_readonly`): it was opened
+    /// read-only, or SQLite opened the file for reading only because this process may not write
+    /// it, in which case every write fails with ``SQLiteError/readOnly``.
+    public var isReadOnly: Bool {
+        connection.handle.map { sqlite3_db_readonly($0, "main") == 1 } ?? false
+    }
+
     /// Whether a transaction is open (the connection is not in autocommit mode).
     public var isInTransaction: Bool {
         connection.handle.map { sqlite3_get_autocommit($0) == 0 } ?? false

@@ -58,18 +58,23 @@ public struct DatabaseMigrator: Sendable {
     /// Applies every migration the database has not seen yet, in order.
     ///
     /// A database at a higher version than there are migrations (written by a newer build)
-    /// is left as it is.
+    /// is refused, unchanged: its schema may differ in ways this build cannot see, so neither
+    /// reading nor writing it is safe.
     ///
     /// - Parameter db: The database to migrate; it must not be inside a transaction.
     /// - Throws: ``SQLiteError`` (misuse) if `db` is inside a transaction, where each
-    ///   migration could not get its own; otherwise the first error, after that migration
-    ///   is rolled back entirely with its version unrecorded (the ones before it stay applied).
+    ///   migration could not get its own; ``NewerSchemaError`` for a database from a newer
+    ///   build; otherwise the first error, after that migration is rolled back entirely with
+    ///   its version unrecorded (the ones before it stay applied).
     public func migrate(_ db: Database) throws {
         guard !db.isInTransaction else {
             throw SQLiteError.misuse("cannot migrate inside a transaction: each migration needs a transaction of its own")
         }
         // Cheap check outside any lock, so an up-to-date database costs one read.
         var applied = try appliedVersion(in: db)
+        guard applied <= migrations.count else {
+            throw NewerSchemaError(version: applied, knownVersion: migrations.count)
+        }
         for (index, migration) in migrations.enumerated() where index >= applied {
             let version = index + 1
             applied = try db.inTransaction(.immediate) {
@@ -81,6 +86,19 @@ public struct DatabaseMigrator: Sendable {
                 try db.execute("PRAGMA user_version = \(version)")
                 return version
             }
+        }
+    }
+
+    /// A database whose schema version is above every migration registered: a newer build of
+    /// the program wrote it.
+    public struct NewerSchemaError: Error, CustomStringConvertible {
+        /// The database's schema version (`PRAGMA user_version`).
+        public let version: Int
+        /// The highest version this migrator knows: how many migrations it has.
+        public let knownVersion: Int
+
+        public var description: String {
+            "the database's schema version is \(version), newer than this program knows (up to \(knownVersion))"
         }
     }
 

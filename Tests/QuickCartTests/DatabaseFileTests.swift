@@ -4,7 +4,8 @@ import SQLite
 import Testing
 
 /// The SQLite file the shop is given: by any name it finds one lock, so restore never replaces
-/// a file in use and two servers never serve one.
+/// a file in use and two servers never serve one; a file it cannot serve safely (a newer
+/// QuickCart's, one it may not write, a damaged one) is refused at start in one line naming it.
 @Suite("The database file")
 struct DatabaseFileTests {
     /// `path` (from the root) written relative to the working directory.
@@ -107,6 +108,74 @@ struct DatabaseFileTests {
         #expect(run.errors == "quickcart: another QuickCart server is serving this database (it holds its lock); "
             + "a SQLite database is served by one process at a time\n", "\(run.errors)")
         shop.stop()
+    }
+
+    @Test("A database from a newer QuickCart is refused by the server and the commands in one line, and left as it was")
+    func newerSchemaRefused() throws {
+        let (directory, database) = try BackupTests.stoppedShop()
+        let writer = try Database(path: database)
+        let known: Int = try #require(try writer.fetchValue("PRAGMA user_version"))
+        try writer.execute(sql: "PRAGMA user_version = \(known + 1)")
+        writer.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: database))
+        let refusal = "quickcart: \(database) comes from a newer QuickCart (schema version \(known + 1); this one knows up to \(known)): "
+            + "serve it with that version or a newer one, or restore a backup made before the upgrade\n"
+
+        let server = try ExecutableRun.server(["--db", database])
+        #expect(server.status == 1, "\(server.output)")
+        #expect(server.errors == refusal, "\(server.errors)")
+        #expect(!server.output.contains("serving"), "\(server.output)")
+        let catalog = directory.path + "/own.csv"
+        try Data(CatalogImportTests.ownCatalog.utf8).write(to: URL(fileURLWithPath: catalog))
+        for arguments in [["catalog", "export"], ["orders", "export"], ["catalog", "import", catalog], ["orders", "mark", "1", "paid"]] {
+            let run = OperatorRun(arguments, database: database)
+            #expect(run.status == 1, "\(arguments)")
+            #expect(run.output.isEmpty, "\(arguments): \(run.output)")
+            #expect(run.report == refusal, "\(arguments): \(run.report)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before, "the database is as it was")
+    }
+
+    @Test("A database file the server may not write is refused at start in one line naming it; so are the commands, which open it as the server does")
+    func readOnlyFileRefused() throws {
+        let (directory, database) = try BackupTests.stoppedShop()
+        // As root, the file stays root's (0644) and QuickCart runs as nobody in a folder nobody
+        // may write in, as an operator's mistake would have it; otherwise the file is made 0444.
+        let user: String? = getuid() == 0 ? "nobody" : nil
+        if user != nil {
+            #expect(chmod(directory.path, 0o777) == 0)
+            #expect(chmod(database, 0o644) == 0)
+            try FileManager.default.removeItem(atPath: database + ".lock")
+        } else {
+            #expect(chmod(database, 0o444) == 0)
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: database))
+        let refusal = "quickcart: cannot write the database \(database) as the user \(user ?? String(cString: getpwuid(geteuid()).pointee.pw_name)): "
+            + "make the file writable by the user QuickCart runs as, or run QuickCart as the file's owner\n"
+
+        let server = try ExecutableRun.server(["--db", database], user: user)
+        #expect(server.status == 1, "\(server.output)")
+        #expect(server.errors == refusal, "\(server.errors)")
+        #expect(!server.output.contains("serving"), "\(server.output)")
+        let export = try ExecutableRun(["orders", "export", "--db", database], user: user)
+        #expect(export.status == 1)
+        #expect(export.errors == refusal, "\(export.errors)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before, "the database is as it was")
+    }
+
+    @Test("A damaged database file is refused at start in one line naming it and saying what to do")
+    func damagedDatabaseNamed() throws {
+        let (directory, database) = try BackupTests.stoppedShop()
+        defer { withExtendedLifetime(directory) {} }
+        try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: database))
+        let refusal = "quickcart: \(database) is damaged or is not a SQLite database (file is not a database): "
+            + "move it aside with its -wal and -shm files, then restore a backup into its place (quickcart restore)\n"
+        let server = try ExecutableRun.server(["--db", database])
+        #expect(server.status == 1, "\(server.output)")
+        #expect(server.errors == refusal, "\(server.errors)")
+        let export = OperatorRun(["catalog", "export"], database: database)
+        #expect(export.status == 1)
+        #expect(export.report == refusal, "\(export.report)")
     }
 }
 

@@ -55,6 +55,20 @@ struct MigratorTests {
         }
     }
 
+    @Test("A database from a newer build (a version above every migration) is refused and left as it was")
+    func aNewerDatabaseIsRefused() throws {
+        try withTemporaryDatabase { db, _ throws in
+            let log = Recorder<String>()
+            try makeMigrator(log, count: 3).migrate(db)
+            let error = try #require(throws: DatabaseMigrator.NewerSchemaError.self) {
+                try makeMigrator(log, count: 2).migrate(db)
+            }
+            #expect(error.version == 3 && error.knownVersion == 2)
+            #expect(try db.fetchValue("PRAGMA user_version") == 3)
+            #expect(log.values == ["v1-create-carts", "v2-create-items", "v3-cart-note"])
+        }
+    }
+
     @Test func aFailingMigrationRollsBackEntirely() throws {
         try withTemporaryDatabase { db, _ throws in
             let log = Recorder<String>()

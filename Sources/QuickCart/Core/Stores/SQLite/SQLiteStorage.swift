@@ -46,12 +46,18 @@ final class SQLiteStorage: ShopStorage {
         }
         // Before the file is touched: a restore under way must finish first.
         useLock = Mutex(path == ":memory:" || path.hasPrefix("file:") ? nil : try SQLiteUseLock(databasePath: path, for: serving ? .serving : .sharing))
-        let connections = try SQLiteStoragePool.mapping { try DatabasePool(path: path, maximumConnections: maximumConnections, configuration: configuration) }
-        try SQLiteStoragePool.mapping {
+        let connections = try Self.opening(path) {
+            let connections = try DatabasePool(path: path, maximumConnections: maximumConnections, configuration: configuration)
+            // Refused at once: SQLite opens a file it may not write for reading, and the shop
+            // would then serve pages and answer every change with 503.
+            if try connections.withConnection({ db in db.isReadOnly }) {
+                throw SQLiteStoreError.readOnly(path: SQLiteStoreError.absolute(path))
+            }
             try SQLiteSchema.migrator.migrate(connections)
             // Empties the WAL into the file and truncates it, so no page a migration rewrote
             // (such as one that held a session's raw id) lingers there.
             try connections.withConnection { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+            return connections
         }
         // The live catalog starts empty and is filled by the store it serves, before anyone reads it.
         let source = LiveCatalog(StoredCatalog(products: [], version: -1, origin: nil), makeStarterCart: makeStarterCart)
@@ -70,6 +76,24 @@ final class SQLiteStorage: ShopStorage {
         productSearch = SQLiteProductSearchStore(pool: pool)
         deliveryMethods = SQLiteDeliveryMethodStore(pool: pool)
         deliveryDetails = SQLiteDeliveryDetailsStore(pool: pool)
+    }
+
+    /// Runs `body`, which opens the database at `path`, saying what keeps the file from being
+    /// served in one line that names it: not a database or damaged, not writable by this
+    /// user, or from a newer QuickCart. SQLite's passing failures become
+    /// ``StorageError/unavailable(reason:)`` as everywhere.
+    private static func opening<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        try SQLiteStoragePool.mapping {
+            do {
+                return try body()
+            } catch let error as SQLiteError where error.code == .notADatabase || error.code == .corrupt {
+                throw SQLiteStoreError.damaged(path: SQLiteStoreError.absolute(path), reason: error.message)
+            } catch let error as SQLiteError where error.code == .readOnly {
+                throw SQLiteStoreError.readOnly(path: SQLiteStoreError.absolute(path))
+            } catch let error as DatabaseMigrator.NewerSchemaError {
+                throw SQLiteStoreError.newerSchema(path: SQLiteStoreError.absolute(path), version: error.version, knownVersion: error.knownVersion)
+            }
+        }
     }
 
     func sessionSecret() throws -> [UInt8] {
