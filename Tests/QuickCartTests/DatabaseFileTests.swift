@@ -177,6 +177,23 @@ struct DatabaseFileTests {
         #expect(export.status == 1)
         #expect(export.report == refusal, "\(export.report)")
     }
+
+    @Test("Restore refuses a truncated backup as failing its integrity check, in one line, and the database stays as it was")
+    func truncatedBackupRefused() throws {
+        let (directory, database) = try BackupTests.stoppedShop()
+        let copy = directory.path + "/copy.sqlite"
+        #expect(OperatorRun(["backup", copy], database: database).status == 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: copy))
+        let truncated = directory.path + "/truncated.sqlite"
+        try bytes.prefix(bytes.count / 3).write(to: URL(fileURLWithPath: truncated))
+        let before = try Data(contentsOf: URL(fileURLWithPath: database))
+
+        let run = OperatorRun(["restore", truncated], database: database)
+        #expect(run.status == 1)
+        #expect(run.report.hasPrefix("quickcart: \(truncated) fails its integrity check: "), "\(run.report)")
+        #expect(run.reportLines.count == 1 && !run.report.contains("SQLITE_") && !run.report.contains("SQL:"), "\(run.report)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before, "the database is as it was")
+    }
 }
 
 /// One run of the `quickcart` executable, as `user` when given (through `runuser`). A server is

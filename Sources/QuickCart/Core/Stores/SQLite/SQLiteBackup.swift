@@ -77,25 +77,26 @@ enum SQLiteBackup {
     /// starts), that passes `PRAGMA integrity_check`.
     private static func checkBackup(_ file: String) throws {
         try mapping {
-            let database: Database
-            let version: Int
             do {
-                database = try Database(path: file, configuration: readOnly)
-                version = try SQLiteSchema.migrator.appliedVersion(in: database)
+                let database = try Database(path: file, configuration: readOnly)
+                defer { database.close() }
+                let version = try SQLiteSchema.migrator.appliedVersion(in: database)
+                let tables = Set(try database.fetchAll("SELECT name FROM sqlite_master WHERE type = 'table'") { row in try row.string(0) })
+                // Tables every version of the shop has had, under these names, since the first.
+                guard version > 0, tables.isSuperset(of: ["products", "settings", "orders", "order_lines"]) else {
+                    throw SQLiteBackupError("\(file) is not a QuickCart database: it lacks the shop's tables and schema version")
+                }
+                let known = SQLiteSchema.migrator.migrationNames.count
+                guard version <= known else {
+                    throw SQLiteBackupError(
+                        "\(file) comes from a newer QuickCart (schema version \(version); this one knows up to \(known)): restore it with that version or a newer one"
+                    )
+                }
             } catch let error as SQLiteError where error.code == .notADatabase {
                 throw SQLiteBackupError("\(file) is not a SQLite database")
-            }
-            defer { database.close() }
-            let tables = Set(try database.fetchAll("SELECT name FROM sqlite_master WHERE type = 'table'") { row in try row.string(0) })
-            // Tables every version of the shop has had, under these names, since the first.
-            guard version > 0, tables.isSuperset(of: ["products", "settings", "orders", "order_lines"]) else {
-                throw SQLiteBackupError("\(file) is not a QuickCart database: it lacks the shop's tables and schema version")
-            }
-            let known = SQLiteSchema.migrator.migrationNames.count
-            guard version <= known else {
-                throw SQLiteBackupError(
-                    "\(file) comes from a newer QuickCart (schema version \(version); this one knows up to \(known)): restore it with that version or a newer one"
-                )
+            } catch let error as SQLiteError where error.code == .corrupt {
+                // A truncated or damaged file fails before its schema can be read.
+                throw SQLiteBackupError("\(file) fails its integrity check: \(error.message)")
             }
         }
         try check(file, called: file)
@@ -104,11 +105,16 @@ enum SQLiteBackup {
     /// Fails unless `file` passes `PRAGMA integrity_check`; `name` says it in the message.
     private static func check(_ file: String, called name: String) throws {
         try mapping {
-            let database = try Database(path: file, configuration: readOnly)
-            defer { database.close() }
-            let problems = try database.integrityProblems()
-            guard problems.isEmpty else {
-                throw SQLiteBackupError("\(name) fails its integrity check: \(problems.prefix(3).joined(separator: "; "))")
+            do {
+                let database = try Database(path: file, configuration: readOnly)
+                defer { database.close() }
+                let problems = try database.integrityProblems()
+                guard problems.isEmpty else {
+                    throw SQLiteBackupError("\(name) fails its integrity check: \(problems.prefix(3).joined(separator: "; "))")
+                }
+            } catch let error as SQLiteError where error.code == .corrupt {
+                // Damage the check cannot step over stops it instead of being listed.
+                throw SQLiteBackupError("\(name) fails its integrity check: \(error.message)")
             }
         }
     }
