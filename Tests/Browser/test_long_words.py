@@ -12,8 +12,8 @@ from test_checkout import import_catalog, own_shop, shop_sells  # noqa: F401 (ow
 LONG_QUERY = "W" * 100
 
 
-def widths(driver):
-    return driver.execute_script("return [document.documentElement.scrollWidth, innerWidth]")
+def page_width(driver):
+    return driver.execute_script("return document.documentElement.scrollWidth")
 
 
 def test_a_100_character_query_never_scrolls_sideways(server, browser):
@@ -25,8 +25,10 @@ def test_a_100_character_query_never_scrolls_sideways(server, browser):
         wait_for(lambda: badge(driver) == "4", what="the badge after adding")
         for path in [f"/search?q={LONG_QUERY}", "/search", "/"]:
             driver.get(server.url + path)
-            width, viewport = widths(driver)
-            assert width == viewport, f"expected no sideways scrolling at {size[0]}px on {path[:30]}…, the page is {width}px wide"
+            # Against the screen's width, not innerWidth: an emulated phone widens its layout
+            # viewport to fit a page that overflows, so innerWidth would always match.
+            width = page_width(driver)
+            assert width <= size[0], f"expected no sideways scrolling at {size[0]}px on {path[:30]}…, the page is {width}px wide"
         driver.get(server.url + "/search")
         chip = driver.find_element(By.CSS_SELECTOR, "a.chip[href*='WWWW']").rect
         assert chip["x"] >= 0 and chip["x"] + chip["width"] <= size[0], f"expected the Recent chip within {size[0]}px, saw {chip}"
