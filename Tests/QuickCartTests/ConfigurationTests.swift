@@ -137,6 +137,16 @@ extension ShopTests {
             }
         }
 
+        @Test("--help's usage lines name every command, backup and restore included")
+        func helpNamesEveryCommand() throws {
+            let usage = QuickCart.Configuration.usage
+            let head = try #require(usage.firstRange(of: "\n\n").map { usage[..<$0.lowerBound] })
+            for command in ["catalog import", "catalog export", "delivery import", "delivery export", "orders export", "orders mark", "backup", "restore"] {
+                #expect(OperatorCommand.isCommand(command.split(separator: " ").map(String.init)), "\(command)")
+                #expect(head.contains("quickcart \(command) "), "\(command) is missing from \(head)")
+            }
+        }
+
         @Test("A switch given a value, and a variable's list, are read as before")
         func switchesAndLists() throws {
             #expect(throws: QuickCart.Configuration.UsageError.self) {

@@ -113,9 +113,9 @@ public struct Configuration: Sendable, Equatable {
 
     /// The text `--help` prints, made from ``ConfigurationOption/all``.
     public static let usage: String = {
-        var text = """
-            Usage: quickcart [options]
-                   quickcart catalog import FILE [--dry-run] | catalog export | delivery import FILE | delivery export | orders export | orders mark ID STATE (see quickcart catalog --help)
+        var text = "Usage: quickcart [options]\n" + OperatorCommand.usageLines(after: "       ") + """
+
+            (quickcart catalog --help explains the commands; all of them read the options below)
 
 
             """

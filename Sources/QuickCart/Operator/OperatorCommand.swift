@@ -34,17 +34,38 @@ public enum OperatorCommand {
     /// How often `orders export --follow` looks for new orders.
     public static let followInterval: Duration = .seconds(1)
 
-    /// The text of `quickcart catalog --help` and of usage errors.
-    public static let usage = """
-        Usage: quickcart catalog import FILE [--dry-run] [options]
-               quickcart catalog export [--format csv|json] [options]
-               quickcart delivery import FILE [--dry-run] [options]
-               quickcart delivery export [--format csv|json] [options]
-               quickcart orders export [--since DATE] [--format csv|json] [--follow] [options]
-               quickcart orders mark ID paid|shipped|delivered|cancelled [--tracking URL] [--carrier NAME]
-                                [--reason TEXT] [options]
-               quickcart backup FILE [--replace] [options]
-               quickcart restore FILE [options]
+    /// One command: its noun and verb (`backup` and `restore` are their own verbs) and how it
+    /// is called.
+    struct Synopsis: Sendable {
+        let noun: String
+        let verb: String
+        let line: String
+    }
+
+    /// Every command, in the order the helps list them: `quickcart --help` and this one's
+    /// usage lines both come from here, so neither can leave one out.
+    static let synopses = [
+        Synopsis(noun: "catalog", verb: "import", line: "quickcart catalog import FILE [--dry-run] [options]"),
+        Synopsis(noun: "catalog", verb: "export", line: "quickcart catalog export [--format csv|json] [options]"),
+        Synopsis(noun: "delivery", verb: "import", line: "quickcart delivery import FILE [--dry-run] [options]"),
+        Synopsis(noun: "delivery", verb: "export", line: "quickcart delivery export [--format csv|json] [options]"),
+        Synopsis(noun: "orders", verb: "export", line: "quickcart orders export [--since DATE] [--format csv|json] [--follow] [options]"),
+        Synopsis(
+            noun: "orders", verb: "mark",
+            line: "quickcart orders mark ID paid|shipped|delivered|cancelled [--tracking URL] [--carrier NAME] [--reason TEXT] [options]"
+        ),
+        Synopsis(noun: "backup", verb: "backup", line: "quickcart backup FILE [--replace] [options]"),
+        Synopsis(noun: "restore", verb: "restore", line: "quickcart restore FILE [options]"),
+    ]
+
+    /// The usage lines of every command, the first after `prefix`, the others indented under it.
+    static func usageLines(after prefix: String) -> String {
+        prefix + synopses.map(\.line).joined(separator: "\n" + String(repeating: " ", count: prefix.count))
+    }
+
+    /// The text of `quickcart catalog --help` (or any command's `--help`).
+    public static let usage = usageLines(after: "Usage: ") + """
+
 
           import FILE     checks the whole file (CSV with a header row, or JSON), then adds or
                           updates products by slug in one transaction; products missing from the
@@ -79,7 +100,7 @@ public enum OperatorCommand {
 
     /// Whether `arguments` (without the program's name) start with a subcommand.
     public static func isCommand(_ arguments: [String]) -> Bool {
-        ["catalog", "delivery", "orders", "backup", "restore"].contains(arguments.first ?? "")
+        synopses.contains { $0.noun == arguments.first }
     }
 
     /// Runs the subcommand `arguments` names.
@@ -300,10 +321,7 @@ struct Invocation {
         // `backup FILE` and `restore FILE` are verbs alone.
         let standsAlone = noun == "backup" || noun == "restore"
         verb = standsAlone ? noun : remaining.popFirst() ?? ""
-        let known = [
-            ("catalog", "import"), ("catalog", "export"), ("delivery", "import"), ("delivery", "export"), ("orders", "export"), ("orders", "mark"), ("backup", "backup"), ("restore", "restore"),
-        ]
-        guard known.contains(where: { $0 == (noun, verb) }) else {
+        guard OperatorCommand.synopses.contains(where: { ($0.noun, $0.verb) == (noun, verb) }) else {
             throw Configuration.UsageError(description: "unknown command “\(([noun, verb]).joined(separator: " "))”")
         }
         var serving: [String] = []
