@@ -44,7 +44,8 @@ let configuration: Configuration
 do {
     configuration = try Configuration.parse(arguments: arguments, environment: ProcessInfo.processInfo.environment)
 } catch {
-    fail("\(error)\n\n\(Configuration.usage)", status: 2)
+    // One line to act on; the whole help would bury it.
+    fail("\(error)\nsee quickcart --help", status: 2)
 }
 
 // Before serving and before the serving line: a tool may send SIGTERM the moment it reads that

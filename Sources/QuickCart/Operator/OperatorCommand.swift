@@ -63,6 +63,14 @@ public enum OperatorCommand {
         prefix + synopses.map(\.line).joined(separator: "\n" + String(repeating: " ", count: prefix.count))
     }
 
+    /// The one line after a usage error (the whole help would bury the error): the usage line
+    /// of the command `arguments` name, or where to read them all.
+    static func usageHint(for arguments: [String]) -> String {
+        let noun = arguments.first ?? ""
+        let named = synopses.first { $0.noun == noun && ($0.verb == noun || $0.verb == arguments.dropFirst().first) }
+        return named.map { "usage: \($0.line)" } ?? "see quickcart \(noun) --help"
+    }
+
     /// The text of `quickcart catalog --help` (or any command's `--help`).
     public static let usage = usageLines(after: "Usage: ") + """
 
@@ -120,7 +128,7 @@ public enum OperatorCommand {
         do {
             invocation = try Invocation(arguments: arguments, environment: environment)
         } catch {
-            output.report("quickcart: \(error)\n\n\(usage)")
+            output.report("quickcart: \(error)\n\(usageHint(for: arguments))")
             return usageError
         }
         if invocation.wantsHelp {
