@@ -91,6 +91,12 @@ struct OrderLifeTests {
         let notANumber = OperatorRun(["orders", "mark", "#\(id)", "paid"], database: location.database)
         #expect(notANumber.status == 2)
         #expect(notANumber.report.contains("the order number must be digits like 1042"))
+        for number in ["99999999999999999999", "9223372036854775808", "0"] {
+            let outOfRange = OperatorRun(["orders", "mark", number, "paid"], database: location.database)
+            #expect(outOfRange.status == 2)
+            #expect(outOfRange.report.contains("the order number \(number) is out of range: order numbers run from 1 to 9223372036854775807"), "\(outOfRange.report)")
+        }
+        #expect(OperatorRun(["orders", "mark", "", "paid"], database: location.database).report.contains("must be digits"))
         #expect(try Self.history(of: id, in: storage).map(\.state) == [.placed], "nothing refused was written")
     }
 

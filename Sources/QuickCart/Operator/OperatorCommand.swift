@@ -394,8 +394,14 @@ struct Invocation {
         guard positional.count == 2 else {
             throw Configuration.UsageError(description: "orders mark needs an order number and a state (\(states))")
         }
-        guard positional[0].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let id = Int64(positional[0]), id > 0 else {
+        guard !positional[0].isEmpty, positional[0].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
             throw Configuration.UsageError(description: "the order number must be digits like 1042, not “\(positional[0])”")
+        }
+        // Digits, yet no order's: ids are positive 64-bit integers, as both backends store them.
+        guard let id = Int64(positional[0]), id > 0 else {
+            throw Configuration.UsageError(
+                description: "the order number \(positional[0]) is out of range: order numbers run from 1 to \(Int64.max)"
+            )
         }
         guard let state = OrderState(rawValue: positional[1]), state != .placed else {
             throw Configuration.UsageError(description: "the state must be one of \(states), not “\(positional[1])”")
