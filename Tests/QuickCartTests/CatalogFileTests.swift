@@ -148,6 +148,16 @@ struct CatalogFileTests {
         ])
     }
 
+    @Test("A file over the product limit says the limit, why it holds, and that splitting the file is no way round it")
+    func tooManyProducts() {
+        let rows = (0...CatalogFile.maximumProducts).map { "p-\($0),P,Misc,1.00\n" }.joined()
+        let problems = Self.problems("slug,name,category,price\n" + rows)
+        #expect(problems.count == 1)
+        let message = problems.first ?? ""
+        #expect(message.hasPrefix("the file lists 10001 products, more than the 10000 an import takes"), "\(message)")
+        #expect(message.contains("in memory") && message.contains("leave out the products you no longer sell"), "\(message)")
+    }
+
     @Test("JSON problems name the member and its line: wrong types, unknown fields, missing ones")
     func jsonProblems() {
         let problems = Self.problems("""

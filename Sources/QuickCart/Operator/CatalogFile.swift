@@ -50,11 +50,16 @@ enum CatalogFile {
 
     static let fields = ["slug", "name", "summary", "category", "price", "image", "icon", "featured", "active"]
     static let requiredFields: Set<String> = ["slug", "name", "category", "price"]
+    /// Every instance holds the whole catalog in memory, with a product card made for each
+    /// product, and makes them all again after each import: this bounds that memory and work.
     static let maximumProducts = 10_000
     /// The file's shape, for ``TableFile``.
     static let schema = TableFile.Schema(
         kind: "catalog", jsonName: "catalog", itemNoun: "product", fields: fields, requiredFields: requiredFields, signature: ["slug", "price"],
-        numberFields: ["price"], flagFields: ["featured", "active"], maximumItems: maximumProducts
+        numberFields: ["price"], flagFields: ["featured", "active"], maximumItems: maximumProducts,
+        maximumItemsAdvice: "every instance keeps the whole catalog, and a product card for each product, in memory. "
+            + "Splitting the file is no way round it, since an import replaces the whole catalog and makes the products a file leaves out inactive: "
+            + "leave out the products you no longer sell (carts and past orders keep them, as no longer available)"
     )
     typealias Problem = TableFile.Problem
     typealias Failure = TableFile.Failure

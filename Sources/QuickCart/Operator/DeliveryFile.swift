@@ -15,7 +15,8 @@ enum DeliveryFile {
     static let schema = TableFile.Schema(
         kind: "delivery", jsonName: "delivery file", itemNoun: "delivery method", fields: fields,
         requiredFields: ["code", "name", "price", "countries", "payment"], signature: ["code", "price"],
-        numberFields: ["price", "free_from"], flagFields: [], maximumItems: 100
+        numberFields: ["price", "free_from"], flagFields: [], maximumItems: 100,
+        maximumItemsAdvice: "checkout offers every method, one choice each; keep the ones shoppers need"
     )
     static let maximumLengths = ["code": 40, "name": 60, "countries": 1_000, "payment_details": 300]
 

@@ -19,6 +19,9 @@ enum TableFile {
         /// Fields a JSON `true`/`false` may give.
         let flagFields: Set<String>
         let maximumItems: Int
+        /// Why a file may list no more than ``maximumItems``, and what to do instead: the end of
+        /// the message refusing a longer one.
+        let maximumItemsAdvice: String
     }
 
     /// Something wrong in the file, where it is.
@@ -78,7 +81,10 @@ enum TableFile {
         let first = text.first { !$0.isWhitespace }
         let records = first == "[" || first == "{" ? jsonRecords(text, schema: schema, problems: &problems) : csvRecords(text, schema: schema, problems: &problems)
         if records.count > schema.maximumItems {
-            return .failure(Failure(problems: [Problem(line: nil, field: nil, message: "more than \(schema.maximumItems) \(schema.itemNoun)s")]))
+            return .failure(Failure(problems: [Problem(
+                line: nil, field: nil,
+                message: "the file lists \(records.count) \(schema.itemNoun)s, more than the \(schema.maximumItems) an import takes: \(schema.maximumItemsAdvice)"
+            )]))
         }
         return .success(records)
     }
