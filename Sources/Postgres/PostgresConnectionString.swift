@@ -11,6 +11,23 @@ public enum PostgresConnectionString {
         return lowercased.hasPrefix("postgres://") || lowercased.hasPrefix("postgresql://")
     }
 
+    /// Whether `text` is written as libpq's keyword/value string: after any blanks, a keyword
+    /// (letters and underscores, as all of libpq's are) and then `=`, such as
+    /// `host=db.example dbname=shop`. A file path never starts so unless its first name holds
+    /// an `=` (`shop=1.sqlite`; `./shop=1.sqlite` does not).
+    ///
+    /// A misspelt or unknown keyword still counts, so that the string reaches libpq's parser,
+    /// which refuses it with the password hidden, instead of being taken for a file name.
+    ///
+    /// - Parameter text: A connection string, or anything else such as a file path.
+    /// - Returns: `true` when `text` starts as a keyword/value string.
+    public static func isKeywordValue(_ text: String) -> Bool {
+        let rest = text.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        let keyword = rest.prefix { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || $0 == "_" }
+        let afterKeyword = rest.dropFirst(keyword.count).drop { $0 == " " || $0 == "\t" }
+        return !keyword.isEmpty && afterKeyword.first == "="
+    }
+
     /// The connection string with every password replaced by `***`, fit for a log line.
     ///
     /// Both the URL's `user:password@` and a `password=` parameter (in a URL's query or a

@@ -147,6 +147,27 @@ extension ShopTests {
             }
         }
 
+        /// libpq's keyword/value spelling of a connection string, with a password.
+        static let keywordValue = "host=127.0.0.1 port=5432 user=shop password=s3cret dbname=quickcart"
+
+        @Test("A libpq keyword/value --db is PostgreSQL: its media folder is the working directory's, its password never shown", arguments: [
+            keywordValue, "  dbname = quickcart password='s3cret' host=db", "DBNAME=quickcart password=s3cret",
+        ])
+        func keywordValueConnectionString(location: String) throws {
+            #expect(Storage.isPostgreSQL(location))
+            #expect(!Storage.loggable(location).contains("s3cret"), "\(Storage.loggable(location))")
+            let configuration = try QuickCart.Configuration.parse(arguments: ["--db", location], environment: [:])
+            #expect(configuration.mediaDirectory == URL(fileURLWithPath: "media").path)
+        }
+
+        @Test("File paths stay SQLite files, an equals sign in them or not", arguments: [
+            "quickcart.sqlite", "/var/lib/quickcart/shop.sqlite", "./host=db.sqlite", "data/a=b.sqlite", "shop.sqlite?mode=ro",
+        ])
+        func filePaths(location: String) {
+            #expect(!Storage.isPostgreSQL(location))
+            #expect(Storage.loggable(location) == location)
+        }
+
         @Test("A switch given a value, and a variable's list, are read as before")
         func switchesAndLists() throws {
             #expect(throws: QuickCart.Configuration.UsageError.self) {

@@ -43,6 +43,20 @@ struct PostgresStorageTests {
         return (try open(url), try open(url))
     }
 
+    @Test("A libpq keyword/value connection string opens PostgreSQL, as its URL does")
+    func keywordValueConnectionString() throws {
+        let server = try TestPostgresServer.shared()
+        let url = try server.makeDatabase(prefix: "keywords")
+        let name = try #require(url.split(separator: "/").last?.split(separator: "?").first)
+        var configuration = Configuration()
+        configuration.databasePath = "host=127.0.0.1 port=\(server.port) user=postgres dbname=\(name) connect_timeout=30"
+        // Not creating: were the string taken for a SQLite file name, nothing would be made of it.
+        let storage = try Storage.open(configuration, connections: 2, creatingDatabase: false)
+        defer { storage.close() }
+        #expect(storage is PostgresStorage)
+        #expect(try storage.sessionSecret().count > 0)
+    }
+
     @Test("Instances opening a new database together migrate it once and share one secret")
     func openingTogether() throws {
         let url = try TestPostgresServer.shared().makeDatabase(prefix: "together")

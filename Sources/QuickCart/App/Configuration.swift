@@ -97,7 +97,7 @@ public struct Configuration: Sendable, Equatable {
     public init() {}
 
     /// The folder of product photos: ``mediaPath``, or `media/` in the database file's folder
-    /// (in the working directory when the database is a PostgreSQL URL).
+    /// (in the working directory when the database is PostgreSQL).
     public var mediaDirectory: String {
         if let mediaPath { return mediaPath }
         if Storage.isPostgreSQL(databasePath) {

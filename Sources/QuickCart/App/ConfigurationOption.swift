@@ -67,7 +67,7 @@ public struct ConfigurationOption: Sendable {
         value("--port", "PORT", "QUICKCART_PORT", "TCP port, 0 picks a free one (default 8080)") {
             $0.port = try number($1, $2, 0...65535)
         },
-        value("--db", "PATH", "QUICKCART_DB", "SQLite database file or postgres:// URL (default quickcart.sqlite)") { configuration, text, _ in configuration.databasePath = text },
+        value("--db", "PATH", "QUICKCART_DB", "SQLite database file, or PostgreSQL: a postgres:// URL or host=… dbname=… (default quickcart.sqlite)") { configuration, text, _ in configuration.databasePath = text },
         toggle("--empty-carts", "QUICKCART_EMPTY_CARTS", "start new sessions with an empty cart") { $0.emptyCarts = $1 },
         toggle("--secure-cookies", "QUICKCART_SECURE_COOKIES", "Secure cookies and HSTS, for HTTPS") { $0.secureCookies = $1 },
         value("--resources", "DIR", "QUICKCART_RESOURCES", "folder with Views/ and Public/") { configuration, text, _ in configuration.resourcesPath = text },

@@ -23,7 +23,7 @@ extension OperatorCommand {
     }
 
     /// Runs `command` with the `--db` value and FILE, and writes the line it returns, when
-    /// `--db` is a SQLite file; when it is a PostgreSQL URL, reports `refusal` with PostgreSQL's
+    /// `--db` is a SQLite file; when it names PostgreSQL, reports `refusal` with PostgreSQL's
     /// own command for the job, `example`, instead.
     private static func onSQLiteFile(
         _ invocation: Invocation, output: Output, or refusal: String,

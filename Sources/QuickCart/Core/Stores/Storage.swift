@@ -3,8 +3,8 @@ import Postgres
 /// Where the composition root picks the storage backend; nothing else in the app names one.
 public enum Storage {
     /// Opens the storage `configuration` names: PostgreSQL for a `postgres://` or
-    /// `postgresql://` URL, which any number of instances may share; otherwise a SQLite file
-    /// path. A database that never had a catalog imported gets the demo catalog
+    /// `postgresql://` URL or a keyword/value connection string, which any number of instances
+    /// may share; otherwise a SQLite file path. A database that never had a catalog imported gets the demo catalog
     /// (`Catalog/demo.csv`).
     /// - Parameters:
     ///   - connections: The most database connections to hold open: the server's threads and a
@@ -73,8 +73,8 @@ public enum Storage {
         try SQLiteBackup.restore(from: file, to: databasePath)
     }
 
-    /// How `location` (a `--db` value) may be shown in a log: a URL's password is replaced
-    /// by `***`.
+    /// How `location` (a `--db` value) may be shown in a log: a connection string's password
+    /// is replaced by `***`.
     ///
     /// ```swift
     /// Storage.loggable("postgres://shop:s3cret@db/quickcart")  // "postgres://shop:***@db/quickcart"
@@ -84,8 +84,10 @@ public enum Storage {
     }
 
     /// Whether `location` (a `--db` value) names a PostgreSQL database: a `postgres://` or
-    /// `postgresql://` URL, the scheme in any case. Anything else is a SQLite file path.
+    /// `postgresql://` URL, the scheme in any case, or a libpq keyword/value string
+    /// (`host=db dbname=shop`, see ``PostgresConnectionString/isKeywordValue(_:)``). Anything
+    /// else is a SQLite file path.
     public static func isPostgreSQL(_ location: String) -> Bool {
-        PostgresConnectionString.isURL(location)
+        PostgresConnectionString.isURL(location) || PostgresConnectionString.isKeywordValue(location)
     }
 }
