@@ -1,3 +1,5 @@
+import CPostgres
+
 /// Helpers for the two spellings of a PostgreSQL connection string libpq accepts: a URL
 /// (`postgres://user:secret@db.example:5432/shop?sslmode=require`) and a keyword/value
 /// string (`host=db.example user=shop password=secret dbname=shop`).
@@ -11,21 +13,22 @@ public enum PostgresConnectionString {
         return lowercased.hasPrefix("postgres://") || lowercased.hasPrefix("postgresql://")
     }
 
-    /// Whether `text` is written as libpq's keyword/value string: after any blanks, a keyword
-    /// (letters and underscores, as all of libpq's are) and then `=`, such as
-    /// `host=db.example dbname=shop`. A file path never starts so unless its first name holds
-    /// an `=` (`shop=1.sqlite`; `./shop=1.sqlite` does not).
-    ///
-    /// A misspelt or unknown keyword still counts, so that the string reaches libpq's parser,
-    /// which refuses it with the password hidden, instead of being taken for a file name.
+    /// Whether `text` is libpq's keyword/value string, such as `host=db.example dbname=shop`:
+    /// one libpq's own parser reads (`PQconninfoParse`), so every keyword is one libpq knows.
+    /// A file path is not, even with an `=` in it (`shop=1.sqlite`, `/srv/a=b.sqlite`): its first
+    /// name is no keyword of libpq's.
     ///
     /// - Parameter text: A connection string, or anything else such as a file path.
-    /// - Returns: `true` when `text` starts as a keyword/value string.
+    /// - Returns: `true` for a keyword/value string.
     public static func isKeywordValue(_ text: String) -> Bool {
-        let rest = text.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        let keyword = rest.prefix { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || $0 == "_" }
-        let afterKeyword = rest.dropFirst(keyword.count).drop { $0 == " " || $0 == "\t" }
-        return !keyword.isEmpty && afterKeyword.first == "="
+        guard text.contains("="), !isURL(text) else { return false }
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let options = PQconninfoParse(text, &errorMessage)
+        defer {
+            PQconninfoFree(options)
+            PQfreemem(errorMessage)
+        }
+        return options != nil
     }
 
     /// The connection string with every password replaced by `***`, fit for a log line.

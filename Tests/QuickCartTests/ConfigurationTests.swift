@@ -151,7 +151,7 @@ extension ShopTests {
         static let keywordValue = "host=127.0.0.1 port=5432 user=shop password=s3cret dbname=quickcart"
 
         @Test("A libpq keyword/value --db is PostgreSQL: its media folder is the working directory's, its password never shown", arguments: [
-            keywordValue, "  dbname = quickcart password='s3cret' host=db", "DBNAME=quickcart password=s3cret",
+            keywordValue, "  dbname = quickcart password='s3cret' host=db", "dbname=quickcart password=s3cret",
         ])
         func keywordValueConnectionString(location: String) throws {
             #expect(Storage.isPostgreSQL(location))
@@ -162,6 +162,7 @@ extension ShopTests {
 
         @Test("File paths stay SQLite files, an equals sign in them or not", arguments: [
             "quickcart.sqlite", "/var/lib/quickcart/shop.sqlite", "./host=db.sqlite", "data/a=b.sqlite", "shop.sqlite?mode=ro",
+            "shop=1.sqlite", "/srv/a=b.sqlite",
         ])
         func filePaths(location: String) {
             #expect(!Storage.isPostgreSQL(location))
