@@ -12,6 +12,14 @@ struct PoolTests {
         }
     }
 
+    /// The backend of the connection the pool lends next, once it has answered a query.
+    private static func answeringBackend(of pool: PostgresPool) throws -> Int32 {
+        try pool.withConnection { connection throws in
+            #expect(try connection.fetchValue("SELECT 1") == 1)
+            return connection.backendProcessID
+        }
+    }
+
     /// Has `threads` threads increment the counter `times` times each, every time a
     /// read-modify-write in its own transaction (`isolation`, reading with `select`).
     /// - Returns: The errors that stopped a thread, and the counter's value after.
@@ -103,11 +111,7 @@ struct PoolTests {
         // The backend's goodbye reaches the idle socket shortly after.
         _ = try killer.fetchValue("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", first, as: Int.self)
         usleep(100_000)
-        let second = try pool.withConnection { connection throws in
-            #expect(try connection.fetchValue("SELECT 1") == 1)
-            return connection.backendProcessID
-        }
-        #expect(second != first)
+        #expect(try Self.answeringBackend(of: pool) != first)
     }
 
     /// A connection lost at a nested transaction's SAVEPOINT, after the outer transaction's
@@ -190,11 +194,7 @@ struct PoolTests {
         #expect(next?.isUnavailable == true && next?.message.hasPrefix("not tried") == true, "\(String(describing: next))")
         #expect(failedAtOnce < .milliseconds(500))
         usleep(2_100_000)
-        let fresh = try pool.withConnection { connection throws in
-            #expect(try connection.fetchValue("SELECT 1") == 1)
-            return connection.backendProcessID
-        }
-        #expect(fresh != paused)
+        #expect(try Self.answeringBackend(of: pool) != paused)
     }
 
     /// Without a response timeout (the default) a slow statement is waited for, however long.

@@ -14,6 +14,21 @@ struct DatabaseFileTests {
         return String(repeating: "../", count: depth) + path.dropFirst()
     }
 
+    /// A running shop in `directory` whose shopper was named "Before" when `copy` was backed up,
+    /// and "After" since.
+    static func shopChangedSinceItsBackup(
+        in directory: TemporaryDirectory, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (shop: TestShop, shopper: Browser, database: String, copy: String) {
+        let database = directory.path + "/quickcart.sqlite"
+        let shop = try TestShop(directory: directory, inProcess: true)
+        let shopper = shop.browser()
+        #expect(try shopper.post("/profile/name", form: [("display_name", "Before")]).status == 303, sourceLocation: sourceLocation)
+        let copy = directory.path + "/copy.sqlite"
+        #expect(OperatorRun(["backup", copy], database: database).status == 0, sourceLocation: sourceLocation)
+        #expect(try shopper.post("/profile/name", form: [("display_name", "After")]).status == 303, sourceLocation: sourceLocation)
+        return (shop, shopper, database, copy)
+    }
+
     /// A shop's display name for `cookie`, read from its database through a new in-process shop.
     static func displayName(in directory: TemporaryDirectory, cookie: String?) throws -> String? {
         let shop = try TestShop(directory: directory, inProcess: true)
@@ -24,13 +39,7 @@ struct DatabaseFileTests {
     @Test("While a server runs, restore refuses its database by every other name: a symbolic link, ./ and .., a relative path")
     func restoreRefusesEveryNameOfTheServedFile() throws {
         let directory = try TemporaryDirectory()
-        let database = directory.path + "/quickcart.sqlite"
-        let shop = try TestShop(directory: directory, inProcess: true)
-        let shopper = shop.browser()
-        #expect(try shopper.post("/profile/name", form: [("display_name", "Before")]).status == 303)
-        let copy = directory.path + "/copy.sqlite"
-        #expect(OperatorRun(["backup", copy], database: database).status == 0)
-        #expect(try shopper.post("/profile/name", form: [("display_name", "After")]).status == 303)
+        let (shop, shopper, database, copy) = try Self.shopChangedSinceItsBackup(in: directory)
 
         let symbolic = directory.path + "/link.sqlite"
         try FileManager.default.createSymbolicLink(atPath: symbolic, withDestinationPath: "quickcart.sqlite")
@@ -53,13 +62,7 @@ struct DatabaseFileTests {
     @Test("A database file with a second name (a hard link) is refused by serving, the commands and restore, and nothing is written beside either name")
     func hardLinksRefused() throws {
         let directory = try TemporaryDirectory()
-        let database = directory.path + "/quickcart.sqlite"
-        let shop = try TestShop(directory: directory, inProcess: true)
-        let shopper = shop.browser()
-        #expect(try shopper.post("/profile/name", form: [("display_name", "Before")]).status == 303)
-        let copy = directory.path + "/copy.sqlite"
-        #expect(OperatorRun(["backup", copy], database: database).status == 0)
-        #expect(try shopper.post("/profile/name", form: [("display_name", "After")]).status == 303)
+        let (shop, shopper, database, copy) = try Self.shopChangedSinceItsBackup(in: directory)
 
         let hard = directory.path + "/hard.sqlite"
         try FileManager.default.linkItem(atPath: database, toPath: hard)
