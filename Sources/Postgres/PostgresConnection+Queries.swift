@@ -20,7 +20,7 @@ extension PostgresConnection {
     /// - Parameter script: The SQL text.
     /// - Throws: ``PostgresError`` for the first statement that fails.
     public func execute(sql script: String) throws {
-        PQclear(try check(try exchange(operation: Operation.execute, sql: script) { PQsendQuery($0, script) }, operation: Operation.execute, sql: script))
+        PQclear(try exchange(operation: Operation.execute, sql: script) { PQsendQuery($0, script) })
     }
 
     /// Runs one statement with positional arguments, discarding any rows.

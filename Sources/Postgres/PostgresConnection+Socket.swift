@@ -32,11 +32,17 @@ extension PostgresConnection {
     /// Sends one request with `send` (a `PQsend…` call) and collects its results as `PQexec`
     /// would, waiting on the socket for at most ``responseTimeout`` in all.
     ///
-    /// - Returns: The last result, for ``check(_:operation:sql:)``; `nil` when the request
-    ///   could not be sent (libpq's message says why).
-    /// - Throws: ``PostgresError`` (connection lost) when the answer did not come in time: the
-    ///   connection is closed, since a late answer would be taken for the next request's.
-    func exchange(operation: String, sql: String?, _ send: (OpaquePointer) -> Int32) throws(PostgresError) -> OpaquePointer? {
+    /// - Returns: The last result, passed by ``check(_:operation:sql:)``; the caller clears it.
+    /// - Throws: ``PostgresError`` when the request could not be sent or failed, and
+    ///   (connection lost) when the answer did not come in time: the connection is closed,
+    ///   since a late answer would be taken for the next request's.
+    func exchange(operation: String, sql: String?, _ send: (OpaquePointer) -> Int32) throws(PostgresError) -> OpaquePointer {
+        try check(collect(operation: operation, sql: sql, send), operation: operation, sql: sql)
+    }
+
+    /// ``exchange(operation:sql:_:)``'s results before they are checked: `nil` when the
+    /// request could not be sent (libpq's message says why).
+    private func collect(operation: String, sql: String?, _ send: (OpaquePointer) -> Int32) throws(PostgresError) -> OpaquePointer? {
         let handle = try openHandle(operation: operation, sql: sql)
         guard send(handle) == 1 else { return nil }
         let deadline = responseTimeout.map { ContinuousClock.now + $0 }

@@ -131,6 +131,6 @@ extension PostgresConnection {
 
     /// Runs a fixed command with the simple protocol: nothing to prepare, nothing to bind.
     func runCommand(_ sql: String, operation: String) throws(PostgresError) {
-        PQclear(try check(try exchange(operation: operation, sql: sql) { PQsendQuery($0, sql) }, operation: operation, sql: sql))
+        PQclear(try exchange(operation: operation, sql: sql) { PQsendQuery($0, sql) })
     }
 }

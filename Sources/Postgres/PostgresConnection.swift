@@ -263,17 +263,15 @@ public final class PostgresConnection {
             return statement
         }
         if preparedStatements.count >= configuration.statementCacheCapacity {
-            PQclear(try check(try exchange(operation: Operation.prepare, sql: sql) { PQsendQuery($0, "DEALLOCATE ALL") }, operation: Operation.prepare, sql: sql))
+            PQclear(try exchange(operation: Operation.prepare, sql: sql) { PQsendQuery($0, "DEALLOCATE ALL") })
             preparedStatements.removeAll(keepingCapacity: true)
         }
         preparedStatementCounter += 1
         let name = "s\(preparedStatementCounter)"
-        PQclear(try check(try exchange(operation: Operation.prepare, sql: sql) { PQsendPrepare($0, name, sql, 0, nil) }, operation: Operation.prepare, sql: sql))
+        PQclear(try exchange(operation: Operation.prepare, sql: sql) { PQsendPrepare($0, name, sql, 0, nil) })
         // One extra round trip per SQL text and connection, so an argument count mismatch
         // is reported as this module's misuse instead of the server's protocol violation.
-        let description = try check(
-            try exchange(operation: Operation.prepare, sql: sql) { PQsendDescribePrepared($0, name) }, operation: Operation.prepare, sql: sql
-        )
+        let description = try exchange(operation: Operation.prepare, sql: sql) { PQsendDescribePrepared($0, name) }
         let statement = PreparedStatement(name: name, parameterCount: Int(PQnparams(description)))
         PQclear(description)
         preparedStatements[sql] = statement
@@ -306,7 +304,7 @@ public final class PostgresConnection {
             offsets.append(buffer.count)
             buffer.append(contentsOf: text.utf8CString)
         }
-        let result = try exchange(operation: Operation.execute, sql: sql) { handle in
+        return try exchange(operation: Operation.execute, sql: sql) { handle in
             buffer.withUnsafeBufferPointer { characters in
                 let pointers: [UnsafePointer<CChar>?] = offsets.map { offset in
                     offset.map { characters.baseAddress! + $0 }
@@ -316,7 +314,6 @@ public final class PostgresConnection {
                 }
             }
         }
-        return try check(result, operation: Operation.execute, sql: sql)
     }
 
     /// Runs `body` with NULL-terminated C arrays of the keywords and values.
