@@ -27,6 +27,16 @@ struct OrderLifeTests {
         #expect(allowed == ["placed→paid", "placed→shipped", "placed→cancelled", "paid→shipped", "paid→cancelled", "shipped→delivered"])
     }
 
+    @Test("A tracking link is http(s) with a host, and a port from 1 to 65535 if it names one")
+    func trackingLinks() {
+        for link in ["https://track.example/1", "http://track.example:8080/a?b=c", "https://[2001:db8::1]:443/x", "https://[2001:db8::1]/x", "https://u@track.example:65535"] {
+            #expect(OrderStateChange.isTrackingURL(link), "\(link)")
+        }
+        for link in ["https://track.example:65536/", "https://track.example:0", "https://track.example:-1/", "https://:80/", "https://u@/x", "ftp://track.example/"] {
+            #expect(!OrderStateChange.isTrackingURL(link), "\(link)")
+        }
+    }
+
     @Test("Every move from every state: allowed ones are recorded with their time, refused ones change nothing", arguments: StoreBackend.allCases)
     func everyMove(backend: StoreBackend) throws {
         let (location, storage) = try OrderExportTests.open(backend)
@@ -75,7 +85,15 @@ struct OrderLifeTests {
             (["shipped", "--carrier", "Post\u{1B}]0;owned\u{07}"], "--carrier must be printable"),
             (["shipped", "--carrier", String(repeating: "x", count: 81)], "--carrier must be printable"),
             (["cancelled", "--reason", "line one\nline two"], "--reason must be printable"),
-            (["cancelled", "--reason", "   "], "--reason must be printable"),
+            (["cancelled", "--reason", "   "], "--reason is empty"),
+            (["shipped", "--carrier", ""], "--carrier is empty"),
+            (["shipped", "--tracking"], "--tracking needs a value"),
+            (["shipped", "--carrier", "A", "--carrier", "B"], "--carrier is given twice"),
+            (["shipped", "--tracking", "https://a.example/1", "--tracking", "https://b.example/2"], "--tracking is given twice"),
+            (["shipped", "--tracking", "https://track.example:99999/1"], "--tracking must be"),
+            (["shipped", "--tracking", "https://track.example:0/1"], "--tracking must be"),
+            (["shipped", "--tracking", "https://track.example:8x/1"], "--tracking must be"),
+            (["shipped", "--tracking", "https://user@:443/1"], "--tracking must be"),
             (["paid", "--tracking", "https://track.example/1"], "--tracking goes with shipped"),
             (["shipped", "--reason", "why"], "--reason goes with cancelled"),
             (["placed"], "the state must be one of paid, shipped, delivered, cancelled"),

@@ -340,7 +340,11 @@ struct Invocation {
             let name = argument.hasPrefix("--") ? parts[0] : argument
             func value() throws -> String {
                 if parts.count == 2 { return parts[1] }
-                guard let next = remaining.popFirst() else { throw Configuration.UsageError(description: "\(name) needs a value") }
+                // An option's name is never its value: `--tracking --db shop.sqlite` lacks the link.
+                guard let next = remaining.first, !next.hasPrefix("--") else {
+                    throw Configuration.UsageError(description: "\(name) needs a value (write \(name)=VALUE for one that starts with --)")
+                }
+                remaining.removeFirst()
                 return next
             }
             switch name {
@@ -355,6 +359,7 @@ struct Invocation {
                 }
                 self.format = format
             case "--tracking" where verb == "mark", "--carrier" where verb == "mark", "--reason" where verb == "mark":
+                guard said[name] == nil else { throw Configuration.UsageError(description: "\(name) is given twice") }
                 said[name] = try value()
             case "--since" where noun == "orders" && verb == "export":
                 let text = try value()
@@ -410,8 +415,11 @@ struct Invocation {
         for (option, _) in said.sorted(by: { $0.key < $1.key }) where belongs[option] != state {
             throw Configuration.UsageError(description: "\(option) goes with \(belongs[option]?.rawValue ?? "")")
         }
+        for (option, text) in said.sorted(by: { $0.key < $1.key }) where text.allSatisfy(\.isWhitespace) {
+            throw Configuration.UsageError(description: "\(option) is empty")
+        }
         if let tracking = said["--tracking"], !OrderStateChange.isTrackingURL(tracking) {
-            throw Configuration.UsageError(description: "--tracking must be an http:// or https:// link with a host, at most 2048 characters, without spaces or quotes")
+            throw Configuration.UsageError(description: "--tracking must be an http:// or https:// link with a host (and a port from 1 to 65535, if any), at most 2048 characters, without spaces or quotes")
         }
         if let carrier = said["--carrier"], !OrderStateChange.isPrintable(carrier, within: OrderStateChange.carrierLimit) {
             throw Configuration.UsageError(description: "--carrier must be printable text of at most 80 characters")

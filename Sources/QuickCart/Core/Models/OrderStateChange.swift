@@ -27,8 +27,8 @@ public struct OrderStateChange: Hashable, Sendable {
     }
 
     /// Whether `text` is a tracking link a page may link to: an absolute `http` or `https`
-    /// URL with a host, printable ASCII without spaces, quotes or angle brackets, within
-    /// ``trackingLimit``.
+    /// URL with a host (and a port from 1 to 65535, if it names one), printable ASCII without
+    /// spaces, quotes or angle brackets, within ``trackingLimit``.
     ///
     /// ```swift
     /// OrderStateChange.isTrackingURL("https://track.example/ABC123")  // true
@@ -38,8 +38,14 @@ public struct OrderStateChange: Hashable, Sendable {
         guard trackingLimit.admits(text), text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && !"\"'<>\\`".utf8.contains($0) }) else { return false }
         let lowered = text.lowercased()
         guard let rest = ["https://", "http://"].first(where: lowered.hasPrefix).map({ text.dropFirst($0.count) }) else { return false }
-        let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        return !host.isEmpty && !host.hasPrefix("@") && !host.hasPrefix(":")
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard !authority.isEmpty, !authority.hasPrefix("@"), !authority.hasPrefix(":") else { return false }
+        // The port, if the host (after any user, and any IPv6 literal's brackets) names one.
+        let hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? authority[...]
+        guard let colon = hostAndPort.lastIndex(of: ":"), !hostAndPort[colon...].contains("]") else { return !hostAndPort.isEmpty }
+        let port = hostAndPort[hostAndPort.index(after: colon)...]
+        return colon > hostAndPort.startIndex
+            && (port.isEmpty || port.count <= 5 && port.utf8.allSatisfy { (0x30...0x39).contains($0) } && (1...65535).contains(Int(port) ?? 0))
     }
 
     /// Whether `text` is operator text a page and a log can show as it is: within `limit`,
