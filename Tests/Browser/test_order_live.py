@@ -1,7 +1,8 @@
 """An order's move reaches its open page live (issue 24): the operator marks it shipped from
 the shell, and the open order page shows the new state and the tracking link in place, and
-says so in the polite live region; Profile's list follows the same way. The order page (and
-Profile with an order) has no serious axe-core violation and no Nu HTML checker error."""
+says so in the polite live region; Profile's list and the confirmation Place order leads to
+follow the same way. The order page (and Profile with a moved order's confirmation) has no
+serious axe-core violation and no Nu HTML checker error."""
 import os
 import subprocess
 import sys
@@ -57,6 +58,31 @@ def test_a_mark_reaches_the_open_order_page_and_profile(server, browser):
     wait_for(lambda: spoken(driver) == f"Order #{number} is now Delivered.", what="the move said on Profile")
 
 
+def confirmation(driver):
+    """The confirmation's heading and its words, run together; '' for both when there is none."""
+    return driver.execute_script(
+        "const c = document.getElementById('order-confirmation');"
+        "return c ? [c.querySelector('h1').textContent, c.textContent.replace(/\\s+/g, ' ')] : ['', '']")
+
+
+def test_the_confirmation_follows_a_move_live(server, browser):
+    driver = browser(size=PHONE)
+    driver.get(server.url + "/cart")
+    number = check_out(driver)
+    title, words = confirmation(driver)
+    assert title == f"Thank you! Order #{number} is placed." and "Awaiting payment" in words, words
+    page_marker(driver)
+    wait_for(lambda: server.event_stream_count() > 0, what="the confirmation's event stream to open")
+    mark(server, number, "cancelled", "--reason", "Out of stock, refunded")
+    wait_for(lambda: confirmation(driver)[0] == f"Order #{number} is cancelled.", timeout=5.0,
+             what="the confirmation to say the order is cancelled")
+    assert same_page(driver), "expected the confirmation to change in place, not to reload"
+    title, words = confirmation(driver)
+    assert "Awaiting payment" not in words and "bank transfer" not in words, f"a cancelled order is not to be paid: {words}"
+    assert "Reason: Out of stock, refunded" in words, words
+    wait_for(lambda: spoken(driver) == f"Order #{number} is now Cancelled.", what="the move said politely")
+
+
 def test_the_order_page_is_valid_html_and_accessible(server, browser, tmp_path):
     driver = browser(size=PHONE)
     driver.get(server.url + "/cart")
@@ -67,7 +93,7 @@ def test_the_order_page_is_valid_html_and_accessible(server, browser, tmp_path):
     axe.inject()
     serious = [v["id"] for v in axe.run()["violations"] if v["impact"] in ("serious", "critical")]
     assert not serious, f"axe-core found {serious} on the order page"
-    for name, path in [("order", f"/orders/{number}"), ("profile", "/profile")]:
+    for name, path in [("order", f"/orders/{number}"), ("profile", f"/profile?order={number}")]:
         text = driver.execute_script(
             "return fetch(arguments[0], { credentials: 'same-origin' }).then((r) => r.text())", path)
         (tmp_path / f"{name}.html").write_text(text)

@@ -47,6 +47,71 @@ extension ShopTests {
             #expect(try browser.get("/profile").html.first { $0["data-order"] == number }?["data-order-state"] == "shipped")
         }
 
+        /// The confirmation Place order leads to, as a reload of it reads: its heading and words.
+        static func confirmation(_ browser: Browser, _ number: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> (title: String, text: String) {
+            let page = try browser.get("/profile?order=\(number)")
+            let section = try #require(page.html.first { $0["id"] == "order-confirmation" }, "no confirmation on \(page.summary)", sourceLocation: sourceLocation)
+            #expect(section["data-order"] == number, sourceLocation: sourceLocation)
+            let title = page.html.first("h1", in: section).map { page.html.text(of: $0) } ?? ""
+            return (title, page.html.text(of: section).split(whereSeparator: \.isWhitespace).joined(separator: " "))
+        }
+
+        @Test("The confirmation says where the order is after each move: no payment asked for once it is paid or cancelled, nor “is placed”")
+        func confirmationFollowsTheOrder() throws {
+            let shop = try TestShop(inProcess: true)
+            let database = shop.directory.path + "/quickcart.sqlite"
+            let mark = { (number: String, arguments: [String]) in
+                let run = OperatorRun(["orders", "mark", number] + arguments, database: database)
+                #expect(run.status == 0, "\(arguments): \(run.report)")
+            }
+            let payment = "Awaiting payment: nothing has been charged."
+            let transfer = "Pay by bank transfer once the order is placed"
+
+            let paying = shop.browser()
+            let number = try Self.checkOut(paying)
+            var shown = try Self.confirmation(paying, number)
+            #expect(shown.title == "Thank you! Order #\(number) is placed.")
+            #expect(shown.text.contains(payment) && shown.text.contains(transfer), "\(shown.text)")
+            let moves: [([String], String, String)] = [
+                (["paid"], "Thank you! Order #\(number) is paid.", "Paid since"),
+                (["shipped", "--carrier", "Posten"], "Thank you! Order #\(number) is on its way.", "Shipped since"),
+                (["delivered"], "Thank you! Order #\(number) is delivered.", "Delivered since"),
+            ]
+            for (arguments, title, state) in moves {
+                mark(number, arguments)
+                shown = try Self.confirmation(paying, number)
+                #expect(shown.title == title, "after \(arguments): \(shown.title)")
+                #expect(shown.text.contains(state) && shown.text.contains("$177.00"), "after \(arguments): \(shown.text)")
+                #expect(!shown.text.contains("is placed") && !shown.text.contains(payment) && !shown.text.contains(transfer), "after \(arguments): \(shown.text)")
+            }
+
+            let cancelling = shop.browser()
+            let review = try cancelling.review()
+            let first = try cancelling.click("Place order", on: review)
+            let cancelled = String(try #require(first.location).dropFirst("/profile?order=".count).prefix { $0.isNumber })
+            mark(cancelled, ["cancelled", "--reason", "Out of stock, refunded"])
+            // Place order pressed again (a retry) lands on the same confirmation, which says so too.
+            #expect(try cancelling.click("Place order", on: review).location == first.location)
+            shown = try Self.confirmation(cancelling, cancelled)
+            #expect(shown.title == "Order #\(cancelled) is cancelled.")
+            #expect(shown.text.contains("Cancelled since") && shown.text.contains("nothing to pay") && shown.text.contains("Reason: Out of stock, refunded"), "\(shown.text)")
+            #expect(!shown.text.contains(payment) && !shown.text.contains(transfer) && !shown.text.contains("Thank you"), "\(shown.text)")
+
+            // Paid on delivery: shipped unpaid, the carrier still collects, and both pages say how.
+            let courier = shop.browser()
+            #expect(try courier.postDelivery(["method": "express"]).status == 303)
+            let placed = try courier.click("Place order", on: try courier.get("/checkout/review"))
+            let onDelivery = String(try #require(placed.location).dropFirst("/profile?order=".count).prefix { $0.isNumber })
+            mark(onDelivery, ["shipped"])
+            shown = try Self.confirmation(courier, onDelivery)
+            #expect(shown.title == "Thank you! Order #\(onDelivery) is on its way.")
+            #expect(shown.text.contains(payment) && shown.text.contains("Pay when the order is delivered."), "\(shown.text)")
+            #expect(try courier.get("/orders/\(onDelivery)").text.contains("Pay when the order is delivered."))
+            mark(onDelivery, ["delivered"])
+            #expect(!(try Self.confirmation(courier, onDelivery).text.contains(payment)))
+            #expect(!(try courier.get("/orders/\(onDelivery)").text.contains("Pay when the order is delivered.")))
+        }
+
         @Test("Another shopper, a new visitor and a number never used all get the same 404; nothing tells them the order exists")
         func othersGet404() throws {
             let shop = try TestShop(inProcess: true)

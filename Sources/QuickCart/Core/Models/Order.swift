@@ -47,6 +47,16 @@ public struct Order: Hashable, Sendable, Identifiable {
     public var state: OrderState { history.last?.state ?? .placed }
     /// The last shipment move's tracking link and carrier, once shipped.
     public var shipment: OrderStateChange? { history.last { $0.state == .shipped } }
+    /// Whether the shopper still has to pay: until the order is marked paid, delivered (which
+    /// means paid too) or cancelled. A pay-on-delivery order is shipped unpaid, and its
+    /// carrier collects the money at the door.
+    public var awaitsPayment: Bool {
+        switch state {
+        case .placed: true
+        case .shipped: !history.contains { $0.state == .paid }
+        case .paid, .delivered, .cancelled: false
+        }
+    }
 
     /// The same orders, each with the history `histories` holds for its id (those it holds
     /// none for keep their placing alone).

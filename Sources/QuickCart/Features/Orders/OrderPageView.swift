@@ -17,7 +17,7 @@ struct OrderPageView: PageView {
         "itemCountText": .text { Badge.itemCountText($0.order.itemCount) },
         "history": .list { $0.order.history.reversed().map(OrderStateChangeView.init) },
         "shipment": .optional { $0.order.shipment.map(OrderStateChangeView.init) },
-        "awaitingPayment": .bool { $0.order.state == .placed },
+        "awaitingPayment": .bool(\.order.awaitsPayment),
         "address": .optional { $0.order.delivery.map(DeliveryAddressView.init) },
         "subtotal": .money(\.order.subtotal),
     ]

@@ -74,16 +74,51 @@ struct OrderLineView: MustacheView {
     ]
 }
 
-/// The notice after checkout: which order, how many items, what total.
+/// The confirmation after checkout (`/profile?order=N`, where Place order lands): which order,
+/// how many items, what total, and where the order is now. It is rendered from the order's
+/// current state, so a reload, a retried Place order or a live re-read after the operator's
+/// move never tells the shopper to pay for an order that is paid or cancelled.
 struct OrderConfirmationView: MustacheView {
     let order: Order
 
     static let mustacheFields: MustacheFields<OrderConfirmationView> = [
         "number": .text { $0.order.number },
+        "title": .text(\.title),
+        "state": .text(\.order.state.rawValue),
+        "stateLabel": .text(\.order.state.label),
+        "isPlaced": .bool { $0.order.state == .placed },
+        "stateNews": .text(\.stateNews),
+        "stateAt": .text { OrderStateChangeView.time($0.order.history.last?.at ?? $0.order.placedAt) },
+        "stateAtISO": .text { ProfileController.isoDate($0.order.history.last?.at ?? $0.order.placedAt) },
+        "reason": .text { $0.order.state == .cancelled ? $0.order.history.last?.reason : nil },
+        "hasReason": .bool { $0.order.state == .cancelled && $0.order.history.last?.reason != nil },
+        "awaitingPayment": .bool(\.order.awaitsPayment),
         "total": .money(\.order.total),
         "itemCountText": .text { Badge.itemCountText($0.order.itemCount) },
         "address": .optional { $0.order.delivery.map(DeliveryAddressView.init) },
     ]
+
+    /// The heading: "Thank you! Order #1042 is placed." until the order moves, then where it is.
+    var title: String {
+        switch order.state {
+        case .placed: "Thank you! Order #\(order.number) is placed."
+        case .paid: "Thank you! Order #\(order.number) is paid."
+        case .shipped: "Thank you! Order #\(order.number) is on its way."
+        case .delivered: "Thank you! Order #\(order.number) is delivered."
+        case .cancelled: "Order #\(order.number) is cancelled."
+        }
+    }
+
+    /// What the move means for the shopper, after the state and its time.
+    var stateNews: String {
+        switch order.state {
+        case .placed: ""
+        case .paid: "The shop has your payment: there is nothing more to pay."
+        case .shipped: "The order is on its way."
+        case .delivered: "The order has arrived."
+        case .cancelled: "It will not be sent, and there is nothing to pay for it."
+        }
+    }
 }
 
 /// One choice of the theme picker.
