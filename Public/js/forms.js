@@ -93,6 +93,13 @@ export function start(live) {
           if (!showRefusedFields(res.status, html)) showError(form, submitter, res.status, serverMessage(html));
           return;
         }
+        // Signing out: the page it leads to is loaded anew, in this page's place in the
+        // history, so nothing the script kept of the shopper (the live region's last words,
+        // a message, a device's notice) outlives them, as nothing does without the script.
+        if (form.hasAttribute('data-new-page')) {
+          location.replace(res.url);
+          return;
+        }
         const doc = parse(html);
         // A step of a flow (checkout's Delivery leading to Review) is a page of its own:
         // Back returns to it.

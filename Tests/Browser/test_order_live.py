@@ -1,8 +1,9 @@
 """An order's move reaches its open page live (issue 24): the operator marks it shipped from
 the shell, and the open order page shows the new state and the tracking link in place, and
 says so in the polite live region; Profile's list and the confirmation Place order leads to
-follow the same way. The order page (and Profile with a moved order's confirmation) has no
-serious axe-core violation and no Nu HTML checker error."""
+follow the same way. Signing out leaves nothing of the shopper on the page, the live region
+included. The order page (and Profile with a moved order's confirmation) has no serious axe-core
+violation and no Nu HTML checker error."""
 import os
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from selenium.webdriver.common.by import By
 
 from conftest import PHONE, ROOT
 from forms_support import page_marker, same_page, spoken
-from pages import wait_for
+from pages import press, wait_for
 from checkout_steps import check_out
 
 BINARY = Path(os.environ.get("QUICKCART_BINARY", ROOT / ".build" / "debug" / "quickcart"))
@@ -81,6 +82,20 @@ def test_the_confirmation_follows_a_move_live(server, browser):
     assert "Awaiting payment" not in words and "bank transfer" not in words, f"a cancelled order is not to be paid: {words}"
     assert "Reason: Out of stock, refunded" in words, words
     wait_for(lambda: spoken(driver) == f"Order #{number} is now Cancelled.", what="the move said politely")
+
+
+def test_signing_out_leaves_nothing_of_the_shopper_on_the_page(server, browser):
+    driver = browser(size=PHONE)
+    driver.get(server.url + "/cart")
+    number = check_out(driver)
+    driver.get(server.url + "/profile")
+    wait_for(lambda: server.event_stream_count() > 0, what="Profile's event stream to open")
+    mark(server, number, "paid")
+    wait_for(lambda: spoken(driver) == f"Order #{number} is now Paid.", what="the move said on Profile")
+    press(driver, "Sign out of this browser")
+    wait_for(lambda: "No orders yet" in driver.find_element(By.TAG_NAME, "main").text, what="Profile of nobody yet")
+    assert spoken(driver) == "", f"the live region still holds the signed-out shopper's news: {spoken(driver)!r}"
+    assert f"Order #{number}" not in driver.page_source and "Ada Lovelace" not in driver.page_source
 
 
 def test_the_order_page_is_valid_html_and_accessible(server, browser, tmp_path):
