@@ -124,6 +124,19 @@ extension ShopTests {
             // A method that does not deliver to the country says so.
             let abroad = try browser.postDelivery(["country": "NO"])
             #expect(abroad.status == 400 && abroad.text.contains("Standard shipping does not deliver to Norway. Choose another way."))
+            // Each radio names the error first, then its own text: focus lands on a radio, and
+            // many screen readers do not read the group's description from inside it.
+            let radios = abroad.html.elements("input") { $0["type"] == "radio" }
+            #expect(radios.count > 1)
+            for radio in radios {
+                let describedBy = radio["aria-describedby"]?.split(separator: " ").map(String.init) ?? []
+                let texts = describedBy.map { id in abroad.html.first { $0["id"] == id }.map { abroad.html.text(of: $0) } ?? "" }
+                #expect(radio["aria-invalid"] == "true" && texts.count == 2, "\(radio)")
+                #expect(texts.first == "Error: Standard shipping does not deliver to Norway. Choose another way.", "\(radio): \(texts)")
+                #expect(describedBy.last == "method-\(radio["value"] ?? "")-about", "\(radio)")
+            }
+            #expect(abroad.html.first("fieldset") { $0["aria-describedby"] != nil } == nil, "the error is not said twice")
+            #expect(try browser.get("/checkout").html.elements("input") { $0["type"] == "radio" }.allSatisfy { $0["aria-describedby"]?.contains("error") == false })
             #expect(try browser.postDelivery(["country": "ZZ", "method": "international"]).text.contains("We do not deliver to that country."))
             #expect(try browser.postDelivery(["country": "NO", "method": "international"]).status == 303)
             // A code in small letters is the same country, to the method's check and on Review.
