@@ -158,6 +158,24 @@ extension ShopTests {
             #expect(marked.status == 400 && marked.text.contains("Enter a phone number with digits"), "\(marked.summary)")
         }
 
+        @Test("A phone number too short says so; digits of other scripts and full-width forms are the same number in ASCII")
+        func phoneNumbers() throws {
+            let browser = try TestShop(inProcess: true).browser()
+            for short in ["+1 555", "555", "(0) 12-3"] {
+                let answer = try browser.postDelivery(["phone": short])
+                #expect(answer.status == 400 && answer.text.contains("Enter the whole phone number, at least 5 digits, or leave it empty."), "\(short): \(answer.summary)")
+                #expect(answer.html.first("input") { $0["name"] == "phone" }?["value"] == short, "\(short) is kept as typed")
+            }
+            #expect(try browser.postDelivery(["phone": "call 555"]).text.contains("Enter a phone number with digits, spaces and + - ( ) only, or leave it empty."))
+            for (typed, stored) in [("\u{FF0B}\u{FF11}\u{3000}\u{FF08}\u{FF15}\u{FF10}\u{FF13}\u{FF09}\u{FF15}\u{FF15}\u{FF15}\u{FF0D}\u{FF10}\u{FF11}", "+1 (503)555-01"),
+                                    ("\u{660}\u{661}\u{662}\u{663}\u{664}\u{665}\u{666}", "0123456"), ("\u{967}\u{968}\u{969}\u{96A}\u{96B}", "12345")] {
+                let answer = try browser.postDelivery(["phone": typed])
+                #expect(answer.status == 303, "\(stored): \(answer.summary)")
+                #expect(try browser.get("/checkout").html.first("input") { $0["name"] == "phone" }?["value"] == stored)
+            }
+            #expect(try browser.postDelivery(["phone": "\u{B2}\u{B3}\u{B9}\u{B2}\u{B3}"]).status == 400, "superscripts are not digits of a number")
+        }
+
         @Test("The details are offered next time, on every device of the shopper; Profile edits and deletes them")
         func savedDetails() throws {
             let browser = try TestShop(inProcess: true).browser()

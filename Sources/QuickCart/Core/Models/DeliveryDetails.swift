@@ -29,12 +29,33 @@ public struct DeliveryDetails: Sendable, Hashable {
 
     public init() {}
 
-    /// The details as a form or the API typed them: each field trimmed, and the country's code
+    /// The details as a form or the API typed them: each field trimmed, the country's code
     /// in capitals, so that the method check, the stored order and its display all see `US`
-    /// for `us`.
+    /// for `us`, and the phone number in ASCII digits (``asciiPhoneNumber(_:)``).
     public init(typed: (Field) -> String) {
         for field in Field.allCases { self[field] = typed(field).trimmingWhitespace() }
         country = country.uppercased()
+        phone = Self.asciiPhoneNumber(phone)
+    }
+
+    /// `text` with every decimal digit of any script as its ASCII digit, and the full-width
+    /// `＋ － （ ） ．` and ideographic space as their ASCII forms: what a Japanese or Chinese
+    /// input method types (`０１２３`), or an Arabic keyboard (`٠١٢٣`), is the same number to
+    /// a carrier. Anything else is left for ``problems(methods:)`` to refuse.
+    static func asciiPhoneNumber(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar.properties.numericType == .decimal, let value = scalar.properties.numericValue, !scalar.isASCII {
+                scalars.append(Unicode.Scalar(UInt8(ascii: "0") + UInt8(value)))
+            } else if ["\u{FF0B}", "\u{FF0D}", "\u{FF08}", "\u{FF09}", "\u{FF0E}"].contains(scalar) {
+                scalars.append(Unicode.Scalar(scalar.value - 0xFEE0)!)
+            } else if scalar == "\u{3000}" {
+                scalars.append(" ")
+            } else {
+                scalars.append(scalar)
+            }
+        }
+        return String(scalars)
     }
 
     /// The longest text each field takes, in characters (and four bytes each, at most).
@@ -105,7 +126,12 @@ public struct DeliveryDetails: Sendable, Hashable {
         switch field {
         case .name: return value.isEmpty ? "Enter your full name." : nil
         case .email: return Self.isEmailAddress(value) ? nil : value.isEmpty ? "Enter your email address." : "Enter an email address like name@example.com."
-        case .phone: return value.isEmpty || Self.isPhoneNumber(value) ? nil : "Enter a phone number with digits, spaces and + - ( ) only, or leave it empty."
+        case .phone:
+            if value.isEmpty { return nil }
+            guard value.unicodeScalars.allSatisfy(Self.isPhoneScalar) else {
+                return "Enter a phone number with digits, spaces and + - ( ) only, or leave it empty."
+            }
+            return Self.isPhoneNumber(value) ? nil : "Enter the whole phone number, at least \(Self.phoneDigits) digits, or leave it empty."
         case .addressLine1: return value.isEmpty ? "Enter the street address." : nil
         case .addressLine2, .region: return nil
         case .city: return value.isEmpty ? "Enter the town or city." : nil
@@ -137,12 +163,18 @@ public struct DeliveryDetails: Sendable, Hashable {
         return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty } && !text.contains(where: \.isWhitespace)
     }
 
-    /// Digits with spaces, `+`, `-`, `(`, `)` and `.`, at least five digits.
+    /// The fewest digits a phone number has.
+    static let phoneDigits = 5
+
+    /// Digits with spaces, `+`, `-`, `(`, `)` and `.`, at least ``phoneDigits`` digits.
     static func isPhoneNumber(_ text: String) -> Bool {
-        // Scalars, not Characters: a digit with a combining mark is one Character, and in "0"..."9".
-        let allowed: Set<Unicode.Scalar> = ["+", "-", "(", ")", ".", " "]
-        return text.unicodeScalars.allSatisfy { ("0"..."9").contains($0) || allowed.contains($0) }
-            && text.unicodeScalars.filter { ("0"..."9").contains($0) }.count >= 5
+        text.unicodeScalars.allSatisfy(isPhoneScalar) && text.unicodeScalars.filter { ("0"..."9").contains($0) }.count >= phoneDigits
+    }
+
+    /// An ASCII digit, space, `+`, `-`, `(`, `)` or `.`. Scalars, not Characters: a digit with
+    /// a combining mark is one Character, and in "0"..."9".
+    private static func isPhoneScalar(_ scalar: Unicode.Scalar) -> Bool {
+        ("0"..."9").contains(scalar) || ["+", "-", "(", ")", ".", " "].contains(scalar)
     }
 
     /// Control characters, and format characters but the zero-width joiners: U+200C and U+200D
