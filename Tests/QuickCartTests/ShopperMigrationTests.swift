@@ -36,8 +36,10 @@ struct ShopperMigrationTests {
 
     /// Takes a SQLite database of the newest schema back to the one before `v10-shoppers`
     /// (and the migrations after it: `v11-product-words`, `v12-join-codes`, `v13-order-states`,
-    /// `v14-order-intents`, `v15-checkout`, `v16-line-versions`, `v17-newest-search`).
+    /// `v14-order-intents`, `v15-checkout`, `v16-line-versions`, `v17-newest-search`,
+    /// `v18-change-keys`).
     static let sqliteBeforeShoppers = """
+        ALTER TABLE cart_items DROP COLUMN change_key;
         DROP TRIGGER recent_searches_insert;
         DROP TRIGGER recent_searches_update;
         DROP TRIGGER recent_searches_delete;
@@ -89,14 +91,14 @@ struct ShopperMigrationTests {
         case .postgres:
             let connection = try PostgresConnection(connectionString: location.database)
             defer { connection.close() }
-            try connection.execute(sql: Self.beforeJoinCodes + """
+            try connection.execute(sql: "ALTER TABLE cart_items DROP COLUMN change_key;" + Self.beforeJoinCodes + """
                 DROP TABLE clients;
                 ALTER TABLE shoppers RENAME TO sessions;
                 ALTER TABLE cart_items RENAME COLUMN shopper_id TO session_id;
                 ALTER TABLE recent_searches RENAME COLUMN shopper_id TO session_id;
                 ALTER TABLE orders RENAME COLUMN shopper_id TO session_id;
                 ALTER TABLE sessions ADD COLUMN first_live_key text;
-                DELETE FROM schema_migrations WHERE name IN ('v5-shoppers', 'v6-join-codes', 'v7-order-states', 'v8-order-intents', 'v9-checkout');
+                DELETE FROM schema_migrations WHERE name IN ('v5-shoppers', 'v6-join-codes', 'v7-order-states', 'v8-order-intents', 'v9-checkout', 'v10-change-keys');
                 """)
             for (sql, arguments) in Self.oldRows(id, placeholder: { [", live_key", "$1", ", 'old-key'"][$0] }) {
                 if arguments.isEmpty { try connection.execute(sql: sql) } else { try connection.execute(sql, arguments[0]) }

@@ -4,11 +4,16 @@ public struct CartChange: Sendable, Equatable {
     public let itemCount: Int
     /// Increases with every change of the session's cart, so listeners can drop stale news.
     public let version: Int64
+    /// Whether the change was made before, under the same ``ChangeKey``, and this call wrote
+    /// nothing: `itemCount` and `version` are the cart's as it is now.
+    public let isReplay: Bool
 
-    /// A change that left `itemCount` items in the cart at `version`.
-    public init(itemCount: Int, version: Int64) {
+    /// A change that left `itemCount` items in the cart at `version` (or, as a replay, found
+    /// them so).
+    public init(itemCount: Int, version: Int64, isReplay: Bool = false) {
         self.itemCount = itemCount
         self.version = version
+        self.isReplay = isReplay
     }
 }
 
@@ -33,27 +38,33 @@ public enum CartError: Error, Equatable {
 /// Changes to a session's cart. Each is one transaction that also stores a new session (see
 /// ``SessionStore``), bumps the cart's version and reads the new count before committing.
 /// Quantities always stay within ``Cart/quantityRange``.
+///
+/// A change of one line (add, set, adjust) may carry a ``ChangeKey``: it is kept on the line
+/// it writes, and a change carrying the key the line holds writes nothing and returns the cart
+/// as it is, marked ``CartChange/isReplay``. Changes without a key all count.
 public protocol CartStore: Sendable {
     /// Adds `quantity` (at least 1) of `productID` after the lines already there, or that many
     /// more if it is there already, up to the maximum.
-    /// - Parameter expectedVersion: When given, the change is made only while the cart is at
-    ///   that version (a cart never stored is at 0), checked inside its own transaction.
+    /// - Parameters:
+    ///   - expectedVersion: When given, the change is made only while the cart is at that
+    ///     version (a cart never stored is at 0), checked inside its own transaction.
+    ///   - key: The press this change is, when known: the line's key already, and nothing is written.
     /// - Throws: ``CartError/staleVersion`` when the cart is at another version, changing nothing.
-    func add(productID: Int64, quantity: Int, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange
+    func add(productID: Int64, quantity: Int, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?, key: ChangeKey?) throws -> CartChange
 
     /// Sets the quantity of a product already in the cart, clamped into ``Cart/quantityRange``.
     /// - Throws: ``CartError/notInCart`` when the product is not in this session's cart;
-    ///   ``CartError/staleVersion`` as for ``add(productID:quantity:for:at:ifVersion:)``.
-    func setQuantity(_ quantity: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange
+    ///   ``CartError/staleVersion`` as for ``add(productID:quantity:for:at:ifVersion:key:)``.
+    func setQuantity(_ quantity: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?, key: ChangeKey?) throws -> CartChange
 
     /// Adds `delta` (negative to take away) to the quantity stored now, clamped into
     /// ``Cart/quantityRange``, in one atomic step: concurrent adjustments all count.
     /// - Throws: ``CartError/notInCart`` when the product is not in this session's cart;
-    ///   ``CartError/staleVersion`` as for ``add(productID:quantity:for:at:ifVersion:)``.
-    func adjustQuantity(by delta: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange
+    ///   ``CartError/staleVersion`` as for ``add(productID:quantity:for:at:ifVersion:key:)``.
+    func adjustQuantity(by delta: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?, key: ChangeKey?) throws -> CartChange
 
     /// Removes a product from the cart; removing one that is not there changes nothing.
-    /// - Throws: ``CartError/staleVersion`` as for ``add(productID:quantity:for:at:ifVersion:)``.
+    /// - Throws: ``CartError/staleVersion`` as for ``add(productID:quantity:for:at:ifVersion:key:)``.
     func remove(productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange
 
     /// Puts a removed line back: `quantity` (clamped into ``Cart/quantityRange``) of
@@ -73,19 +84,34 @@ public protocol CartStore: Sendable {
 }
 
 extension CartStore {
-    /// Adds one of `productID` (``add(productID:quantity:for:at:ifVersion:)``, unconditionally).
-    public func add(productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
-        try add(productID: productID, quantity: 1, for: session, at: now, ifVersion: nil)
+    /// ``add(productID:quantity:for:at:ifVersion:key:)`` without a key.
+    public func add(productID: Int64, quantity: Int, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
+        try add(productID: productID, quantity: quantity, for: session, at: now, ifVersion: expectedVersion, key: nil)
     }
 
-    /// ``setQuantity(_:of:for:at:ifVersion:)``, unconditionally.
-    public func setQuantity(_ quantity: Int, of productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
-        try setQuantity(quantity, of: productID, for: session, at: now, ifVersion: nil)
+    /// ``setQuantity(_:of:for:at:ifVersion:key:)`` without a key.
+    public func setQuantity(_ quantity: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
+        try setQuantity(quantity, of: productID, for: session, at: now, ifVersion: expectedVersion, key: nil)
     }
 
-    /// ``adjustQuantity(by:of:for:at:ifVersion:)``, unconditionally.
-    public func adjustQuantity(by delta: Int, of productID: Int64, for session: Session, at now: Int64) throws -> CartChange {
-        try adjustQuantity(by: delta, of: productID, for: session, at: now, ifVersion: nil)
+    /// ``adjustQuantity(by:of:for:at:ifVersion:key:)`` without a key.
+    public func adjustQuantity(by delta: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
+        try adjustQuantity(by: delta, of: productID, for: session, at: now, ifVersion: expectedVersion, key: nil)
+    }
+
+    /// Adds one of `productID` (``add(productID:quantity:for:at:ifVersion:key:)``, unconditionally).
+    public func add(productID: Int64, for session: Session, at now: Int64, key: ChangeKey? = nil) throws -> CartChange {
+        try add(productID: productID, quantity: 1, for: session, at: now, ifVersion: nil, key: key)
+    }
+
+    /// ``setQuantity(_:of:for:at:ifVersion:key:)``, unconditionally.
+    public func setQuantity(_ quantity: Int, of productID: Int64, for session: Session, at now: Int64, key: ChangeKey? = nil) throws -> CartChange {
+        try setQuantity(quantity, of: productID, for: session, at: now, ifVersion: nil, key: key)
+    }
+
+    /// ``adjustQuantity(by:of:for:at:ifVersion:key:)``, unconditionally.
+    public func adjustQuantity(by delta: Int, of productID: Int64, for session: Session, at now: Int64, key: ChangeKey? = nil) throws -> CartChange {
+        try adjustQuantity(by: delta, of: productID, for: session, at: now, ifVersion: nil, key: key)
     }
 
     /// ``remove(productID:for:at:ifVersion:)``, unconditionally.

@@ -34,8 +34,10 @@ struct CartController: Sendable {
         )
     }
 
-    /// `POST /cart/items` with `product`: one more of it, up to the maximum.
+    /// `POST /cart/items` with `product`: one more of it, up to the maximum. With `change`
+    /// (``changeKey(_:)``), once per key.
     func add(_ request: ShopRequest) throws -> Response {
+        let key = try Self.changeKey(request)
         let id = try request.integer("product", named: "product")
         guard let product = catalogDisplay.current.catalog.product(id: Int64(clamping: id)) else {
             throw HTTPError(.notFound, "That product is not in our catalog.")
@@ -43,15 +45,17 @@ struct CartController: Sendable {
         guard product.isActive else {
             throw HTTPError(.notFound, "\(product.name) is no longer available.")
         }
-        let change = try carts.add(productID: product.id, for: request.session, at: request.now)
+        let change = try carts.add(productID: product.id, for: request.session, at: request.now, key: key)
         let notice = Self.quantityNotice(for: product.name, id: product.id, before: request.cart, after: change, verb: "Added ")
         return committed(change, request, returnTo: Self.returnPath(request, at: product.id), notice: Notice(text: notice))
     }
 
     /// `POST /cart/items/:id/quantity` with `quantity`, clamped into 1...10. With `shown`, the
     /// quantity the page showed, the difference is applied to the quantity stored now, so
-    /// presses on pages showing the same quantity (other tabs, other devices) all count.
+    /// presses on pages showing the same quantity (other tabs, other devices) all count. With
+    /// `change` (``changeKey(_:)``), once per key.
     func setQuantity(_ request: ShopRequest) throws -> Response {
+        let key = try Self.changeKey(request)
         let productID = try request.productID()
         let quantity = try request.integer("quantity", named: "quantity")
         let shown = try request.optionalInteger("shown", named: "quantity shown")
@@ -67,9 +71,9 @@ struct CartController: Sendable {
                 // Saturating: the store clamps any difference wider than the range anyway.
                 let (difference, overflow) = quantity.subtractingReportingOverflow(shown)
                 let delta = overflow ? (quantity > shown ? Int.max : Int.min) : difference
-                change = try carts.adjustQuantity(by: delta, of: productID, for: request.session, at: request.now)
+                change = try carts.adjustQuantity(by: delta, of: productID, for: request.session, at: request.now, key: key)
             } else {
-                change = try carts.setQuantity(quantity, of: productID, for: request.session, at: request.now)
+                change = try carts.setQuantity(quantity, of: productID, for: request.session, at: request.now, key: key)
             }
             let name = product?.name ?? "The item"
             let notice = Self.quantityNotice(for: name, id: productID, before: request.cart, after: change, verb: "")
@@ -127,8 +131,21 @@ struct CartController: Sendable {
         }
     }
 
+    /// The press a post is (`change`, set by the page script), when it says: a post whose key
+    /// its line holds already was made before and changes nothing, so a browser's own resend
+    /// of a post whose answer was lost is answered as the first was, and counts once.
+    /// - Throws: 400 when the field is there but is no ``ChangeKey``.
+    private static func changeKey(_ request: ShopRequest) throws -> ChangeKey? {
+        guard let posted = request.http.form["change"] else { return nil }
+        guard let key = ChangeKey(posted) else {
+            throw HTTPError(.badRequest, "The change key sent with this form is not valid, so nothing was changed. Reload the page and try again.")
+        }
+        return key
+    }
+
     private func committed(_ change: CartChange, _ request: ShopRequest, returnTo path: String, notice: Notice? = nil) -> Response {
-        publisher.publish(change, for: request.session)
+        // A replay changed nothing: its streams heard the count when the change was made.
+        if !change.isReplay { publisher.publish(change, for: request.session) }
         var response = Response.redirect(to: path)
         if let notice { response.setCookie(notices.cookie(notice, at: request.now)) }
         return response

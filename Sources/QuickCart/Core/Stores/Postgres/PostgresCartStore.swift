@@ -12,48 +12,70 @@ import Postgres
 struct PostgresCartStore: CartStore {
     let pool: PostgresStoragePool
 
-    func add(productID: Int64, quantity: Int, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
+    func add(productID: Int64, quantity: Int, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?, key: ChangeKey?) throws -> CartChange {
         let quantity = Cart.clamp(quantity)
         return try change(for: session, at: now, ifVersion: expectedVersion) { connection in
             // A new line goes after every line already there, even one stored in this same
-            // second (the starter cart's lines are stamped `now * 1000 + offset`).
-            try connection.execute(
+            // second (the starter cart's lines are stamped `now * 1000 + offset`). A line
+            // holding this post's key already is left alone: nothing changes.
+            let written = try connection.execute(
                 """
-                INSERT INTO cart_items (shopper_id, product_id, quantity, added_at)
-                VALUES ($1, $2, $5, greatest($3::bigint, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = $1), 0)))
-                ON CONFLICT (shopper_id, product_id) DO UPDATE SET quantity = least(cart_items.quantity + $5, $4)
+                INSERT INTO cart_items (shopper_id, product_id, quantity, added_at, change_key)
+                VALUES ($1, $2, $5, greatest($3::bigint, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = $1), 0)), $6)
+                ON CONFLICT (shopper_id, product_id) DO UPDATE
+                SET quantity = least(cart_items.quantity + $5, $4), change_key = coalesce($6, cart_items.change_key)
+                WHERE $6::text IS NULL OR cart_items.change_key IS DISTINCT FROM $6
                 """,
-                session.shopperID, productID, now * 1000, Cart.quantityRange.upperBound, quantity
+                session.shopperID, productID, now * 1000, Cart.quantityRange.upperBound, quantity, key?.text
             )
+            return written > 0
         }
     }
 
-    func setQuantity(_ quantity: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
+    func setQuantity(_ quantity: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?, key: ChangeKey?) throws -> CartChange {
         try change(for: session, at: now, ifVersion: expectedVersion) { connection in
             let changed = try connection.execute(
-                "UPDATE cart_items SET quantity = $1 WHERE shopper_id = $2 AND product_id = $3",
-                Cart.clamp(quantity), session.shopperID, productID
+                """
+                UPDATE cart_items SET quantity = $1, change_key = coalesce($4, change_key)
+                WHERE shopper_id = $2 AND product_id = $3 AND ($4::text IS NULL OR change_key IS DISTINCT FROM $4)
+                """,
+                Cart.clamp(quantity), session.shopperID, productID, key?.text
             )
-            if changed == 0 { throw CartError.notInCart }
+            return try Self.lineWritten(changed, in: connection, of: session.shopperID, productID, key: key)
         }
     }
 
-    func adjustQuantity(by delta: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
+    func adjustQuantity(by delta: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?, key: ChangeKey?) throws -> CartChange {
         let bounded = Cart.boundedDelta(delta)
         return try change(for: session, at: now, ifVersion: expectedVersion) { connection in
             // Relative to the quantity stored now, in one statement: presses on pages that
             // showed the same quantity all count, whichever instance they reach.
             let changed = try connection.execute(
-                "UPDATE cart_items SET quantity = least(greatest(quantity + $1, $2), $3) WHERE shopper_id = $4 AND product_id = $5",
-                bounded, Cart.quantityRange.lowerBound, Cart.quantityRange.upperBound, session.shopperID, productID
+                """
+                UPDATE cart_items SET quantity = least(greatest(quantity + $1, $2), $3), change_key = coalesce($6, change_key)
+                WHERE shopper_id = $4 AND product_id = $5 AND ($6::text IS NULL OR change_key IS DISTINCT FROM $6)
+                """,
+                bounded, Cart.quantityRange.lowerBound, Cart.quantityRange.upperBound, session.shopperID, productID, key?.text
             )
-            if changed == 0 { throw CartError.notInCart }
+            return try Self.lineWritten(changed, in: connection, of: session.shopperID, productID, key: key)
         }
+    }
+
+    /// Whether an update of one line (that takes a line holding `key` as done) wrote it. Only
+    /// when it changed no row is the line looked for, to tell a replay from a line not there.
+    /// - Throws: ``CartError/notInCart`` when the shopper's cart has no such line.
+    private static func lineWritten(_ changed: Int, in connection: PostgresConnection, of shopperID: String, _ productID: Int64, key: ChangeKey?) throws -> Bool {
+        if changed > 0 { return true }
+        guard key != nil, try connection.fetchValue(
+            "SELECT EXISTS (SELECT 1 FROM cart_items WHERE shopper_id = $1 AND product_id = $2)", shopperID, productID, as: Bool.self
+        ) == true else { throw CartError.notInCart }
+        return false
     }
 
     func remove(productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
         try change(for: session, at: now, ifVersion: expectedVersion) { connection in
             try connection.execute("DELETE FROM cart_items WHERE shopper_id = $1 AND product_id = $2", session.shopperID, productID)
+            return true
         }
     }
 
@@ -68,6 +90,7 @@ struct PostgresCartStore: CartStore {
                 session.shopperID, productID, Cart.clamp(quantity), now * 1000
             )
             if inserted == 0 { throw CartError.alreadyInCart }
+            return true
         }
     }
 
@@ -131,16 +154,36 @@ struct PostgresCartStore: CartStore {
     /// before committing. The transaction is rerun if it loses a race, so `body` must only
     /// write to the database. With `expectedVersion`, a cart that was at any other version
     /// before the bump (which holds the row's lock to the commit) is refused, rolling back.
+    /// When `body` wrote nothing (its line holds the change's key already) the transaction
+    /// rolls back, bump and all, and the cart is read as it is.
     private func change(
-        for session: Session, at now: Int64, ifVersion expectedVersion: Int64? = nil, _ body: (PostgresConnection) throws -> Void
+        for session: Session, at now: Int64, ifVersion expectedVersion: Int64? = nil, _ body: (PostgresConnection) throws -> Bool
     ) throws -> CartChange {
-        try pool.write(storing: session, at: now) { connection in
-            let version = try Self.bumpVersion(in: connection, for: session)
-            if let expectedVersion, version - 1 != expectedVersion { throw CartError.staleVersion }
-            try body(connection)
-            return try Self.countAndNotify(in: connection, version: version, for: session)
+        do {
+            return try pool.write(storing: session, at: now) { connection in
+                let version = try Self.bumpVersion(in: connection, for: session)
+                if let expectedVersion, version - 1 != expectedVersion { throw CartError.staleVersion }
+                guard try body(connection) else { throw Replayed() }
+                return try Self.countAndNotify(in: connection, version: version, for: session)
+            }
+        } catch is Replayed {
+            let found = try pool.withConnection { connection in
+                try connection.fetchOne(
+                    """
+                    SELECT s.cart_version, (
+                        SELECT coalesce(sum(c.quantity), 0)::bigint FROM cart_items c JOIN products p ON p.id = c.product_id
+                        WHERE c.shopper_id = s.id AND p.active
+                    ) FROM shoppers s WHERE s.id = $1
+                    """,
+                    session.shopperID
+                ) { row in CartChange(itemCount: try row.int(1), version: try row.int64(0), isReplay: true) }
+            }
+            return found ?? CartChange(itemCount: 0, version: 0, isReplay: true)
         }
     }
+
+    /// Thrown by a change that found its key on its line, to roll back its version bump.
+    private struct Replayed: Error {}
 
     /// Bumps the shopper's cart version, which takes (or holds) its row lock.
     private static func bumpVersion(in connection: PostgresConnection, for session: Session) throws -> Int64 {

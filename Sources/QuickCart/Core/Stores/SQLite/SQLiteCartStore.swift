@@ -9,45 +9,51 @@ import SQLite
 struct SQLiteCartStore: CartStore {
     let pool: SQLiteStoragePool
 
-    func add(productID: Int64, quantity: Int, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
+    func add(productID: Int64, quantity: Int, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?, key: ChangeKey?) throws -> CartChange {
         let quantity = Cart.clamp(quantity)
         return try change(for: session, at: now, ifVersion: expectedVersion) { db, version in
             // A new line goes after every line already there, even one stored in this same
-            // second (the starter cart's lines are stamped `now * 1000 + offset`).
+            // second (the starter cart's lines are stamped `now * 1000 + offset`). A line
+            // holding this post's key already is left alone: nothing changes.
             try db.execute(
                 """
-                INSERT INTO cart_items (shopper_id, product_id, quantity, added_at, version)
-                VALUES (?1, ?2, ?3, max(?4, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = ?1), 0)), ?6)
-                ON CONFLICT (shopper_id, product_id) DO UPDATE SET quantity = min(quantity + ?3, ?5), version = ?6
+                INSERT INTO cart_items (shopper_id, product_id, quantity, added_at, version, change_key)
+                VALUES (?1, ?2, ?3, max(?4, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = ?1), 0)), ?6, ?7)
+                ON CONFLICT (shopper_id, product_id) DO UPDATE SET quantity = min(quantity + ?3, ?5), version = ?6, change_key = coalesce(?7, change_key)
+                WHERE ?7 IS NULL OR change_key IS NOT ?7
                 """,
-                [session.shopperID, productID, quantity, now * 1000, Cart.quantityRange.upperBound, version]
+                [session.shopperID, productID, quantity, now * 1000, Cart.quantityRange.upperBound, version, key?.text]
             )
-            return .stampedALine
+            return db.changes == 0 ? .replayed : .stampedALine
         }
     }
 
-    func setQuantity(_ quantity: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
+    func setQuantity(_ quantity: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?, key: ChangeKey?) throws -> CartChange {
         try change(for: session, at: now, ifVersion: expectedVersion) { db, version in
             try db.execute(
-                "UPDATE cart_items SET quantity = ?, version = ? WHERE shopper_id = ? AND product_id = ?",
-                [Cart.clamp(quantity), version, session.shopperID, productID]
+                """
+                UPDATE cart_items SET quantity = ?1, version = ?2, change_key = coalesce(?5, change_key)
+                WHERE shopper_id = ?3 AND product_id = ?4 AND (?5 IS NULL OR change_key IS NOT ?5)
+                """,
+                [Cart.clamp(quantity), version, session.shopperID, productID, key?.text]
             )
-            if db.changes == 0 { throw CartError.notInCart }
-            return .stampedALine
+            return try Self.lineStamp(in: db, of: session.shopperID, productID, key: key)
         }
     }
 
-    func adjustQuantity(by delta: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
+    func adjustQuantity(by delta: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?, key: ChangeKey?) throws -> CartChange {
         let bounded = Cart.boundedDelta(delta)
         return try change(for: session, at: now, ifVersion: expectedVersion) { db, version in
             // Relative to the quantity stored now, in one statement: two "Increase" presses on
             // pages that showed the same quantity both count.
             try db.execute(
-                "UPDATE cart_items SET quantity = min(max(quantity + ?, ?), ?), version = ? WHERE shopper_id = ? AND product_id = ?",
-                [bounded, Cart.quantityRange.lowerBound, Cart.quantityRange.upperBound, version, session.shopperID, productID]
+                """
+                UPDATE cart_items SET quantity = min(max(quantity + ?1, ?2), ?3), version = ?4, change_key = coalesce(?7, change_key)
+                WHERE shopper_id = ?5 AND product_id = ?6 AND (?7 IS NULL OR change_key IS NOT ?7)
+                """,
+                [bounded, Cart.quantityRange.lowerBound, Cart.quantityRange.upperBound, version, session.shopperID, productID, key?.text]
             )
-            if db.changes == 0 { throw CartError.notInCart }
-            return .stampedALine
+            return try Self.lineStamp(in: db, of: session.shopperID, productID, key: key)
         }
     }
 
@@ -121,16 +127,30 @@ struct SQLiteCartStore: CartStore {
         }
     }
 
-    /// What a change's statements leave behind: whether a line now carries the new version.
+    /// What a change's statements leave behind: whether a line now carries the new version,
+    /// or nothing was written, the line holding the change's key already.
     private enum Stamp {
         case stampedALine
         case stampedNoLine
+        case replayed
+    }
+
+    /// What an update of one line (that takes a line holding `key` as done) left behind. Only
+    /// when it changed no row is the line looked for, to tell a replay from a line not there.
+    /// - Throws: ``CartError/notInCart`` when the shopper's cart has no such line.
+    private static func lineStamp(in db: Database, of shopperID: String, _ productID: Int64, key: ChangeKey?) throws -> Stamp {
+        if db.changes > 0 { return .stampedALine }
+        guard key != nil, try db.fetchValue(
+            "SELECT EXISTS (SELECT 1 FROM cart_items WHERE shopper_id = ? AND product_id = ?)", [shopperID, productID], as: Bool.self
+        ) == true else { throw CartError.notInCart }
+        return .replayed
     }
 
     /// Runs `body` in a write transaction that first stores the session if needed, with the
     /// cart's next version for the line it writes; then records that version on the shopper if
-    /// no line carries it, and reads the new count, all before committing. With
-    /// `expectedVersion`, a cart at any other version is refused before `body` runs.
+    /// no line carries it, and reads the new count, all before committing (a replay keeps the
+    /// version it found). With `expectedVersion`, a cart at any other version is refused
+    /// before `body` runs.
     private func change(
         for session: Session, at now: Int64, ifVersion expectedVersion: Int64? = nil, _ body: (Database, Int64) throws -> Stamp
     ) throws -> CartChange {
@@ -139,9 +159,9 @@ struct SQLiteCartStore: CartStore {
             // this read and the commit.
             let current = try Self.version(in: db, of: session.shopperID)
             if let expectedVersion, current != expectedVersion { throw CartError.staleVersion }
-            let version = current + 1
-            if try body(db, version) == .stampedNoLine {
-                try Self.raiseVersion(to: version, in: db, of: session.shopperID)
+            let stamp = try body(db, current + 1)
+            if stamp == .stampedNoLine {
+                try Self.raiseVersion(to: current + 1, in: db, of: session.shopperID)
             }
             // The badge counts what checkout would buy: lines no longer for sale are left out.
             let itemCount = try db.fetchValue(
@@ -151,7 +171,9 @@ struct SQLiteCartStore: CartStore {
                 """,
                 [session.shopperID], as: Int.self
             ) ?? 0
-            return CartChange(itemCount: itemCount, version: version)
+            return stamp == .replayed
+                ? CartChange(itemCount: itemCount, version: current, isReplay: true)
+                : CartChange(itemCount: itemCount, version: current + 1)
         }
     }
 

@@ -285,6 +285,13 @@ enum SQLiteSchema {
                 UPDATE shoppers SET newest_search = \(newest("shoppers.id"));
                 """)
         }
+        migrator.registerMigration("v18-change-keys") { db in
+            // The page script names each press of a line's change (add, a stepper) with a
+            // random key, kept on the line it writes; a post carrying the key its line holds
+            // (a browser's resend of a post whose answer was lost) changes nothing. On the line,
+            // not the shopper, so a change still writes one page. Lines stored so far have none.
+            try db.execute(sql: "ALTER TABLE cart_items ADD COLUMN change_key TEXT;")
+        }
         return migrator
     }
 
