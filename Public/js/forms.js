@@ -20,6 +20,12 @@
 import { morph } from './morph.js';
 import { announce, root } from './page.js';
 
+// 16 random bytes in base64url (22 characters).
+function changeKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
 export function start(live) {
   if (!window.fetch || !window.DOMParser || !window.FormData || !window.URLSearchParams) return;
 
@@ -47,6 +53,9 @@ export function start(live) {
 
     const body = new URLSearchParams(new FormData(form));
     if (submitter && submitter.name) body.append(submitter.name, submitter.value);
+    // A fresh key per press of a cart change: the shop applies each key once, so the
+    // browser's own resend of a post whose answer was lost does not count again.
+    if (form.hasAttribute('data-change-key')) body.append('change', changeKey());
     const place = placeOf(form, submitter);
     form.dataset.busy = 'true';
     form.setAttribute('aria-busy', 'true');
