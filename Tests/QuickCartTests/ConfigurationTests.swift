@@ -16,6 +16,20 @@ extension ShopTests {
                     "event streams must get a comment at least every 30 s; the heartbeat is \(configuration.heartbeatInterval) s")
         }
 
+        @Test("--test-heartbeat (or QUICKCART_TEST_HEARTBEAT) sets the streams' keep-alive interval, 1 to 30 s, and the tab bar names it in ms")
+        func testHeartbeat() throws {
+            #expect(try QuickCart.Configuration.parse(arguments: ["--test-heartbeat", "1"], environment: [:]).heartbeatInterval == 1)
+            #expect(try QuickCart.Configuration.parse(arguments: [], environment: ["QUICKCART_TEST_HEARTBEAT": "30"]).heartbeatInterval == 30)
+            for refused in ["0", "31", "0.5"] {
+                #expect(throws: QuickCart.Configuration.UsageError.self) {
+                    try QuickCart.Configuration.parse(arguments: ["--test-heartbeat", refused], environment: [:])
+                }
+            }
+            let standard = try TestShop().browser().get("/")
+            #expect(standard.text.contains(#"data-live-url="/events?texts" data-live-heartbeat="15000""#), "\(standard.text.prefix(4000))")
+            #expect(try TestShop(heartbeatInterval: 1).browser().get("/cart").text.contains(#"data-live-heartbeat="1000""#))
+        }
+
         @Test("A PostgreSQL URL's media folder is in the working directory, whatever the scheme's case", arguments: [
             "postgres://db/shop", "postgresql://db/shop", "POSTGRES://db/shop", "PostgreSQL://shop@db/shop",
         ])
@@ -62,6 +76,7 @@ extension ShopTests {
             "--max-streams-per-ip": "5", "--trusted-proxy": "127.0.0.1", "--metrics": "127.0.0.1:0", "--log-format": "json",
             "--tls-cert": "/etc/ssl/shop.pem", "--tls-key": "/etc/ssl/shop.key", "--http-redirect-port": "0",
             "--shop-name": "Trailhead Outfitters", "--shop-short-name": "Trailhead", "--test-clock-file": "/tmp/no-such-clock",
+            "--test-heartbeat": "1",
         ]
 
         /// The options an option needs beside it.

@@ -29,6 +29,7 @@ public struct Configuration: Sendable, Equatable {
     /// connection may sit idle between requests.
     public var requestHeaderTimeout = 10
     /// Seconds between keep-alive comments on event streams, which also find departed clients.
+    /// Changed only by tests (`--test-heartbeat`), which need a silent stream noticed in seconds.
     public var heartbeatInterval: Double = 15
     /// Event streams one client address may hold at once (`0`: no limit); more get 503.
     public var eventStreamsPerAddress = 128

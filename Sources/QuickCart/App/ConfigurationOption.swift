@@ -118,5 +118,8 @@ public struct ConfigurationOption: Sendable {
         value("--test-clock-file", "FILE", "QUICKCART_TEST_CLOCK_FILE", "for tests only: FILE holds seconds the clock runs ahead") {
             configuration, text, _ in configuration.testClockFile = text
         },
+        value("--test-heartbeat", "SECONDS", "QUICKCART_TEST_HEARTBEAT", "for tests only: seconds between event streams' keep-alive comments (default 15)") {
+            $0.heartbeatInterval = Double(try number($1, $2, 1...30))
+        },
     ]
 }

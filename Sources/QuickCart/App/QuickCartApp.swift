@@ -74,7 +74,7 @@ public final class QuickCartApp: Sendable {
             templates: try PageTemplates(directory: resources.views),
             icons: icons,
             assets: assets,
-            shop: ShopView(shop, release: release),
+            shop: ShopView(shop, release: release, heartbeatInterval: configuration.heartbeatInterval),
             notices: NoticeCookies(secret: secret, secure: configuration.secureCookies)
         )
         let clock = Clock(offsetFile: configuration.testClockFile)

@@ -96,23 +96,27 @@ struct AssetsView: MustacheView {
     ]
 }
 
-/// What the shop calls itself, on every page (title, header) and in the app's manifest, and the
-/// release it runs, which the page's script hands the service worker. Made once.
+/// What the shop calls itself, on every page (title, header) and in the app's manifest, the
+/// release it runs, which the page's script hands the service worker, and how often its event
+/// streams send a keep-alive comment, by which the script tells a silent stream. Made once.
 struct ShopView: MustacheView {
     let name: MustacheText
     /// The name under the icon on a home screen.
     let shortName: MustacheText
     /// Changes whenever anything a page or the offline page is made of changes (``AppRelease``).
     let release: MustacheText
+    /// ``Configuration/heartbeatInterval`` in milliseconds (the tab bar's `data-live-heartbeat`).
+    let heartbeat: MustacheText
 
-    init(_ identity: ShopIdentity, release: String) {
+    init(_ identity: ShopIdentity, release: String, heartbeatInterval: Double = Configuration().heartbeatInterval) {
         name = MustacheText(identity.name)
         shortName = MustacheText(identity.shortName)
         self.release = MustacheText(release)
+        heartbeat = MustacheText(String(Int((heartbeatInterval * 1000).rounded())))
     }
 
     static let mustacheFields: MustacheFields<ShopView> = [
-        "name": .text(\.name), "shortName": .text(\.shortName), "release": .text(\.release),
+        "name": .text(\.name), "shortName": .text(\.shortName), "release": .text(\.release), "heartbeat": .text(\.heartbeat),
     ]
 }
 
