@@ -2,6 +2,10 @@
 // tab, with a notice when the cart changed in another tab (Notifications on), and an
 // "Offline" bar while the network is gone (not while the server refuses a stream for load:
 // then it tries again when it was told to, and the badge is as fresh as the last page load).
+// The network is gone when the browser says so (its `offline` event) or when the stream has
+// been failing a while, a silent one included (event-stream.js). When it is back (`online`,
+// or a stream open again after one was lost) the page re-reads its live parts, since news
+// may have been missed meanwhile, and a stream that may have died unnoticed is opened anew.
 //
 // One stream per browser, not per tab: HTTP/1.1 gives a host six
 // connections, so a seventh tab's stream would hang every page load. Tabs elect a
@@ -64,6 +68,15 @@ export function start() {
   const NEWS_WAIT_MS = 3000;
   let offlineTimer = 0;       // shows the Offline bar once the stream has been down a while
   const OFFLINE_AFTER_MS = 3000;
+  let streamDown = false;     // the stream (this tab's, or the leader's) failed and is not back
+  let browserOffline = navigator.onLine === false;
+  let rereadOnSync = false;   // a stream is open again after one was lost: re-read at its first count
+  // How often the server sends each stream a keep-alive comment (the tab bar's
+  // `data-live-heartbeat`, in ms; else the contract's longest, 30 s). A stream quiet for one
+  // and a half of those and 3 s more has gone: a beat comes every interval, to within a
+  // tenth of a second; the slack is for a slow or lossy network's delays and retransmissions.
+  const heartbeatMs = Number(nav.dataset.liveHeartbeat) > 0 ? Number(nav.dataset.liveHeartbeat) : 30000;
+  const quietLimit = () => heartbeatMs * 1.5 + 3000;
   const offlineBar = makeOfflineBar();
 
   function renderedCount() {
@@ -86,6 +99,8 @@ export function start() {
     // another tab or device.
     const elsewhere = synced && ownChanges === 0;
     synced = true;
+    const reread = rereadOnSync;
+    rereadOnSync = false;
     // During this page's own post its answer brings the count, with the message of what happened.
     if (ownChanges > 0) return;
     if (count !== pageCount && onStale() === true) {
@@ -94,6 +109,9 @@ export function start() {
       newsTimer = setTimeout(() => { if (newsWaiting) tell(lastTexts, newsWaiting.elsewhere); }, NEWS_WAIT_MS);
       return;
     }
+    // News missed while the stream was lost may leave the count as it was (one line up,
+    // another down): the page is read again all the same.
+    if (reread) onStale();
     tell(texts, elsewhere);
   }
 
@@ -168,9 +186,10 @@ export function start() {
 
   // ---- connection state ----------------------------------------------------
 
-  // "Offline — changes will not be saved" once the stream has been down for a while, and
-  // gone as soon as it is back. The bar is a polite live region made when the page loads
-  // (an empty one, hidden by CSS), so its words are spoken when they appear.
+  // "Offline — changes will not be saved" at once when the browser says it is offline, or
+  // once the stream has been down for a while, and gone as soon as neither holds. The bar is
+  // a polite live region made when the page loads (an empty one, hidden by CSS), so its words
+  // are spoken when they appear.
   function makeOfflineBar() {
     const bar = document.createElement('div');
     bar.className = 'offline-bar';
@@ -181,23 +200,34 @@ export function start() {
   }
 
   function connection(up) {
-    if (up) {
+    streamDown = !up;
+    showConnection();
+  }
+
+  function showConnection() {
+    const words = 'Offline — changes will not be saved';
+    if (!browserOffline && !streamDown) {
       clearTimeout(offlineTimer);
       offlineTimer = 0;
       const wasOffline = offlineBar.textContent !== '';
       offlineBar.textContent = '';
       if (wasOffline) document.dispatchEvent(new CustomEvent('quickcart:online'));
+    } else if (browserOffline) {
+      clearTimeout(offlineTimer);
+      offlineTimer = 0;
+      offlineBar.textContent = words;
     } else if (!offlineTimer && offlineBar.textContent === '') {
       offlineTimer = setTimeout(() => {
         offlineTimer = 0;
-        offlineBar.textContent = 'Offline — changes will not be saved';
+        offlineBar.textContent = words;
       }, OFFLINE_AFTER_MS);
     }
   }
 
-  function streamState(up) {
+  // `again`: open after a stream was lost, so every tab re-reads its page at the next count.
+  function streamState(up, again = false) {
     connection(up);
-    if (channel) channel.postMessage({ type: 'connection', up });
+    if (channel) channel.postMessage({ type: 'connection', up, again });
   }
 
   // ---- the stream (leader or unshared tab) -------------------------------
@@ -211,11 +241,13 @@ export function start() {
         if (!current()) return;
         stream.open = true;
         attempts = 0;
-        streamState(true);
+        if (opened) rereadOnSync = true;
+        streamState(true, opened);
         // After a stream was lost, the server may have restarted with a new release (install.js).
         document.dispatchEvent(new CustomEvent('quickcart:stream-open', { detail: { again: opened } }));
         opened = true;
       },
+      quietLimit,
       onEvent(name, data) {
         if (!current()) return;
         // `badge-text` follows each `badge` event with the count and its texts.
@@ -292,8 +324,10 @@ export function start() {
       if (data.type === 'badge') apply(data.texts);
       else if (data.type === 'catalog') onStale();
       else if (data.type === 'order') orderMoved(data.order);
-      else if (data.type === 'connection') connection(data.up === true);
-      else if (data.type === 'hello' && source && last !== null) {
+      else if (data.type === 'connection') {
+        connection(data.up === true);
+        if (data.again === true) rereadOnSync = true;
+      } else if (data.type === 'hello' && source && last !== null) {
         channel.postMessage({ type: 'badge', texts: lastTexts });
         channel.postMessage({ type: 'connection', up: source.open });
       }
@@ -339,6 +373,21 @@ export function start() {
   window.addEventListener('pageshow', (event) => { if (event.persisted) resume(); });
   document.addEventListener('resume', resume);
 
+  // The browser's own word on the network. Back online, a stream held here is opened anew
+  // (the old connection may have died unnoticed), and its first count has every tab re-read
+  // its page; a tab that follows a leader hears of it from there.
+  window.addEventListener('offline', () => {
+    browserOffline = true;
+    showConnection();
+  });
+  window.addEventListener('online', () => {
+    browserOffline = false;
+    showConnection();
+    if (!running || (shared && !releaseLock)) return;
+    attempts = 0;
+    openStream();
+  });
+
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState !== 'visible') return;
     if (hideWhenSeen) { hideWhenSeen = false; hideToastLater(); }
@@ -350,6 +399,7 @@ export function start() {
   });
 
   start();
+  if (browserOffline) showConnection();
 
   return {
     ownChangeStarted() { ownChanges += 1; },

@@ -215,11 +215,14 @@ def test_events_and_posts_bypass_the_worker_and_an_offline_post_keeps_its_fields
     assert driver.find_element(By.CSS_SELECTOR, 'input[name="display_name"]').get_attribute("value") == "Tunnel Traveller"
     assert driver.execute_script("return document.body.dataset.page") == "profile", "the page stays where it was"
 
+    # Back online the message goes, as stale, and what was typed stays, to be saved again.
     network(driver, online=True)
-    press(driver, "Retry")
-    wait_for(lambda: driver.execute_script(
-        "return document.querySelector('input[name=\"display_name\"]').value") == "Tunnel Traveller"
-        and not driver.find_elements(By.CSS_SELECTOR, ".form-error"), what="the name saved once back online")
+    wait_for(lambda: not driver.find_elements(By.CSS_SELECTOR, ".form-error"), what="the offline message gone once back online")
+    assert driver.find_element(By.CSS_SELECTOR, 'input[name="display_name"]').get_attribute("value") == "Tunnel Traveller"
+    press(driver, "Save")
+    wait_for(lambda: 'value="Tunnel Traveller"' in driver.execute_script(
+        "return fetch('/profile', {cache: 'no-store'}).then((r) => r.text())"), what="the name saved once back online")
+    assert not driver.find_elements(By.CSS_SELECTOR, ".form-error")
 
 
 def test_a_new_release_takes_over_without_mixing_its_files_with_the_last_ones(shop, profile, browser):

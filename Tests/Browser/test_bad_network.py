@@ -1,0 +1,111 @@
+"""A live page on a bad network (issue "Installable, and honest on a bad network"): a stream
+that goes silent is noticed, and the browser's offline and online are heeded.
+
+A silent connection is made by a small TCP proxy between Chromium and the shop
+(`tunnel_proxy.py`); the browser's offline and online by the DevTools Protocol. The
+shop runs with `--test-heartbeat 1` (a keep-alive comment every second, not every 15), so a
+silent stream is noticed in about 4.5 s rather than 25.5 s.
+"""
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import PHONE, ROOT, QuickCartServer
+from forms_support import page_marker, same_page
+from pages import badge, press, wait_for
+from test_live_pages import inline_error, offline_bar
+from test_offline_app import network
+from tunnel_proxy import TunnelProxy
+
+
+@pytest.fixture
+def shop():
+    """A shop of its own with a keep-alive comment every second, behind a proxy."""
+    binary = Path(os.environ.get("QUICKCART_BINARY", ROOT / ".build" / "debug" / "quickcart"))
+    server = QuickCartServer(binary, ("--test-heartbeat", "1"))
+    proxy = TunnelProxy(int(server.url.rsplit(":", 1)[1]))
+    yield server, proxy
+    proxy.close()
+    server.stop()
+
+
+def other_client(browser, driver, server_url):
+    """A second browser of the same session that reaches the shop directly, not through the proxy."""
+    other = browser(size=PHONE)
+    other.get(server_url + "/healthz")
+    for cookie in driver.get_cookies():
+        other.add_cookie({"name": cookie["name"], "value": cookie["value"], "path": "/"})
+    other.get(server_url + "/cart")
+    return other
+
+
+def cart_page(driver):
+    """What the open cart page shows: each row's quantity, the Items count, the subtotal and the badge."""
+    return driver.execute_script("""
+        const rows = {};
+        for (const row of document.querySelectorAll('main li[id^="item-"]')) {
+          rows[row.querySelector('.cart-item__name').textContent.trim()] = row.querySelector('[data-quantity]').textContent.trim();
+        }
+        const badge = document.querySelector('[data-badge]');
+        return { rows, items: document.querySelector('td[data-count]').textContent.trim(),
+                 subtotal: document.querySelector('[data-subtotal]').textContent.trim(),
+                 badge: badge.hidden ? '' : badge.textContent.trim() };
+    """)
+
+
+def stream_open(server):
+    """Whether the page's event stream is open on the shop (so a change now reaches it)."""
+    return server.event_stream_count() == 1
+
+
+def test_a_stream_gone_silent_is_noticed_and_afterwards_the_badge_and_cart_are_right(shop, browser):
+    server, proxy = shop
+    driver = browser(size=PHONE)
+    driver.get(proxy.url + "/cart")
+    wait_for(lambda: stream_open(server), what="the cart page's stream, open")
+    other = other_client(browser, driver, server.url)
+    page_marker(driver)
+
+    # The connections through the proxy go silent: no FIN, no RST, nothing more arrives.
+    proxy.forget()
+    wait_for(lambda: offline_bar(driver) == "Offline — changes will not be saved", timeout=12.0,
+             what="the Offline bar once the stream has been silent longer than its keep-alives allow")
+    press(other, "Increase quantity of Trail Running Shoes")
+    wait_for(lambda: badge(other) == "4", what="the other client's badge after its increase")
+    assert badge(driver) == "3", "nothing can reach the page in the tunnel"
+
+    # The page asks again after 2, 4, 8 s (±30 %) of failures, so within about 11 s of the end.
+    proxy.restore()
+    expected = cart_page(other)
+    wait_for(lambda: cart_page(driver) == expected and offline_bar(driver) == "", timeout=20.0,
+             what=f"the page and its badge as the shop holds them ({expected}) after the tunnel, without a reload")
+    assert same_page(driver), "the page recovered in place, not by a reload"
+
+
+def test_offline_shows_the_bar_at_once_and_online_brings_the_page_and_badge_together(shop, browser):
+    server, _ = shop
+    driver = browser(size=PHONE)
+    driver.get(server.url + "/cart")
+    wait_for(lambda: stream_open(server), what="the cart page's stream, open")
+    other = other_client(browser, driver, server.url)
+    page_marker(driver)
+
+    network(driver, online=False)
+    wait_for(lambda: offline_bar(driver) == "Offline — changes will not be saved", timeout=2.0,
+             what="the Offline bar as soon as the browser says it is offline")
+    press(driver, "Remove Insulated Water Bottle")
+    wait_for(lambda: inline_error(driver).startswith("You’re offline"), what="the post's own message that it was not sent")
+
+    # Meanwhile the cart changes elsewhere; the page cannot read itself again while offline.
+    press(other, "Increase quantity of Trail Running Shoes")
+    wait_for(lambda: badge(other) == "4", what="the other client's badge after its increase")
+
+    network(driver, online=True)
+    expected = cart_page(other)
+    wait_for(lambda: cart_page(driver) == expected, timeout=8.0,
+             what=f"the page and its badge as the shop holds them ({expected}) once back online")
+    assert offline_bar(driver) == "" and inline_error(driver) == "", \
+        f"back online, no Offline bar ({offline_bar(driver)!r}) and no stale message ({inline_error(driver)!r})"
+    assert same_page(driver), "the page recovered in place, not by a reload"
+
