@@ -11,7 +11,9 @@
 // One post at a time: a second press of a form on its way is dropped (no double submits),
 // except a stepper's, which is queued and counts (its post is relative: the server applies
 // the difference from the quantity its page showed); a press of another form waits its turn. A post that fails (no connection, a 5xx) leaves
-// an inline message with Retry beside the form, never the browser's error page. GET forms
+// an inline message beside the form, never the browser's error page: Retry where nothing was
+// changed, and where the post may have arrived although its answer did not (the connection
+// broke), no Retry but the page read again once the shop answers, to show what it holds. GET forms
 // (Search) stay ordinary navigations. (Over 400 lines: posting, morphing, keeping the place
 // and the messages share one queue and one place-keeping, which splitting would expose.)
 //
@@ -83,12 +85,15 @@ export function start(live) {
     refresh();
   });
 
-  // The stream is back: what failed while it was down may be tried again.
+  // The stream is back: what failed while it was down may be tried again. (A change that may
+  // have been made keeps its message, which says what the page shows once it has read itself.)
   document.addEventListener('quickcart:online', () => {
-    for (const box of document.querySelectorAll('.form-error')) box.remove();
+    for (const box of document.querySelectorAll('.form-error:not([data-uncertain]):not([data-settled])')) box.remove();
   });
 
   function post(form, submitter, action, body, place) {
+    // Offline, the browser sends nothing; online, a failure can come after the shop had the post.
+    const unsent = navigator.onLine === false;
     return fetch(action.href, {
       method: 'POST',
       body,
@@ -131,7 +136,7 @@ export function start(live) {
         restore();
         if (message) say(message);
       })
-      .catch(() => showError(form, submitter, 0, ''));
+      .catch(() => showError(form, submitter, 0, '', unsent));
   }
 
   // A form the server refused field by field (checkout's Delivery): its page comes back
@@ -149,13 +154,18 @@ export function start(live) {
 
   // ---- the page refetches itself when the cart changed elsewhere -------------
 
-  // Whether the page will show the news: false where it cannot re-read itself.
-  function refresh() {
+  // Whether the page may re-read itself.
+  function rereads() {
     if (!/^(home|search|cart|profile)$/.test(document.body.dataset.page || '')) return false;
     // A page holding what the shopper typed, or what they are about to order (checkout's
     // Delivery and Review), is never changed under them: its badge follows alone, and
     // Place order finds out on the server whether anything changed.
-    if (document.querySelector('main [data-keeps-input]')) return false;
+    return !document.querySelector('main [data-keeps-input]');
+  }
+
+  // Whether the page will show the news: false where it cannot re-read itself.
+  function refresh() {
+    if (!rereads()) return false;
     if (posting > 0) return true; // the post's answer brings the page; news after it refreshes then
     if (document.visibilityState === 'hidden') { staleWhileHidden = true; return true; }
     if (refreshing) { refreshAgain = true; return true; } // bursts coalesce into one more fetch
@@ -168,7 +178,7 @@ export function start(live) {
       .then((res) => (res.ok && !res.redirected ? res.text() : null))
       .then((html) => {
         const doc = html && parse(html);
-        if (!doc || doc.body.dataset.page !== document.body.dataset.page) return;
+        if (!doc || doc.body.dataset.page !== document.body.dataset.page) { recoverLater(); return; }
         if (posting > 0 || posted !== before) { refreshAgain = true; return; } // older than a post's answer
         // A newer release's page is not morphed into this one: install.js offers a reload.
         if (otherRelease(doc)) { document.dispatchEvent(new CustomEvent('quickcart:release')); return; }
@@ -178,7 +188,7 @@ export function start(live) {
         morphPage(doc);
         restore();
       })
-      .catch(() => {}) // offline or aborted: the next event or page load corrects it
+      .catch(recoverLater) // offline or aborted: the next event, page load or recovery corrects it
       .finally(() => {
         refreshing = null;
         if (refreshAgain) { refreshAgain = false; refresh(); }
@@ -229,6 +239,7 @@ export function start(live) {
     if (nav && freshNav) morph(nav, freshNav);
     document.dispatchEvent(new CustomEvent('quickcart:morphed'));
     if (live) live.pageShows(countIn(doc));
+    settleUncertain();
   }
 
   function countIn(doc) {
@@ -413,18 +424,43 @@ export function start(live) {
     return text ? text.textContent.trim() : '';
   }
 
-  // An inline message beside the form that failed, with a way forward: Retry when the
-  // shop could not be reached or could not save, Reload when the page itself is stale.
-  function showError(form, submitter, status, text) {
+  // An inline message beside the form that failed, with a way forward: Retry when nothing was
+  // changed (the shop said so, or the post was never sent), Reload when the page itself is
+  // stale. A post sent with no answer back may have been applied (the answer is what was
+  // lost), and pressing again would apply it twice: so, as a careful shop does, no Retry, but
+  // the page shows what the shop holds as soon as it answers, for the shopper to decide.
+  function showError(form, submitter, status, text, unsent) {
     clearError(form);
-    const retry = status === 0 || status >= 500;
+    const uncertain = status === 0 && !unsent;
+    const retry = status >= 500 || (status === 0 && unsent);
     const box = document.createElement('div');
     box.className = 'form-error';
     box.dataset.client = '';
     const words = document.createElement('p');
     words.textContent = text || (status !== 0 ? 'That did not work, so nothing was changed.'
-      : navigator.onLine === false ? 'You’re offline, so this was not sent. What you entered is still here: Retry once you’re back online.'
-        : 'Could not reach QuickCart, so nothing was changed.');
+      : unsent ? 'You’re offline, so this was not sent. What you entered is still here: Retry once you’re back online.'
+        : rereads() ? 'Could not reach QuickCart, so this may or may not have been done. This page will show what QuickCart holds as soon as it answers.'
+          : 'Could not reach QuickCart, so this may or may not have been done. Reload to see what QuickCart holds before trying again.');
+    box.append(words);
+    if (uncertain && rereads()) {
+      box.dataset.uncertain = '';
+      box.failedForm = form;
+      box.failedSubmitter = submitter;
+    } else {
+      box.append(errorButton(form, submitter, box, retry));
+    }
+    // Inside the row (a list holds only rows), across its whole width; else after the form.
+    const row = form.closest('li[id]');
+    if (row) row.append(box);
+    else form.after(box);
+    form.errorBox = box;
+    announce(words.textContent);
+    // After this post's turn in the queue, so the read is not taken for its answer.
+    if (box.dataset.uncertain !== undefined) setTimeout(recover, 0);
+  }
+
+  // Retry sends the form again as it is now; Reload loads the page.
+  function errorButton(form, submitter, box, retry) {
     const button = document.createElement('button');
     button.type = 'button';
     button.className = 'button button--tinted';
@@ -437,13 +473,45 @@ export function start(live) {
       if (form.requestSubmit) form.requestSubmit(again);
       else if (again) again.click();
     });
-    box.append(words, button);
-    // Inside the row (a list holds only rows), across its whole width; else after the form.
-    const row = form.closest('li[id]');
-    if (row) row.append(box);
-    else form.after(box);
-    form.errorBox = box;
-    announce(words.textContent);
+    return button;
+  }
+
+  // ---- after a change that may or may not have been made ---------------------------
+
+  let recoverTimer = 0;
+  let recoverAttempts = 0;
+
+  // Reads the page again while a change's fate is unknown: the morph (settleUncertain) ends it.
+  function recover() {
+    clearTimeout(recoverTimer);
+    recoverTimer = 0;
+    if (!document.querySelector('.form-error[data-uncertain]')) return;
+    if (posting > 0) recoverLater(); // a post's answer may bring the page; else the read comes next
+    else refresh();
+  }
+
+  // The shop did not answer the read: again later, backing off from 1 s to 30 s, ±30 %.
+  function recoverLater() {
+    if (recoverTimer || !document.querySelector('.form-error[data-uncertain]')) return;
+    const delay = Math.min(30000, 1000 * 2 ** recoverAttempts) * (0.7 + Math.random() * 0.6);
+    recoverAttempts += 1;
+    recoverTimer = setTimeout(recover, delay);
+  }
+
+  // The page now shows what the shop holds: each message of a change in doubt says so, and
+  // only now offers Retry, for the shopper who sees that the change is not there.
+  function settleUncertain() {
+    clearTimeout(recoverTimer);
+    recoverTimer = 0;
+    recoverAttempts = 0;
+    for (const box of document.querySelectorAll('.form-error[data-uncertain]')) {
+      delete box.dataset.uncertain;
+      box.dataset.settled = '';
+      const words = box.querySelector('p');
+      words.textContent = 'QuickCart answered again, and this page now shows what it holds. Check whether your change is there before you retry.';
+      box.append(errorButton(box.failedForm, box.failedSubmitter, box, true));
+      announce(words.textContent);
+    }
   }
 
   function clearError(form) {

@@ -1,8 +1,9 @@
 """A live page on a bad network (issue "Installable, and honest on a bad network"): a stream
-that goes silent is noticed, and the browser's offline and online are heeded.
+that goes silent is noticed, the browser's offline and online are heeded, and a post whose
+answer was lost is not said to have changed nothing.
 
-A silent connection is made by a small TCP proxy between Chromium and the shop
-(`tunnel_proxy.py`); the browser's offline and online by the DevTools Protocol. The
+A silent connection and a lost answer are made by a small TCP proxy between Chromium and the
+shop (`tunnel_proxy.py`); the browser's offline and online by the DevTools Protocol. The
 shop runs with `--test-heartbeat 1` (a keep-alive comment every second, not every 15), so a
 silent stream is noticed in about 4.5 s rather than 25.5 s.
 """
@@ -10,10 +11,11 @@ import os
 from pathlib import Path
 
 import pytest
+from selenium.webdriver.common.by import By
 
 from conftest import PHONE, ROOT, QuickCartServer
 from forms_support import page_marker, same_page
-from pages import badge, press, wait_for
+from pages import badge, button, press, wait_for
 from test_live_pages import inline_error, offline_bar
 from test_offline_app import network
 from tunnel_proxy import TunnelProxy
@@ -109,3 +111,37 @@ def test_offline_shows_the_bar_at_once_and_online_brings_the_page_and_badge_toge
         f"back online, no Offline bar ({offline_bar(driver)!r}) and no stale message ({inline_error(driver)!r})"
     assert same_page(driver), "the page recovered in place, not by a reload"
 
+
+def test_a_post_whose_answer_was_lost_is_not_said_to_have_changed_nothing(shop, browser):
+    server, proxy = shop
+    driver = browser(size=PHONE)
+    driver.get(proxy.url + "/cart")
+    wait_for(lambda: stream_open(server), what="the cart page's stream, open")
+    page_marker(driver)
+
+    # The post reaches the shop; its answer does not reach the browser. The page's first
+    # message is noted as it appears, as the page reads itself again at once.
+    driver.execute_script("""
+        window.firstError = null;
+        new MutationObserver(() => {
+          const box = document.querySelector('.form-error');
+          if (box && !window.firstError) window.firstError = { text: box.textContent, retry: !!box.querySelector('button') };
+        }).observe(document.body, { childList: true, subtree: true });
+    """)
+    proxy.cut_answers()
+    press(driver, "Increase quantity of Trail Running Shoes")
+    first = wait_for(lambda: driver.execute_script("return window.firstError"), what="the post's inline message")
+    assert "nothing was changed" not in first["text"], f"the page cannot know that nothing changed: {first['text']!r}"
+    assert "may or may not have been done" in first["text"], first["text"]
+    assert not first["retry"], "no Retry before the page shows what the shop holds: the change may have been made"
+
+    # The page reads itself again (the shop answers its GET), shows the cart as the shop holds
+    # it, and only then offers Retry.
+    wait_for(lambda: "now shows what it holds" in inline_error(driver), timeout=8.0,
+             what="the message saying the page now shows what the shop holds")
+    held = cart_page(other_client(browser, driver, server.url))
+    shown = cart_page(driver)
+    assert shown == held, f"the page shows {shown}; the shop holds {held}"
+    assert int(shown["rows"]["Trail Running Shoes"]) >= 2, f"the increase reached the shop, so the page shows it: {shown}"
+    assert button(driver, "Retry").is_displayed()
+    assert same_page(driver)

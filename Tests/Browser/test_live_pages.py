@@ -1,7 +1,8 @@
 """Every open window follows the cart, not just its badge (issue 13): "N in cart" on Home and
 Search and the cart's rows change in place when the cart changes in another window; and a
-server that goes away shows an Offline bar, a press then shows an inline error with Retry,
-and both go when the server is back."""
+server that goes away shows an Offline bar, a press then an inline message that cannot say
+whether the change was made, and when the server is back the bar goes and the page shows the
+cart as the server holds it, with Retry."""
 import os
 import re
 import shutil
@@ -144,7 +145,7 @@ def inline_error(driver):
         "const e = document.querySelector('.form-error'); return e ? e.textContent.replace(/\\s+/g, ' ').trim() : ''")
 
 
-def test_a_stopped_server_shows_offline_and_an_inline_retry_and_coming_back_clears_both(restartable, browser):
+def test_a_stopped_server_shows_offline_and_an_honest_message_and_coming_back_shows_the_cart_with_retry(restartable, browser):
     driver = browser(size=PHONE)
     driver.get(restartable.url + "/cart")
     wait_for(lambda: badge(driver) == "3", what="the demo cart")
@@ -155,14 +156,19 @@ def test_a_stopped_server_shows_offline_and_an_inline_retry_and_coming_back_clea
     wait_for(lambda: offline_bar(driver) == "Offline — changes will not be saved", timeout=10.0,
              what="the Offline bar a few seconds after the server stopped")
     press(driver, "Increase quantity of Trail Running Shoes")
-    wait_for(lambda: "Retry" in inline_error(driver), what="an inline error with Retry after a press while offline")
+    # The browser is online, so the post may have reached the shop before the connection broke.
+    wait_for(lambda: "may or may not have been done" in inline_error(driver),
+             what="an inline message after a press while the server is gone")
     assert same_page(driver) and driver.execute_script("return document.body.dataset.page") == "cart", \
         "expected the cart to stay, not the browser's error page"
     assert focused_name(driver) == "Increase quantity of Trail Running Shoes", "expected focus to stay on the control pressed"
-    assert button(driver, "Retry").is_displayed()
+    assert not driver.find_elements(By.CSS_SELECTOR, ".form-error button"), "no Retry while what the shop holds is unknown"
 
     restartable.start()
-    wait_for(lambda: offline_bar(driver) == "" and inline_error(driver) == "", timeout=15.0,
-             what="the Offline bar and the inline error gone once the server is back")
-    press_and_hear(driver, "Increase quantity of Trail Running Shoes", "Trail Running Shoes — 2 in cart")
+    wait_for(lambda: offline_bar(driver) == "" and "now shows what it holds" in inline_error(driver), timeout=15.0,
+             what="the Offline bar gone and the message saying the page shows the server's cart once it is back")
+    rows = dict(zip(row_names(driver, ".cart-item__name"), row_names(driver, "[data-quantity]")))
+    assert rows["Trail Running Shoes"] == "1", f"the server never had the post: {rows}"
+    press_and_hear(driver, "Retry", "Trail Running Shoes — 2 in cart")
+    assert inline_error(driver) == ""
     assert same_page(driver)
