@@ -126,10 +126,11 @@ function rememberCount() {
   new MutationObserver(keep).observe(link, { attributes: true, attributeFilter: ['aria-label'], subtree: true, childList: true });
 }
 
-// The offline page: the count last seen, marked as possibly out of date; back online, the
-// address asked for is loaded again.
+// The offline page: the count last seen, marked as possibly out of date; back online, or
+// once the shop answers again, the address asked for is loaded again.
 function showLastCount() {
   window.addEventListener('online', () => location.reload());
+  reloadWhenReachable();
   const link = cartLink();
   const badge = link && link.querySelector('[data-badge]');
   let last = null;
@@ -146,6 +147,23 @@ function showLastCount() {
     note.textContent = `When you were last online, your cart held ${last.items}. It may have changed since.`;
     note.hidden = false;
   }
+}
+
+// The shop may come back while the network stayed up (a restart, a tunnel's end), and then no
+// `online` event comes: so the page asks /healthz (two bytes, never kept by a cache or the
+// worker) after 1 s, then less and less often, up to every 30 s (±30 %, so many devices
+// spread out), and loads the address again once the shop answers that it is up.
+function reloadWhenReachable() {
+  let delay = 1000;
+  const later = () => {
+    setTimeout(ask, delay * (0.7 + Math.random() * 0.6));
+    delay = Math.min(delay * 2, 30000);
+  };
+  const ask = () => {
+    fetch('/healthz', { cache: 'no-store', credentials: 'omit' })
+      .then((answer) => (answer.ok ? location.reload() : later()), later);
+  };
+  later();
 }
 
 // ---- Profile: "Install the app" ----------------------------------------------

@@ -187,6 +187,25 @@ def test_the_worker_controls_the_page_offline_shows_the_offline_page_and_back_on
     assert cart_label(driver) == "Cart, 4 items"
 
 
+def test_the_offline_page_loads_the_address_again_by_itself_once_the_shop_answers(shop, profile, browser):
+    server = shop()
+    driver = browser(size=PHONE, profile=profile())
+    driver.get(server.url + "/")
+    wait_until_controlled(driver)
+
+    # The shop goes, not the network: no `online` event will come.
+    server.stop()
+    driver.get(server.url + "/cart")
+    wait_for(lambda: driver.execute_script("return document.body.dataset.page") == "offline", timeout=10.0,
+             what="the offline page for /cart with the shop gone")
+    assert driver.execute_script("return navigator.onLine") is True
+    server.start()
+    wait_for(lambda: driver.execute_script("return document.body.dataset.page") == "cart", timeout=15.0,
+             what="the cart, loaded by itself once the shop answers again")
+    assert driver.current_url == server.url + "/cart"
+    assert cart_label(driver) == "Cart, 3 items"
+
+
 def test_events_and_posts_bypass_the_worker_and_an_offline_post_keeps_its_fields_and_says_so(shop, profile, browser):
     server = shop()
     driver = browser(size=PHONE, profile=profile(), network_log=True)
