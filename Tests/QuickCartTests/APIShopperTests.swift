@@ -180,6 +180,39 @@ extension ShopTests {
             }
         }
 
+        @Test("A key's retry answers its order before anything else is checked: without a body, after its method was withdrawn", arguments: StoreBackend.allCases)
+        func replayBeforeChecks(backend: StoreBackend) throws {
+            let shop = try TestShop(on: backend)
+            defer { shop.stop() }
+            let app = try TestApp.create(port: shop.port)
+            let key = [("Idempotency-Key", "retry-after-timeout")]
+            let first = try app.send("POST", "/api/v1/checkout", json: ["delivery": TestApp.delivery], headers: key)
+            #expect(first.status == 201, "\(backend): \(first)")
+            let location = try #require(first.header("Location"))
+            #expect(try app.send("POST", "/api/v1/cart/lines", json: ["productId": "3"]).count == 1)
+
+            // The shopper saved no details, so without the key this would be delivery-required.
+            let bare = try app.send("POST", "/api/v1/checkout", headers: key)
+            #expect(bare.status == 200 && bare.header("Idempotent-Replayed") == "true" && bare.header("Location") == location, "\(backend): \(bare)")
+            let storage = try #require(shop.location).open()
+            try storage.deliveryMethods.replaceDeliveryMethods(DeliverySeed.methods.filter { $0.code != "express" })
+            storage.close()
+            let withdrawn = try app.send("POST", "/api/v1/checkout", json: ["delivery": TestApp.delivery], headers: key)
+            #expect(withdrawn.status == 200 && withdrawn.header("Location") == location, "\(backend): the withdrawn method refused the replay: \(withdrawn)")
+
+            // Another request under the key is still refused, whatever is wrong with it.
+            var elsewhere = TestApp.delivery
+            elsewhere["city"] = "Salem"
+            for (label, answer) in [
+                ("other details", try app.send("POST", "/api/v1/checkout", json: ["delivery": elsewhere], headers: key)),
+                ("a body that is no JSON", try app.send("POST", "/api/v1/checkout", body: Array("{".utf8), headers: key)),
+            ] {
+                #expect(answer.status == 422 && answer.problem == "idempotency-key-reused", "\(backend), \(label): \(answer)")
+            }
+            #expect((try app.get("/api/v1/orders").json["orders"] as? [Any])?.count == 1, "\(backend): a replay placed an order")
+            #expect(try app.get("/api/v1/cart").count == 1, "\(backend): a replay changed the cart")
+        }
+
         @Test("A token read nothing but the cart ends with the idle lifetime since it was issued, as an unstored session does")
         func unstoredTokenExpires() throws {
             let clock = try TestClock()

@@ -28,8 +28,13 @@ public struct OrderIntent: Hashable, Sendable, CustomStringConvertible {
     public init?(idempotencyKey: String) {
         let bytes = idempotencyKey.utf8
         guard (1...Self.maximumKeyLength).contains(bytes.count), bytes.allSatisfy({ (0x21...0x7E).contains($0) }) else { return nil }
-        key = "key:" + idempotencyKey
+        key = Self.keyPrefix + idempotencyKey
     }
+
+    /// Whether this is a client's `Idempotency-Key`, not a Review page's cart version.
+    public var isIdempotencyKey: Bool { key.hasPrefix(Self.keyPrefix) }
+
+    private static let keyPrefix = "key:"
 
     /// The longest client key taken, in characters.
     public static let maximumKeyLength = 255

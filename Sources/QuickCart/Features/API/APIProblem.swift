@@ -87,7 +87,7 @@ struct APIProblem: Error {
             case .rateLimited: "Too many requests of this kind from this address; wait for `Retry-After` seconds."
             case .invalidCode: "The code is mistyped, used already, expired or void. Ask the other device for a new one."
             case .deliveryRequired: "Checkout needs delivery details: send them as `delivery`, or save them on the web's checkout. Nothing was changed."
-            case .idempotencyKeyReused: "The key placed an order with other delivery details. A new order needs a new key; nothing was changed."
+            case .idempotencyKeyReused: "The key placed an order for another request (other delivery details, or a body that cannot be read). A new order needs a new key; nothing was changed."
             case .badRequest: "The request is malformed (its address or headers)."
             case .unavailable: "Storage cannot be reached or written just now; nothing was changed. Retry after `Retry-After` seconds."
             case .internalError: "The shop failed to answer; the failure is in its log. Retrying may work."

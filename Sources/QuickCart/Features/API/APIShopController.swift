@@ -27,7 +27,7 @@ struct APIShopController: Sendable {
 
     /// `GET /api/v1/catalog/:id`: one product, also one no longer for sale (carts may hold it).
     func product(_ http: Request) throws -> Response {
-        guard let id = http.routeParameters["id"].flatMap(APIRequest.id), let product = catalogDisplay.current.catalog.product(id: id) else {
+        guard let id = http.routeParameters["id"].flatMap(RecordID.parse), let product = catalogDisplay.current.catalog.product(id: id) else {
             throw APIProblem(.notFound, "There is no such product.")
         }
         return APIAnswer.json(capacity: 512) { APIModels.product(product, into: &$0) }
@@ -68,6 +68,14 @@ struct APIShopController: Sendable {
     /// the `Idempotency-Key` when sent (the same key again returns the order it placed, 200 with
     /// `Idempotent-Replayed: true`, and places none), else the cart's version as read.
     func checkout(_ request: APIRequest) throws -> Response {
+        let intent = try Self.intent(of: request)
+        // A key's order is its answer before anything else is checked: a retry must not be
+        // refused because the shop's methods or the saved details changed since it was placed.
+        if intent.isIdempotencyKey, let order = try orders.order(intent: intent, for: request.session) {
+            // A body that cannot be read is not the request that placed the order.
+            let body = try? APIBody.read(request.http, fields: APIDelivery.checkoutFields)
+            return try replay(order, asksTheSame: body.map { Self.asks(for: order, given: APIDelivery.details(in: $0)) } ?? false)
+        }
         let body = try APIBody.read(request.http, fields: APIDelivery.checkoutFields)
         let given = APIDelivery.details(in: body)
         // The web's checkout asks for delivery details; so does this one.
@@ -81,18 +89,6 @@ struct APIShopController: Sendable {
         let delivery = try APIDelivery.delivery(
             details, methods: try deliveryMethods.deliveryMethods(), subtotal: OrderPlacement.subtotal(of: shown), saved: given == nil
         )
-        let intent: OrderIntent
-        if let key = request.http.headers["Idempotency-Key"] {
-            guard request.http.headers.values(named: "Idempotency-Key").count == 1, let keyed = OrderIntent(idempotencyKey: key) else {
-                throw APIProblem(
-                    .badRequest, "Idempotency-Key must be one field of 1 to \(OrderIntent.maximumKeyLength) visible ASCII characters.",
-                    field: "Idempotency-Key"
-                )
-            }
-            intent = keyed
-        } else {
-            intent = .review(cartVersion: request.cartVersion)
-        }
         let placed: PlacedOrder
         do {
             placed = try carts.placeOrder(OrderPlacement(intent: intent, shownLines: shown, delivery: delivery), for: request.session, at: request.now)
@@ -112,15 +108,45 @@ struct APIShopController: Sendable {
         guard let order = try orders.order(id: placed.orderID, for: session) else {
             throw APIProblem(.internalError, "The order was placed but could not be read back.")
         }
-        if !placed.isNew, let given, order.delivery?.details != given {
+        // Another request with the same key placed it first.
+        if !placed.isNew { return try replay(order, asksTheSame: Self.asks(for: order, given: given)) }
+        var response = answer(order, status: .created)
+        response.headers["Location"] = "/api/v1/orders/" + order.number
+        return response
+    }
+
+    /// The intent of a checkout: its `Idempotency-Key`, else the cart's version as read.
+    /// - Throws: ``APIProblem/Kind/badRequest`` for a key that is not one field of 1 to 255
+    ///   visible ASCII characters.
+    private static func intent(of request: APIRequest) throws(APIProblem) -> OrderIntent {
+        guard let key = request.http.headers["Idempotency-Key"] else { return .review(cartVersion: request.cartVersion) }
+        guard request.http.headers.values(named: "Idempotency-Key").count == 1, let keyed = OrderIntent(idempotencyKey: key) else {
             throw APIProblem(
-                .idempotencyKeyReused, "This Idempotency-Key placed order \(order.number) with other delivery details; use a new key for a new order.",
+                .badRequest, "Idempotency-Key must be one field of 1 to \(OrderIntent.maximumKeyLength) visible ASCII characters.",
                 field: "Idempotency-Key"
             )
         }
-        var response = answer(order, status: placed.isNew ? .created : .ok)
+        return keyed
+    }
+
+    /// Whether a request with the delivery details `given` (`nil` when it sent none) asks for `order`.
+    private static func asks(for order: Order, given: DeliveryDetails?) -> Bool {
+        given == nil || given == order.delivery?.details
+    }
+
+    /// The answer to a key that placed `order` already: the order again, when the request
+    /// asks the same as the one that placed it.
+    /// - Throws: ``APIProblem/Kind/idempotencyKeyReused`` when it asks for something else.
+    private func replay(_ order: Order, asksTheSame: Bool) throws(APIProblem) -> Response {
+        guard asksTheSame else {
+            throw APIProblem(
+                .idempotencyKeyReused, "This Idempotency-Key placed order \(order.number) for another request; use a new key for a new order.",
+                field: "Idempotency-Key"
+            )
+        }
+        var response = answer(order, status: .ok)
         response.headers["Location"] = "/api/v1/orders/" + order.number
-        if !placed.isNew { response.headers["Idempotent-Replayed"] = "true" }
+        response.headers["Idempotent-Replayed"] = "true"
         return response
     }
 
@@ -142,7 +168,7 @@ struct APIShopController: Sendable {
     /// `GET /api/v1/orders/:id`: one of the shopper's orders; any other number is 404, so
     /// nobody learns which numbers are in use.
     func show(_ request: APIRequest) throws -> Response {
-        guard let id = request.http.routeParameters["id"].flatMap(APIRequest.id), let order = try orders.order(id: id, for: request.session) else {
+        guard let id = request.http.routeParameters["id"].flatMap(RecordID.parse), let order = try orders.order(id: id, for: request.session) else {
             throw APIProblem(.notFound, "There is no such order.")
         }
         let catalog = catalogDisplay.current.catalog

@@ -20,6 +20,15 @@ struct PostgresOrderStore: OrderStore {
         }
     }
 
+    func order(intent: OrderIntent, for session: Session) throws -> Order? {
+        guard session.isStored else { return nil }
+        return try pool.write { connection in
+            try Self.orders(
+                in: connection, where: "o.shopper_id = $1 AND o.intent = $2", [session.shopperID.postgresValue, intent.key.postgresValue], newestFirst: true
+            ).first
+        }
+    }
+
     /// The orders `condition` (on `orders o`) picks, with lines (and the slugs of products still
     /// in the catalog) and histories, by id. Run inside one transaction, so lines and histories
     /// agree (a move commits whole; reads see it whole or not at all within one statement, and

@@ -18,6 +18,13 @@ struct SQLiteOrderStore: OrderStore {
         }
     }
 
+    func order(intent: OrderIntent, for session: Session) throws -> Order? {
+        guard session.isStored else { return nil }
+        return try pool.read { db in
+            try Self.orders(in: db, where: "o.shopper_id = ? AND o.intent = ?", [session.shopperID, intent.key], newestFirst: true).first
+        }
+    }
+
     /// The orders `condition` (on `orders o`) picks, with lines (and the slugs of products still
     /// in the catalog) and histories, by id. Run inside one read, so lines and histories agree.
     static func orders(in db: Database, where condition: String, _ arguments: StatementArguments, newestFirst: Bool) throws -> [Order] {
