@@ -53,6 +53,11 @@ extension ShopTests {
             for tag in ["W/\"2\"", "2", "\"abc\""] {
                 #expect(try app.send("DELETE", "/api/v1/cart/lines/3", headers: [("If-Match", tag)]).status == 412, "\(backend): If-Match \(tag)")
             }
+            // `*` is valid only alone: beside a tag, or in one of several fields, it is malformed.
+            for fields in [["*, \"0\""], ["*, \"2\""], ["*,"], ["\"9\"", "*"], ["*", "\"2\""], ["*", "*"]] {
+                let answer = try app.send("DELETE", "/api/v1/cart/lines/3", headers: fields.map { ("If-Match", $0) })
+                #expect(answer.status == 412 && answer.problem == "stale-cart", "\(backend): If-Match \(fields): \(answer)")
+            }
             #expect(try app.send("DELETE", "/api/v1/cart/lines/3", headers: [("If-Match", "\"9\", \"2\"")]).status == 200)
             #expect(try app.send("POST", "/api/v1/cart/lines", json: ["productId": "3"], headers: [("If-Match", "*")]).status == 200)
         }

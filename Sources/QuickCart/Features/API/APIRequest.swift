@@ -11,15 +11,19 @@ struct APIRequest {
     /// Seconds since 1970 (UTC).
     let now: Int64
 
-    /// The `If-Match` condition on the cart: `nil` without one (or with `*`), else the version
-    /// the change is conditional on, to be checked again in the change's own transaction.
+    /// The `If-Match` condition on the cart: `nil` without one (or with `*` alone), else the
+    /// version the change is conditional on, to be checked again in the change's own transaction.
     /// - Throws: ``APIProblem/Kind/staleCart`` at once when no tag it lists is the cart's
-    ///   version now (a tag that is not a version, or a weak one, never matches).
+    ///   version now (a tag that is not a version, or a weak one, never matches), or when `*`
+    ///   is not the one value of all its fields (RFC 9110 allows it only alone: malformed).
     func ifMatchVersion() throws(APIProblem) -> Int64? {
         let fields = http.headers.values(named: "If-Match")
         guard !fields.isEmpty else { return nil }
-        let tags = fields.flatMap { $0.split(separator: ",") }.map { $0.trimmingWhitespace() }
-        if tags.contains("*") { return nil }
+        let tags = fields.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }.map { $0.trimmingWhitespace() }
+        if tags.contains("*") {
+            guard tags.count == 1 else { throw stale(cart, version: cartVersion) }
+            return nil
+        }
         let current = APIRequest.etag(of: cartVersion)
         guard tags.contains(current) else { throw stale(cart, version: cartVersion) }
         return cartVersion
