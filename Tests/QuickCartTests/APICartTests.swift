@@ -104,6 +104,10 @@ extension ShopTests {
                 ("oversize", try app.send("POST", "/api/v1/cart/lines", body: Array(("{\"productId\": \"" + String(repeating: "3", count: 17_000) + "\"}").utf8)), 413, "body-too-large", nil),
                 ("far oversize", try app.send("POST", "/api/v1/cart/lines", body: [UInt8](repeating: 0x20, count: 70_000)), 413, "body-too-large", nil),
                 ("not a product path", try app.send("PUT", "/api/v1/cart/lines/abc", json: ["quantity": 2]), 404, "not-found", nil),
+                // Ids are the strings the API gives: "01" is no alias of "1".
+                ("a leading zero in the path", try app.send("PUT", "/api/v1/cart/lines/01", json: ["quantity": 2]), 404, "not-found", nil),
+                ("a leading zero in a product's path", try app.get("/api/v1/catalog/01"), 404, "not-found", nil),
+                ("a leading zero in the body", try app.send("POST", "/api/v1/cart/lines", json: ["productId": "03"]), 422, "invalid-value", "productId"),
                 ("unknown address", try app.get("/api/v1/nothing"), 404, "not-found", nil),
                 ("escape", try app.get("/api/v1/catalog/%ZZ"), 400, "bad-request", nil),
                 ("overlong UTF-8 in the path", try app.get("/api/v1/catalog/%C0%80"), 400, "bad-request", nil),

@@ -175,8 +175,10 @@ extension ShopTests {
                 #expect(again.status == 303, "removing absent item \(id): \(again.summary)")
                 #expect(try browser.cart() == after, "removing absent item \(id) changed the cart")
             }
-            let nonsense = try browser.post("/cart/items/abc/remove")
-            #expect(nonsense.status == 404, "removing item “abc”: \(nonsense.summary)")
+            for nonsense in ["abc", "0\(shoes)", "+\(shoes)"] {
+                let answer = try browser.post("/cart/items/\(nonsense)/remove")
+                #expect(answer.status == 404, "removing item “\(nonsense)”: \(answer.summary)")
+            }
             #expect(try browser.cart() == after)
         }
 

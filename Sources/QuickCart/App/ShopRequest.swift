@@ -102,9 +102,9 @@ struct ShopRequest {
     }
 
     /// The id in the path (`/cart/items/:id/…`).
-    /// - Throws: ``HTTPError`` 404 unless it is a positive whole number.
+    /// - Throws: ``HTTPError`` 404 unless it is an id as the shop spells it (``RecordID``).
     func productID() throws -> Int64 {
-        guard let text = http.routeParameters["id"], let id = Int64(text), id > 0 else {
+        guard let id = http.routeParameters["id"].flatMap(RecordID.parse) else {
             throw HTTPError(.notFound, "There is no such item.")
         }
         return id

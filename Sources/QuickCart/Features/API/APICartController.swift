@@ -21,7 +21,7 @@ struct APICartController: Sendable {
         let body = try APIBody.read(request.http, fields: ["productId": .string, "quantity": .integer], required: ["productId"])
         let quantity = try Self.quantity(body.integer("quantity") ?? 1, field: "quantity")
         let text = body.string("productId") ?? ""
-        guard let id = APIRequest.id(text), let product = catalogDisplay.current.catalog.product(id: id) else {
+        guard let id = RecordID.parse(text), let product = catalogDisplay.current.catalog.product(id: id) else {
             throw APIProblem(.invalidValue, "There is no product “\(LogLine.printable(text, limit: 40))” in the catalog.", field: "productId")
         }
         guard product.isActive else {

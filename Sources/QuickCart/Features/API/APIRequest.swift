@@ -45,18 +45,11 @@ struct APIRequest {
     }
 
     /// The product id in the path (`/api/v1/cart/lines/:productId`).
-    /// - Throws: ``APIProblem/Kind/notFound`` unless it is a positive whole number.
+    /// - Throws: ``APIProblem/Kind/notFound`` unless it is an id as the shop spells it (``RecordID``).
     func pathID(_ name: String) throws(APIProblem) -> Int64 {
-        guard let text = http.routeParameters[name], let id = APIRequest.id(text) else {
+        guard let text = http.routeParameters[name], let id = RecordID.parse(text) else {
             throw APIProblem(.notFound, "There is no such item.")
         }
-        return id
-    }
-
-    /// An id as the API writes it: a positive whole number in plain ASCII digits, as a string.
-    static func id(_ text: String) -> Int64? {
-        guard (1...18).contains(text.utf8.count), text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-              let id = Int64(text), id > 0 else { return nil }
         return id
     }
 }

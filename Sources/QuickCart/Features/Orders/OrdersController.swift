@@ -14,9 +14,7 @@ struct OrdersController: Sendable {
     let page: ShopPage<OrderPageView>
 
     func show(_ request: ShopRequest) throws -> Response {
-        let text = request.http.routeParameters["id"] ?? ""
-        guard !text.isEmpty, text.utf8.count <= 18, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let id = Int64(text),
-              let order = try orders.order(id: id, for: request.session) else {
+        guard let id = request.http.routeParameters["id"].flatMap(RecordID.parse), let order = try orders.order(id: id, for: request.session) else {
             throw HTTPError(.notFound, "There is no such order among yours. Your orders are listed on Profile.")
         }
         return page.render(OrderPageView(order: order), title: "Order #\(order.number)", returnTo: "/orders/\(order.number)", for: request)
