@@ -12,11 +12,16 @@ import Glibc
 /// version, and the version string the access handler receives starts right after that NUL: the
 /// handler compares the two extents, and a difference means a NUL inside the target.
 ///
+/// The callback also notes an escaped slash (`%2F`) in the path: libmicrohttpd decodes it into
+/// a `/` that the decoded path cannot tell from a separator.
+///
 /// The mark is stored as an odd address (bit 0 set), which no object's address ever is, so the
 /// access handler tells it apart from the request state it later keeps in the same slot.
 struct RawTarget: Equatable {
     /// Whether the target up to its first NUL is well formed (escapes, control characters).
     let isWellFormed: Bool
+    /// Whether the path (the target before any `?`) holds `%2F` or `%2f`.
+    let hasEscapedSlash: Bool
     /// The target's length up to its first NUL.
     let length: Int
 
@@ -24,16 +29,20 @@ struct RawTarget: Equatable {
     init(inspecting uri: UnsafePointer<CChar>) {
         length = strlen(uri)
         isWellFormed = PercentEncodingValidator.isWellFormedTarget(uri)
+        hasEscapedSlash = Self.pathHasEscapedSlash(UnsafeRawBufferPointer(start: uri, count: length))
     }
 
-    init(isWellFormed: Bool, length: Int) {
+    init(isWellFormed: Bool, hasEscapedSlash: Bool = false, length: Int) {
         self.isWellFormed = isWellFormed
+        self.hasEscapedSlash = hasEscapedSlash
         self.length = length
     }
 
     /// The mark to leave in the `con_cls` slot.
     var slotValue: UnsafeMutableRawPointer {
-        UnsafeMutableRawPointer(bitPattern: UInt(truncatingIfNeeded: length) << 2 | (isWellFormed ? 0b10 : 0) | 1)!
+        UnsafeMutableRawPointer(
+            bitPattern: UInt(truncatingIfNeeded: length) << 3 | (hasEscapedSlash ? 0b100 : 0) | (isWellFormed ? 0b10 : 0) | 1
+        )!
     }
 
     /// The mark a slot holds, or `nil` when it holds something else (the request's state).
@@ -42,7 +51,20 @@ struct RawTarget: Equatable {
         let bits = UInt(bitPattern: slot)
         guard bits & 1 == 1 else { return nil }
         isWellFormed = bits & 0b10 != 0
-        length = Int(bits >> 2)
+        hasEscapedSlash = bits & 0b100 != 0
+        length = Int(bits >> 3)
+    }
+
+    /// Whether `target` holds `%2F` (either case) before its query.
+    private static func pathHasEscapedSlash(_ target: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        while index + 2 < target.count, target[index] != UInt8(ascii: "?") {
+            if target[index] == UInt8(ascii: "%"), target[index + 1] == UInt8(ascii: "2"), target[index + 2] | 0x20 == UInt8(ascii: "f") {
+                return true
+            }
+            index += 1
+        }
+        return false
     }
 
     /// Whether the whole target is well formed, given the `url` and `version` libmicrohttpd

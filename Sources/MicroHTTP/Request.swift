@@ -15,6 +15,8 @@ public struct Request: Sendable {
     /// The decoded path, without the query, e.g. `/cart/items/3/quantity`. In a request the
     /// server refuses because its path is not UTF-8, each bad byte reads as U+FFFD, so that the
     /// refusal can still be answered in the manner of the part of the site it was meant for.
+    /// A path sent with an escaped slash (`%2F`) is refused with 404: decoded, it would split
+    /// where the client did not.
     public var path: String {
         get { box.sent.path }
         set { unique().sent.path = newValue }

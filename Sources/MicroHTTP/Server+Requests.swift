@@ -20,7 +20,12 @@ extension Server {
         guard let stateAddress = slot.pointee, RawTarget(slot: stateAddress) == nil else {
             let target = RawTarget(slot: slot.pointee)
             let uriIsWellFormed = target?.isWellFormed(url: url, version: version) ?? false
-            let refusal = headRefusal(of: connection, targetLength: target?.length ?? 0, version: version)
+            var refusal = headRefusal(of: connection, targetLength: target?.length ?? 0, version: version)
+            if refusal == nil, target?.hasEscapedSlash == true {
+                // The decoded path would put a separator where the client wrote none, and no
+                // path segment can hold a "/": such a path names nothing here.
+                refusal = HTTPError(.notFound, "There is no page at this address.", reason: .notFound)
+            }
             // A target a NUL cut short is not what was sent: a responder reading raw targets gets none.
             let rawTarget = responder.readsRawTargets && target?.isWhole(url: url, version: version) == true
                 ? ConnectionContext.of(connection)?.rawTarget.withLock { $0 } ?? "" : ""
