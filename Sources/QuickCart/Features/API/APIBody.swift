@@ -38,9 +38,14 @@ struct APIBody {
     /// Reads the body of `request`. An empty body reads as `{}` unless `required` names a
     /// member (or `needsBody`); then it is refused.
     static func read(_ request: Request, fields: [String: FieldType], required: Set<String> = [], needsBody: Bool = false) throws(APIProblem) -> APIBody {
-        let contentType = request.headers["Content-Type"]
+        let contentTypes = request.headers.values(named: "Content-Type")
+        let contentType = contentTypes.first
         if request.body.count > maximumBytes {
             throw APIProblem(.bodyTooLarge, "The request body is \(request.body.count) bytes; at most \(maximumBytes) are accepted.")
+        }
+        if contentTypes.count > 1 {
+            // Which one the body follows would be a guess.
+            throw APIProblem(.unsupportedMediaType, "The body must be sent with one Content-Type: application/json; this request has \(contentTypes.count).")
         }
         if let contentType, !isJSON(contentType) {
             throw APIProblem(.unsupportedMediaType, "The body must be sent as application/json, not \(LogLine.printable(contentType, limit: 80)).")
@@ -114,10 +119,20 @@ struct APIBody {
         }
     }
 
-    /// Whether a `Content-Type` is JSON: `application/json`, with any parameters (`charset=utf-8`).
+    /// Whether a `Content-Type` is JSON: `application/json`, with any parameters, a charset only
+    /// as `utf-8` (`charset=utf-8`, any case, quoted or not).
     static func isJSON(_ contentType: String) -> Bool {
-        let type = contentType.prefix { $0 != ";" }.trimmingWhitespace()
-        return type.lowercased() == "application/json"
+        let parts = contentType.split(separator: ";", omittingEmptySubsequences: false)
+        guard parts[0].trimmingWhitespace().lowercased() == "application/json" else { return false }
+        // The body is read as UTF-8 (RFC 8259 defines no other), so a charset naming
+        // another encoding is refused rather than misread.
+        return parts.dropFirst().allSatisfy { parameter in
+            let pair = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard pair[0].trimmingWhitespace().lowercased() == "charset" else { return true }
+            let value = pair.count == 2 ? pair[1].trimmingWhitespace() : ""
+            let charset = value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"") ? String(value.dropFirst().dropLast()) : value
+            return charset.lowercased() == "utf-8"
+        }
     }
 
     /// The string member `name`, if given.

@@ -75,7 +75,7 @@ struct APIProblem: Error {
             case .invalidJSON: "The request body is not well-formed JSON in UTF-8. Nothing was changed."
             case .invalidBody: "The JSON has a field this request does not take, lacks one it needs, or has a value of the wrong type (a number sent as a string, say); `field` names it. Nothing was changed."
             case .invalidValue: "A value has the right type but is outside what it may be (a quantity outside 1...10, an unknown product); `field` names it. Nothing was changed."
-            case .unsupportedMediaType: "A request with a body must send it as `Content-Type: application/json`. Nothing was changed."
+            case .unsupportedMediaType: "A request with a body must send it with one `Content-Type: application/json` field (a charset only as `utf-8`). Nothing was changed."
             case .bodyTooLarge: "Request bodies are limited to 16 KiB. Nothing was changed."
             case .unauthorized: "Send `Authorization: Bearer TOKEN` with a token from `POST /api/v1/clients`. A token signed out from the devices list, or idle past the shop's idle lifetime, no longer works: create a new client."
             case .notFound: "There is nothing at this address, or it is not this shopper's."
