@@ -62,6 +62,23 @@ extension ShopTests {
             #expect(try app.send("POST", "/api/v1/cart/lines", json: ["productId": "3"], headers: [("If-Match", "*")]).status == 200)
         }
 
+        @Test("A change that changes nothing keeps the ETag, so another device's If-Match of it still passes", arguments: StoreBackend.allCases)
+        func unchangingChange(backend: StoreBackend) throws {
+            let shop = try TestShop(on: backend)
+            defer { shop.stop() }
+            let app = try TestApp.create(port: shop.port)
+            let other = TestApp(port: shop.port, token: app.token)
+            // The starter cart: one of product 1, two of product 2.
+            for (label, answer) in [
+                ("decrease at 1", try app.send("PATCH", "/api/v1/cart/lines/1", json: ["difference": -1])),
+                ("the quantity there", try app.send("PUT", "/api/v1/cart/lines/2", json: ["quantity": 2])),
+            ] {
+                #expect(answer.status == 200 && answer.header("ETag") == "\"0\"" && answer.quantities == ["1": 1, "2": 2], "\(backend), \(label): \(answer)")
+            }
+            let changed = try other.send("PUT", "/api/v1/cart/lines/1", json: ["quantity": 3], headers: [("If-Match", "\"0\"")])
+            #expect(changed.status == 200 && changed.header("ETag") == "\"1\"", "\(backend): \(changed)")
+        }
+
         @Test("Concurrent If-Match changes of one version: exactly one wins, the others get 412", arguments: StoreBackend.allCases)
         func ifMatchRace(backend: StoreBackend) throws {
             let shop = try TestShop(on: backend)

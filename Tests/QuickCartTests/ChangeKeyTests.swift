@@ -83,6 +83,52 @@ struct ChangeKeyTests {
         #expect(try storage.sessions.stored(session) == nil, "a refused change stores nothing")
     }
 
+    @Test("A keyed press that changes nothing keeps the version, stores no one and keeps no key: the line's press stays a replay", arguments: StoreBackend.allCases)
+    func keyedPressThatChangesNothing(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let shoes = try storage.product("trail-running-shoes")
+        let session = TestSessions.new()
+        // The starter cart: one pair of shoes, two bottles, at version 0.
+        let decrease = try Self.key("press-00000000000f1")
+        for _ in 0..<2 {
+            let atOne = try storage.carts.adjustQuantity(by: -1, of: shoes.id, for: session, at: now, key: decrease)
+            #expect(atOne == CartChange(itemCount: 3, version: 0), "a decrease at 1, and its resend")
+        }
+        #expect(try storage.sessions.stored(session) == nil, "a press that changed nothing stored the session")
+
+        let increase = try Self.key("press-00000000000f2"), same = try Self.key("press-00000000000f3")
+        #expect(try storage.carts.adjustQuantity(by: 1, of: shoes.id, for: session, at: now, key: increase) == CartChange(itemCount: 4, version: 1))
+        for _ in 0..<2 {
+            let unchanged = try storage.carts.setQuantity(2, of: shoes.id, for: TestSessions.stored(session), at: now, key: same)
+            #expect(unchanged == CartChange(itemCount: 4, version: 1), "the quantity there, and its resend: no replay, no new version")
+        }
+        let resent = try storage.carts.adjustQuantity(by: 1, of: shoes.id, for: TestSessions.stored(session), at: now, key: increase)
+        #expect(resent == CartChange(itemCount: 4, version: 1, isReplay: true), "the line still holds the key of the press that changed it")
+        let stored = try #require(try storage.sessions.stored(session))
+        #expect(stored.cart.quantity(of: shoes.id) == 2 && stored.cartVersion == 1)
+    }
+
+    @Test("Keyed Increase presses, each sent twice, raise the quantity once each up to 10; a resend at 10 is still a replay", arguments: StoreBackend.allCases)
+    func keyedPressesUpToTheMaximum(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let shoes = try storage.product("trail-running-shoes")
+        let session = TestSessions.new()
+        _ = try storage.carts.add(productID: try storage.product("ultralight-tent").id, for: session, at: now)
+        var answers: [CartChange] = []
+        for press in 1...12 {
+            let key = try Self.key("press-0000000000\(100 + press)")
+            for _ in 0..<2 { answers.append(try storage.carts.adjustQuantity(by: 1, of: shoes.id, for: TestSessions.stored(session), at: now, key: key)) }
+        }
+        // Shoes go 1 to 10 in nine presses (versions 2 to 10); the last three change nothing.
+        let versions = (2...10).map(Int64.init) + [10, 10, 10]
+        #expect(answers.map(\.version) == versions.flatMap { [$0, $0] })
+        #expect(answers.map(\.isReplay) == Array(repeating: [false, true], count: 9).flatMap(\.self) + Array(repeating: false, count: 6))
+        let stored = try #require(try storage.sessions.stored(session))
+        #expect(stored.cart.quantity(of: shoes.id) == 10 && stored.cartVersion == 10)
+    }
+
     @Test("Lines stored before change keys keep their quantities and the cart its version; keys work after", arguments: StoreBackend.allCases)
     func migrationKeepsLines(backend: StoreBackend) throws {
         let location = try backend.makeLocation()

@@ -232,7 +232,7 @@ struct StoreTests {
         #expect(first == CartChange(itemCount: 4, version: 1))
         var change = first
         for _ in 0..<12 { change = try storage.carts.add(productID: shoes.id, for: TestSessions.stored(session), at: now) }
-        #expect(change == CartChange(itemCount: 13, version: 13), "shoes stop at 10: 10 + 2 bottles + 1 tent")
+        #expect(change == CartChange(itemCount: 13, version: 10), "shoes stop at 10 (10 + 2 bottles + 1 tent); adding more changes nothing, the version neither")
         let cart = try #require(try storage.sessions.stored(session)).cart
         #expect(cart.items.map(\.product.slug) == ["trail-running-shoes", "insulated-water-bottle", "ultralight-tent"])
         #expect(cart.quantity(of: shoes.id) == 10)
@@ -269,13 +269,39 @@ struct StoreTests {
         #expect(throws: CartError.notInCart) { try storage.carts.adjustQuantity(by: 1, of: tent.id, for: TestSessions.stored(session), at: now) }
     }
 
+    @Test("A change that changes nothing leaves the version as it is and stores no new session", arguments: StoreBackend.allCases)
+    func changesThatChangeNothing(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let shoes = try storage.product("trail-running-shoes"), bottle = try storage.product("insulated-water-bottle")
+        let tent = try storage.product("ultralight-tent")
+        let session = TestSessions.new()
+        // The starter cart: one pair of shoes, two bottles, at version 0.
+        let asItIs = CartChange(itemCount: 3, version: 0)
+        #expect(try storage.carts.adjustQuantity(by: -1, of: shoes.id, for: session, at: now) == asItIs, "decrease at 1")
+        #expect(try storage.carts.setQuantity(2, of: bottle.id, for: session, at: now) == asItIs, "the quantity there")
+        #expect(try storage.carts.setQuantity(0, of: shoes.id, for: session, at: now) == asItIs, "clamped to the 1 there")
+        #expect(try storage.carts.remove(productID: tent.id, for: session, at: now) == asItIs, "a line not there")
+        #expect(try storage.sessions.stored(session) == nil, "a change that changed nothing stored the session")
+        #expect(throws: CartError.notInCart) { try storage.carts.setQuantity(2, of: tent.id, for: session, at: now) }
+
+        let full = try storage.carts.setQuantity(10, of: shoes.id, for: session, at: now)
+        #expect(full == CartChange(itemCount: 12, version: 1))
+        let stored = TestSessions.stored(session)
+        #expect(try storage.carts.add(productID: shoes.id, for: stored, at: now) == full, "adding at 10")
+        #expect(try storage.carts.adjustQuantity(by: 3, of: shoes.id, for: stored, at: now, ifVersion: 1) == full, "raising at 10")
+        #expect(throws: CartError.staleVersion) { try storage.carts.setQuantity(10, of: shoes.id, for: stored, at: now, ifVersion: 0) }
+        #expect(try storage.sessions.stored(session)?.cartVersion == 1)
+    }
+
     @Test("Concurrent adjustments of one line all count", arguments: StoreBackend.allCases)
     func concurrentAdjustmentsAllCount(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
         let shoes = try storage.product("trail-running-shoes")
         let session = TestSessions.new()
-        _ = try storage.carts.setQuantity(1, of: shoes.id, for: session, at: now)
+        // A change, so that the session is stored: setting the 1 there would change nothing.
+        _ = try storage.carts.setQuantity(2, of: shoes.id, for: session, at: now)
         let failures = Mutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             do {
@@ -286,18 +312,18 @@ struct StoreTests {
         }
         #expect(failures.withLock { $0 } == [])
         let stored = try #require(try storage.sessions.stored(session))
-        #expect(stored.cart.quantity(of: shoes.id) == 9)
+        #expect(stored.cart.quantity(of: shoes.id) == 10)
         #expect(stored.cartVersion == 9)
     }
 
-    @Test("remove takes a line out; removing an absent one changes nothing but the version", arguments: StoreBackend.allCases)
+    @Test("remove takes a line out; removing an absent one changes nothing, the version neither", arguments: StoreBackend.allCases)
     func remove(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()
         defer { storage.close() }
         let shoes = try storage.product("trail-running-shoes"), tent = try storage.product("ultralight-tent")
         let session = TestSessions.new()
         #expect(try storage.carts.remove(productID: shoes.id, for: session, at: now) == CartChange(itemCount: 2, version: 1))
-        #expect(try storage.carts.remove(productID: tent.id, for: TestSessions.stored(session), at: now) == CartChange(itemCount: 2, version: 2))
+        #expect(try storage.carts.remove(productID: tent.id, for: TestSessions.stored(session), at: now) == CartChange(itemCount: 2, version: 1))
         let cart = try #require(try storage.sessions.stored(session)).cart
         #expect(cart.items.map(\.product.slug) == ["insulated-water-bottle"])
     }

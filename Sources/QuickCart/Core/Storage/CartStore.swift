@@ -37,11 +37,16 @@ public enum CartError: Error, Equatable {
 
 /// Changes to a session's cart. Each is one transaction that also stores a new session (see
 /// ``SessionStore``), bumps the cart's version and reads the new count before committing.
-/// Quantities always stay within ``Cart/quantityRange``.
+/// A change that changes nothing (a quantity there already, an add at the maximum, a remove of
+/// a line not there) commits nothing: it answers the cart's count and version as they are, and
+/// a session not stored stays so. Quantities always stay within ``Cart/quantityRange``.
 ///
 /// A change of one line (add, set, adjust) may carry a ``ChangeKey``: it is kept on the line
 /// it writes, and a change carrying the key the line holds writes nothing and returns the cart
-/// as it is, marked ``CartChange/isReplay``. Changes without a key all count.
+/// as it is, marked ``CartChange/isReplay``. Changes without a key all count. A keyed change
+/// that changes nothing keeps no key either: the line keeps the key of the press that last
+/// changed it, so that press's resend is still a replay, and the resend of a press that changed
+/// nothing finds the cart as it did and again changes nothing.
 public protocol CartStore: Sendable {
     /// Adds `quantity` (at least 1) of `productID` after the lines already there, or that many
     /// more if it is there already, up to the maximum.

@@ -17,18 +17,18 @@ struct PostgresCartStore: CartStore {
         return try change(for: session, at: now, ifVersion: expectedVersion) { connection in
             // A new line goes after every line already there, even one stored in this same
             // second (the starter cart's lines are stamped `now * 1000 + offset`). A line
-            // holding this post's key already is left alone: nothing changes.
+            // holding this post's key already, or at the maximum already, is left alone.
             let written = try connection.execute(
                 """
                 INSERT INTO cart_items (shopper_id, product_id, quantity, added_at, change_key)
                 VALUES ($1, $2, $5, greatest($3::bigint, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = $1), 0)), $6)
                 ON CONFLICT (shopper_id, product_id) DO UPDATE
                 SET quantity = least(cart_items.quantity + $5, $4), change_key = coalesce($6, cart_items.change_key)
-                WHERE $6::text IS NULL OR cart_items.change_key IS DISTINCT FROM $6
+                WHERE cart_items.quantity < $4 AND ($6::text IS NULL OR cart_items.change_key IS DISTINCT FROM $6)
                 """,
                 session.shopperID, productID, now * 1000, Cart.quantityRange.upperBound, quantity, key?.text
             )
-            return written > 0
+            return try Self.lineWritten(written, in: connection, of: session.shopperID, productID, key: key)
         }
     }
 
@@ -37,7 +37,7 @@ struct PostgresCartStore: CartStore {
             let changed = try connection.execute(
                 """
                 UPDATE cart_items SET quantity = $1, change_key = coalesce($4, change_key)
-                WHERE shopper_id = $2 AND product_id = $3 AND ($4::text IS NULL OR change_key IS DISTINCT FROM $4)
+                WHERE shopper_id = $2 AND product_id = $3 AND quantity <> $1 AND ($4::text IS NULL OR change_key IS DISTINCT FROM $4)
                 """,
                 Cart.clamp(quantity), session.shopperID, productID, key?.text
             )
@@ -53,7 +53,8 @@ struct PostgresCartStore: CartStore {
             let changed = try connection.execute(
                 """
                 UPDATE cart_items SET quantity = least(greatest(quantity + $1, $2), $3), change_key = coalesce($6, change_key)
-                WHERE shopper_id = $4 AND product_id = $5 AND ($6::text IS NULL OR change_key IS DISTINCT FROM $6)
+                WHERE shopper_id = $4 AND product_id = $5 AND quantity <> least(greatest(quantity + $1, $2), $3)
+                AND ($6::text IS NULL OR change_key IS DISTINCT FROM $6)
                 """,
                 bounded, Cart.quantityRange.lowerBound, Cart.quantityRange.upperBound, session.shopperID, productID, key?.text
             )
@@ -61,21 +62,25 @@ struct PostgresCartStore: CartStore {
         }
     }
 
-    /// Whether an update of one line (that takes a line holding `key` as done) wrote it. Only
-    /// when it changed no row is the line looked for, to tell a replay from a line not there.
+    /// What a write of one line (that skips a line holding `key`, and one the change would
+    /// leave as it is) did, from the `changed` rows. Only when it changed none is the line
+    /// looked for, to tell a replay from a change of nothing and from a line not there. A replay
+    /// wins: the line holds the key of the press that changed it last, whatever its resend
+    /// would do now.
     /// - Throws: ``CartError/notInCart`` when the shopper's cart has no such line.
-    private static func lineWritten(_ changed: Int, in connection: PostgresConnection, of shopperID: String, _ productID: Int64, key: ChangeKey?) throws -> Bool {
-        if changed > 0 { return true }
-        guard key != nil, try connection.fetchValue(
-            "SELECT EXISTS (SELECT 1 FROM cart_items WHERE shopper_id = $1 AND product_id = $2)", shopperID, productID, as: Bool.self
-        ) == true else { throw CartError.notInCart }
-        return false
+    private static func lineWritten(_ changed: Int, in connection: PostgresConnection, of shopperID: String, _ productID: Int64, key: ChangeKey?) throws -> Written {
+        if changed > 0 { return .changed }
+        guard let holdsKey = try connection.fetchValue(
+            "SELECT coalesce(change_key = $3::text, false) FROM cart_items WHERE shopper_id = $1 AND product_id = $2",
+            shopperID, productID, key?.text, as: Bool.self
+        ) else { throw CartError.notInCart }
+        return holdsKey ? .replayed : .unchanged
     }
 
     func remove(productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
         try change(for: session, at: now, ifVersion: expectedVersion) { connection in
-            try connection.execute("DELETE FROM cart_items WHERE shopper_id = $1 AND product_id = $2", session.shopperID, productID)
-            return true
+            try connection.execute("DELETE FROM cart_items WHERE shopper_id = $1 AND product_id = $2", session.shopperID, productID) > 0
+                ? .changed : .unchanged
         }
     }
 
@@ -90,7 +95,7 @@ struct PostgresCartStore: CartStore {
                 session.shopperID, productID, Cart.clamp(quantity), now * 1000
             )
             if inserted == 0 { throw CartError.alreadyInCart }
-            return true
+            return .changed
         }
     }
 
@@ -154,36 +159,40 @@ struct PostgresCartStore: CartStore {
     /// before committing. The transaction is rerun if it loses a race, so `body` must only
     /// write to the database. With `expectedVersion`, a cart that was at any other version
     /// before the bump (which holds the row's lock to the commit) is refused, rolling back.
-    /// When `body` wrote nothing (its line holds the change's key already) the transaction
-    /// rolls back, bump and all, and the cart is read as it is.
+    /// When `body` wrote nothing (a replay, or a change of nothing) the transaction rolls back,
+    /// bump and news with it, answering the cart as it read it: the version stays, and a
+    /// session never stored stays so (a client is stored only by its first change).
     private func change(
-        for session: Session, at now: Int64, ifVersion expectedVersion: Int64? = nil, _ body: (PostgresConnection) throws -> Bool
+        for session: Session, at now: Int64, ifVersion expectedVersion: Int64? = nil, _ body: (PostgresConnection) throws -> Written
     ) throws -> CartChange {
         do {
             return try pool.write(storing: session, at: now) { connection in
                 let version = try Self.bumpVersion(in: connection, for: session)
                 if let expectedVersion, version - 1 != expectedVersion { throw CartError.staleVersion }
-                guard try body(connection) else { throw Replayed() }
+                let written = try body(connection)
+                guard written == .changed else {
+                    let asItIs = try Self.countAndNotify(in: connection, version: version - 1, for: session)
+                    throw Unchanged(change: CartChange(itemCount: asItIs.itemCount, version: asItIs.version, isReplay: written == .replayed))
+                }
                 return try Self.countAndNotify(in: connection, version: version, for: session)
             }
-        } catch is Replayed {
-            let found = try pool.withConnection { connection in
-                try connection.fetchOne(
-                    """
-                    SELECT s.cart_version, (
-                        SELECT coalesce(sum(c.quantity), 0)::bigint FROM cart_items c JOIN products p ON p.id = c.product_id
-                        WHERE c.shopper_id = s.id AND p.active
-                    ) FROM shoppers s WHERE s.id = $1
-                    """,
-                    session.shopperID
-                ) { row in CartChange(itemCount: try row.int(1), version: try row.int64(0), isReplay: true) }
-            }
-            return found ?? CartChange(itemCount: 0, version: 0, isReplay: true)
+        } catch let unchanged as Unchanged {
+            return unchanged.change
         }
     }
 
-    /// Thrown by a change that found its key on its line, to roll back its version bump.
-    private struct Replayed: Error {}
+    /// What a change's statements did: changed the cart, or wrote nothing because the line holds
+    /// the change's key already, or because the change would change nothing.
+    private enum Written {
+        case changed
+        case replayed
+        case unchanged
+    }
+
+    /// A change that wrote nothing, rolled back with what it read: the cart as it was.
+    private struct Unchanged: Error {
+        let change: CartChange
+    }
 
     /// Bumps the shopper's cart version, which takes (or holds) its row lock.
     private static func bumpVersion(in connection: PostgresConnection, for session: Session) throws -> Int64 {

@@ -14,17 +14,17 @@ struct SQLiteCartStore: CartStore {
         return try change(for: session, at: now, ifVersion: expectedVersion) { db, version in
             // A new line goes after every line already there, even one stored in this same
             // second (the starter cart's lines are stamped `now * 1000 + offset`). A line
-            // holding this post's key already is left alone: nothing changes.
+            // holding this post's key already, or at the maximum already, is left alone.
             try db.execute(
                 """
                 INSERT INTO cart_items (shopper_id, product_id, quantity, added_at, version, change_key)
                 VALUES (?1, ?2, ?3, max(?4, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = ?1), 0)), ?6, ?7)
                 ON CONFLICT (shopper_id, product_id) DO UPDATE SET quantity = min(quantity + ?3, ?5), version = ?6, change_key = coalesce(?7, change_key)
-                WHERE ?7 IS NULL OR change_key IS NOT ?7
+                WHERE quantity < ?5 AND (?7 IS NULL OR change_key IS NOT ?7)
                 """,
                 [session.shopperID, productID, quantity, now * 1000, Cart.quantityRange.upperBound, version, key?.text]
             )
-            return db.changes == 0 ? .replayed : .stampedALine
+            return try Self.lineStamp(in: db, of: session.shopperID, productID, key: key)
         }
     }
 
@@ -33,7 +33,7 @@ struct SQLiteCartStore: CartStore {
             try db.execute(
                 """
                 UPDATE cart_items SET quantity = ?1, version = ?2, change_key = coalesce(?5, change_key)
-                WHERE shopper_id = ?3 AND product_id = ?4 AND (?5 IS NULL OR change_key IS NOT ?5)
+                WHERE shopper_id = ?3 AND product_id = ?4 AND quantity != ?1 AND (?5 IS NULL OR change_key IS NOT ?5)
                 """,
                 [Cart.clamp(quantity), version, session.shopperID, productID, key?.text]
             )
@@ -49,7 +49,7 @@ struct SQLiteCartStore: CartStore {
             try db.execute(
                 """
                 UPDATE cart_items SET quantity = min(max(quantity + ?1, ?2), ?3), version = ?4, change_key = coalesce(?7, change_key)
-                WHERE shopper_id = ?5 AND product_id = ?6 AND (?7 IS NULL OR change_key IS NOT ?7)
+                WHERE shopper_id = ?5 AND product_id = ?6 AND quantity != min(max(quantity + ?1, ?2), ?3) AND (?7 IS NULL OR change_key IS NOT ?7)
                 """,
                 [bounded, Cart.quantityRange.lowerBound, Cart.quantityRange.upperBound, version, session.shopperID, productID, key?.text]
             )
@@ -60,7 +60,7 @@ struct SQLiteCartStore: CartStore {
     func remove(productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
         try change(for: session, at: now, ifVersion: expectedVersion) { db, _ in
             try db.execute("DELETE FROM cart_items WHERE shopper_id = ? AND product_id = ?", [session.shopperID, productID])
-            return .stampedNoLine
+            return db.changes == 0 ? .unchanged : .stampedNoLine
         }
     }
 
@@ -127,33 +127,52 @@ struct SQLiteCartStore: CartStore {
         }
     }
 
-    /// What a change's statements leave behind: whether a line now carries the new version,
-    /// or nothing was written, the line holding the change's key already.
+    /// What a change's statements leave behind: whether a line now carries the new version, or
+    /// nothing was written: the line holds the change's key already, or the change would
+    /// change nothing.
     private enum Stamp {
         case stampedALine
         case stampedNoLine
         case replayed
+        case unchanged
     }
 
-    /// What an update of one line (that takes a line holding `key` as done) left behind. Only
-    /// when it changed no row is the line looked for, to tell a replay from a line not there.
+    /// What a write of one line (that skips a line holding `key`, and one the change would
+    /// leave as it is) left behind. Only when it changed no row is the line looked for, to tell
+    /// a replay from a change of nothing and from a line not there. A replay wins: the line
+    /// holds the key of the press that changed it last, whatever its resend would do now.
     /// - Throws: ``CartError/notInCart`` when the shopper's cart has no such line.
     private static func lineStamp(in db: Database, of shopperID: String, _ productID: Int64, key: ChangeKey?) throws -> Stamp {
         if db.changes > 0 { return .stampedALine }
-        guard key != nil, try db.fetchValue(
-            "SELECT EXISTS (SELECT 1 FROM cart_items WHERE shopper_id = ? AND product_id = ?)", [shopperID, productID], as: Bool.self
-        ) == true else { throw CartError.notInCart }
-        return .replayed
+        guard let holdsKey = try db.fetchValue(
+            "SELECT coalesce(change_key = ?3, 0) FROM cart_items WHERE shopper_id = ?1 AND product_id = ?2", [shopperID, productID, key?.text], as: Bool.self
+        ) else { throw CartError.notInCart }
+        return holdsKey ? .replayed : .unchanged
+    }
+
+    /// A change that wrote nothing, rolled back with what it read: the cart as it was.
+    private struct Unchanged: Error {
+        let change: CartChange
     }
 
     /// Runs `body` in a write transaction that first stores the session if needed, with the
     /// cart's next version for the line it writes; then records that version on the shopper if
-    /// no line carries it, and reads the new count, all before committing (a replay keeps the
-    /// version it found). With `expectedVersion`, a cart at any other version is refused
-    /// before `body` runs.
+    /// no line carries it, and reads the new count, all before committing. With
+    /// `expectedVersion`, a cart at any other version is refused before `body` runs. When
+    /// `body` wrote nothing (a replay, or a change of nothing), the transaction rolls back: the
+    /// version stays, and a session never stored stays so (a client is stored only by its
+    /// first change).
     private func change(
         for session: Session, at now: Int64, ifVersion expectedVersion: Int64? = nil, _ body: (Database, Int64) throws -> Stamp
     ) throws -> CartChange {
+        do {
+            return try runChange(for: session, at: now, ifVersion: expectedVersion, body)
+        } catch let unchanged as Unchanged {
+            return unchanged.change
+        }
+    }
+
+    private func runChange(for session: Session, at now: Int64, ifVersion expectedVersion: Int64?, _ body: (Database, Int64) throws -> Stamp) throws -> CartChange {
         try pool.write(storing: session, at: now) { db in
             // The write is the only one of the process: nothing can change the version between
             // this read and the commit.
@@ -171,9 +190,11 @@ struct SQLiteCartStore: CartStore {
                 """,
                 [session.shopperID], as: Int.self
             ) ?? 0
-            return stamp == .replayed
-                ? CartChange(itemCount: itemCount, version: current, isReplay: true)
-                : CartChange(itemCount: itemCount, version: current + 1)
+            switch stamp {
+            case .stampedALine, .stampedNoLine: return CartChange(itemCount: itemCount, version: current + 1)
+            case .replayed: throw Unchanged(change: CartChange(itemCount: itemCount, version: current, isReplay: true))
+            case .unchanged: throw Unchanged(change: CartChange(itemCount: itemCount, version: current))
+            }
         }
     }
 
