@@ -128,8 +128,6 @@ extension ShopTests {
                 ("a leading zero in a product's path", try app.get("/api/v1/catalog/01"), 404, "not-found", nil),
                 ("a leading zero in the body", try app.send("POST", "/api/v1/cart/lines", json: ["productId": "03"]), 422, "invalid-value", "productId"),
                 ("an escaped slash", try app.get("/api/v1/cart%2Flines"), 404, "not-found", nil),
-                // libmicrohttpd would cut the value at the NUL, leaving a matching tag.
-                ("a NUL in a header value", try app.send("POST", "/api/v1/cart/lines", json: ["productId": "3"], headers: [("If-Match", "\"0\"\u{0}x")]), 400, "bad-request", nil),
                 ("unknown address", try app.get("/api/v1/nothing"), 404, "not-found", nil),
                 ("escape", try app.get("/api/v1/catalog/%ZZ"), 400, "bad-request", nil),
                 ("overlong UTF-8 in the path", try app.get("/api/v1/catalog/%C0%80"), 400, "bad-request", nil),
