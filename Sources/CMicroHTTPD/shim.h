@@ -131,70 +131,25 @@ static inline int cmhd_format_address(const struct sockaddr *address, char *buff
     return inet_ntop(address->sa_family, raw, buffer, size) == NULL ? -1 : 0;
 }
 
-/// What one walk of a request's header fields finds (see `cmhd_header_bytes`).
-typedef struct cmhd_header_walk {
-    size_t bytes;
-    unsigned int count;
-    unsigned int hosts;
-    const char *head;       /* the request head in libmicrohttpd's buffer: its first byte, */
-    const char *head_end;   /* and one past its last (NULL when unknown) */
-    const char *value_end;  /* one past the previous field's value when it lies in the head */
-    int cut;
-} cmhd_header_walk;
-
-/// Whether the bytes from `from` to `to` can be what is left of a line's end: the CR and LF
-/// libmicrohttpd overwrites with NULs (at most `max_nuls` of them), or blanks after a value.
-static inline int cmhd_is_line_end(const char *from, const char *to, int max_nuls) {
-    if (from == NULL || to < from) return 0;
-    int nuls = 0;
-    for (const char *byte = from; byte < to; byte++) {
-        if (*byte == '\0') {
-            if (++nuls > max_nuls) return 0;
-        } else if (*byte != '\r' && *byte != '\n' && *byte != ' ' && *byte != '\t') {
-            return 0;
-        }
-    }
-    return 1;
-}
-
 static inline enum MHD_Result cmhd_count_header(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
                                          const char *value, size_t value_size) {
-    (void)kind;
-    cmhd_header_walk *walk = cls;
-    walk->bytes += key_size + value_size + 4; /* ": " and CRLF, as sent */
-    walk->count += 1;
-    if (key_size == 4 && strncasecmp(key, "host", 4) == 0) walk->hosts += 1;
-    if (value == NULL) return MHD_YES;
-    /* A libmicrohttpd that gives a value's whole length shows a NUL in it directly. */
-    if (memchr(value, 0, value_size) != NULL) walk->cut = 1;
-    /* A field libmicrohttpd moved out of its buffer (a folded one) cannot be checked there. */
-    const int in_head = walk->head_end != NULL && key >= walk->head && key < walk->head_end
-        && value >= walk->head && value + value_size < walk->head_end;
-    if (walk->value_end != NULL && in_head && !cmhd_is_line_end(walk->value_end, key, 2)) walk->cut = 1;
-    walk->value_end = in_head ? value + value_size : NULL;
+    (void)kind; (void)value;
+    size_t *totals = cls;
+    totals[0] += key_size + value_size + 4; /* ": " and CRLF, as sent */
+    totals[1] += 1;
+    if (key_size == 4 && strncasecmp(key, "host", 4) == 0) totals[2] += 1;
     return MHD_YES;
 }
 
 /// The bytes of `connection`'s request header fields, each counted as sent (`name: value`
 /// and CRLF), with their count in `count` and the number of `Host` fields among them in
 /// `hosts`: one walk of libmicrohttpd's list, no text made.
-///
-/// `cut` is set when a field's value holds a NUL byte. libmicrohttpd 0.9.75 ends a value at its
-/// first NUL and reports only the length up to it, so the rest is found where it stays, in the
-/// request head in libmicrohttpd's buffer, which starts at `head` (the method the access handler
-/// is given): a value must end where its line ends, so only its line's end (whose CR and LF
-/// libmicrohttpd overwrites with NULs) may come between it and the next field's name, or, after
-/// the last field, the end of the head.
-static inline size_t cmhd_header_bytes(struct MHD_Connection *connection, const char *head, unsigned int *count, unsigned int *hosts, int *cut) {
-    const union MHD_ConnectionInfo *size = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
-    cmhd_header_walk walk = { 0, 0, 0, head, (head != NULL && size != NULL) ? head + size->header_size : NULL, NULL, 0 };
-    MHD_get_connection_values_n(connection, MHD_HEADER_KIND, cmhd_count_header, &walk);
-    /* The last line's end and the empty line that ends the head: two CRLFs at most. */
-    if (walk.value_end != NULL && !cmhd_is_line_end(walk.value_end, walk.head_end, 4)) walk.cut = 1;
-    *count = walk.count;
-    *hosts = walk.hosts;
-    *cut = walk.cut;
-    return walk.bytes;
+static inline size_t cmhd_header_bytes(struct MHD_Connection *connection, unsigned int *count, unsigned int *hosts) {
+    size_t totals[3] = { 0, 0, 0 };
+    MHD_get_connection_values_n(connection, MHD_HEADER_KIND, cmhd_count_header, totals);
+    *count = (unsigned int)totals[1];
+    *hosts = (unsigned int)totals[2];
+    return totals[0];
 }
 
 /// Writes `address` (IPv4 or IPv6, without its port) as 16 bytes into `bytes`, an IPv4 address

@@ -37,8 +37,6 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         case targetTooLong
         /// The header fields are larger, or more, than the server accepts.
         case headerFieldsTooLarge
-        /// A header field's value holds a NUL byte.
-        case malformedHeader
         /// An HTTP/1.1 request has no `Host` field.
         case missingHost
         /// A request has more than one `Host` field.

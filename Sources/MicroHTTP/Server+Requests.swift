@@ -20,7 +20,7 @@ extension Server {
         guard let stateAddress = slot.pointee, RawTarget(slot: stateAddress) == nil else {
             let target = RawTarget(slot: slot.pointee)
             let uriIsWellFormed = target?.isWellFormed(url: url, version: version) ?? false
-            var refusal = headRefusal(of: connection, head: method, targetLength: target?.length ?? 0, version: version)
+            var refusal = headRefusal(of: connection, targetLength: target?.length ?? 0, version: version)
             if refusal == nil, target?.hasEscapedSlash == true {
                 // The decoded path would put a separator where the client wrote none, and no
                 // path segment can hold a "/": such a path names nothing here.
@@ -160,17 +160,15 @@ extension Server {
 
     /// Why the request line and header fields are refused before anything else is read of
     /// them, or `nil`: a target or header fields past the limits (the connection's memory is
-    /// larger, so that these answers are the server's and not libmicrohttpd's bare ones), a
-    /// header value holding a NUL byte (libmicrohttpd's strings end there, so the value read
-    /// would not be the one sent), an HTTP/1.1 request without the `Host` it requires, or any
-    /// with two. Static files are checked the same way. `head` is the method libmicrohttpd
-    /// passes, where the request's head starts in its buffer.
-    private func headRefusal(of connection: OpaquePointer, head: UnsafePointer<CChar>, targetLength: Int, version: UnsafePointer<CChar>) -> HTTPError? {
+    /// larger, so that these answers are the server's and not libmicrohttpd's bare ones), an
+    /// HTTP/1.1 request without the `Host` it requires, or any with two. Static files are
+    /// checked the same way.
+    private func headRefusal(of connection: OpaquePointer, targetLength: Int, version: UnsafePointer<CChar>) -> HTTPError? {
         if targetLength > configuration.maximumTargetLength {
             return HTTPError(.uriTooLong, "The address is longer than the \(configuration.maximumTargetLength / 1024) KiB this server accepts.", reason: .targetTooLong)
         }
-        var fieldCount: UInt32 = 0, hostCount: UInt32 = 0, valueIsCut: Int32 = 0
-        let headerBytes = cmhd_header_bytes(connection, head, &fieldCount, &hostCount, &valueIsCut)
+        var fieldCount: UInt32 = 0, hostCount: UInt32 = 0
+        let headerBytes = cmhd_header_bytes(connection, &fieldCount, &hostCount)
         if fieldCount > configuration.maximumHeaderFields {
             return HTTPError(.requestHeaderFieldsTooLarge, "The request has more than \(configuration.maximumHeaderFields) header fields.", reason: .headerFieldsTooLarge)
         }
@@ -179,9 +177,6 @@ extension Server {
                 .requestHeaderFieldsTooLarge, "The request's header fields are larger than the \(configuration.maximumHeaderBytes / 1024) KiB this server accepts.",
                 reason: .headerFieldsTooLarge
             )
-        }
-        if valueIsCut != 0 {
-            return HTTPError(.badRequest, "A header field's value holds a NUL byte, which no header value may.", reason: .malformedHeader)
         }
         // Two Host fields leave open which site is meant (RFC 9112 §3.2 asks for 400 in any
         // version). HTTP/1.0 (and a request line without a version) may leave Host out;

@@ -161,33 +161,6 @@ import Testing
         #expect(try live.client().get("/echo?q=a").status == 200)
     }
 
-    /// libmicrohttpd ends a header value at a NUL byte and reports its length only up to it, so
-    /// `K<NUL>zz` would read as `K`: the server refuses such a request with 400, answered by the
-    /// responder (its error page), wherever the field stands among the others.
-    @Test(arguments: ["K<NUL>zz", "K<NUL>", "K<NUL><NUL>", "<NUL>K", "K<NUL> zz", "K <NUL>zz"], [true, false])
-    func rejectsANULInAHeaderValueWith400(value: String, isLast: Bool) throws {
-        var router = Router(renderError: { error, _ in .text("refused: \(error.reason.map { "\($0)" } ?? "")", status: error.status) })
-        router.get("/key") { request in .text("key=\(request.headers["X-Key"] ?? "")") }
-        let live = try LiveServer(router)
-        let field = ("X-Key", value.replacingOccurrences(of: "<NUL>", with: "\u{0}"))
-        let response = try live.client().request("GET", "/key", headers: isLast ? [field] : [field, ("Accept", "text/plain")])
-        #expect(response.status == 400 && response.text == "refused: malformedHeader", "\(value), last: \(isLast): \(response.status) \(response.text)")
-    }
-
-    /// The check reads what libmicrohttpd leaves of each line: empty values, blanks around a
-    /// value and lines ended by a bare LF are no NUL in a value.
-    @Test func readsHeaderValuesWithoutANULAsSent() throws {
-        var router = Router()
-        router.get("/key") { request in .text("key=[\(request.headers["X-Key"] ?? "-")] empty=[\(request.headers["X-Empty"] ?? "-")]") }
-        let live = try LiveServer(router)
-        let client = try live.client()
-        let crlf = try client.request("GET", "/key", headers: [("X-Empty", ""), ("X-Key", " K \t"), ("X-Empty", "  ")])
-        #expect(crlf.status == 200 && crlf.text == "key=[K] empty=[]", "\(crlf.status) \(crlf.text)")
-        try client.send("GET /key HTTP/1.1\nHost: 127.0.0.1\nX-Key: K\nX-Empty:\n\n")
-        let bareLF = try client.readResponse()
-        #expect(bareLF.status == 200 && bareLF.text == "key=[K] empty=[]", "\(bareLF.status) \(bareLF.text)")
-    }
-
     /// libmicrohttpd decodes `%2F` into a `/` the router could not tell from a separator: a
     /// path holding one names no route (404), never another route (or a 405 of one).
     @Test(arguments: ["/path%2Fx", "/path%2fx", "/echo%2F", "/path/a%2Fb"])
