@@ -289,8 +289,8 @@ struct StoreTests {
         #expect(full == CartChange(itemCount: 12, version: 1))
         let stored = TestSessions.stored(session)
         #expect(try storage.carts.add(productID: shoes.id, for: stored, at: now) == full, "adding at 10")
-        #expect(try storage.carts.adjustQuantity(by: 3, of: shoes.id, for: stored, at: now, ifVersion: 1) == full, "raising at 10")
-        #expect(throws: CartError.staleVersion) { try storage.carts.setQuantity(10, of: shoes.id, for: stored, at: now, ifVersion: 0) }
+        #expect(try storage.carts.adjustQuantity(by: 3, of: shoes.id, for: stored, at: now, ifVersion: 1, key: nil) == full, "raising at 10")
+        #expect(throws: CartError.staleVersion) { try storage.carts.setQuantity(10, of: shoes.id, for: stored, at: now, ifVersion: 0, key: nil) }
         #expect(try storage.sessions.stored(session)?.cartVersion == 1)
     }
 
@@ -403,8 +403,8 @@ struct StoreTests {
         #expect(try storage.carts.remove(productID: bottle.id, for: stored, at: now).version == 3)
         #expect(try version() == 3, "the removed line had the newest version; the shoes' is older")
         #expect(try storage.carts.adjustQuantity(by: -1, of: shoes.id, for: stored, at: now).version == 4)
-        #expect(throws: CartError.staleVersion) { try storage.carts.add(productID: bottle.id, quantity: 1, for: stored, at: now, ifVersion: 3) }
-        #expect(try storage.carts.add(productID: bottle.id, quantity: 1, for: stored, at: now, ifVersion: 4).version == 5)
+        #expect(throws: CartError.staleVersion) { try storage.carts.add(productID: bottle.id, quantity: 1, for: stored, at: now, ifVersion: 3, key: nil) }
+        #expect(try storage.carts.add(productID: bottle.id, quantity: 1, for: stored, at: now, ifVersion: 4, key: nil).version == 5)
         #expect(try storage.carts.remove(productID: bottle.id, for: stored, at: now).version == 6)
         #expect(try storage.carts.restore(productID: bottle.id, quantity: 2, for: stored, at: now).version == 7)
         #expect(try storage.carts.remove(productID: shoes.id, for: stored, at: now).version == 8)

@@ -89,21 +89,6 @@ public protocol CartStore: Sendable {
 }
 
 extension CartStore {
-    /// ``add(productID:quantity:for:at:ifVersion:key:)`` without a key.
-    public func add(productID: Int64, quantity: Int, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
-        try add(productID: productID, quantity: quantity, for: session, at: now, ifVersion: expectedVersion, key: nil)
-    }
-
-    /// ``setQuantity(_:of:for:at:ifVersion:key:)`` without a key.
-    public func setQuantity(_ quantity: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
-        try setQuantity(quantity, of: productID, for: session, at: now, ifVersion: expectedVersion, key: nil)
-    }
-
-    /// ``adjustQuantity(by:of:for:at:ifVersion:key:)`` without a key.
-    public func adjustQuantity(by delta: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
-        try adjustQuantity(by: delta, of: productID, for: session, at: now, ifVersion: expectedVersion, key: nil)
-    }
-
     /// Adds one of `productID` (``add(productID:quantity:for:at:ifVersion:key:)``, unconditionally).
     public func add(productID: Int64, for session: Session, at now: Int64, key: ChangeKey? = nil) throws -> CartChange {
         try add(productID: productID, quantity: 1, for: session, at: now, ifVersion: nil, key: key)

@@ -35,7 +35,7 @@ struct APICartController: Sendable {
                 cart.items.append(Cart.Item(product: product, quantity: quantity))
             }
         }) {
-            try carts.add(productID: product.id, quantity: quantity, for: request.session, at: request.now, ifVersion: expected)
+            try carts.add(productID: product.id, quantity: quantity, for: request.session, at: request.now, ifVersion: expected, key: nil)
         }
     }
 
@@ -49,7 +49,7 @@ struct APICartController: Sendable {
         return try changed(request, after: { cart in
             for index in cart.items.indices where cart.items[index].product.id == productID { cart.items[index].quantity = quantity }
         }) {
-            try carts.setQuantity(quantity, of: productID, for: request.session, at: request.now, ifVersion: expected)
+            try carts.setQuantity(quantity, of: productID, for: request.session, at: request.now, ifVersion: expected, key: nil)
         }
     }
 
@@ -71,7 +71,7 @@ struct APICartController: Sendable {
                 cart.items[index].quantity = Cart.clamp(cart.items[index].quantity + difference)
             }
         }) {
-            try carts.adjustQuantity(by: difference, of: productID, for: request.session, at: request.now, ifVersion: expected)
+            try carts.adjustQuantity(by: difference, of: productID, for: request.session, at: request.now, ifVersion: expected, key: nil)
         }
     }
 

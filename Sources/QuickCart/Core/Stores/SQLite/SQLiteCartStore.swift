@@ -178,9 +178,10 @@ struct SQLiteCartStore: CartStore {
             // this read and the commit.
             let current = try Self.version(in: db, of: session.shopperID)
             if let expectedVersion, current != expectedVersion { throw CartError.staleVersion }
-            let stamp = try body(db, current + 1)
+            let next = current + 1
+            let stamp = try body(db, next)
             if stamp == .stampedNoLine {
-                try Self.raiseVersion(to: current + 1, in: db, of: session.shopperID)
+                try Self.raiseVersion(to: next, in: db, of: session.shopperID)
             }
             // The badge counts what checkout would buy: lines no longer for sale are left out.
             let itemCount = try db.fetchValue(
@@ -191,7 +192,7 @@ struct SQLiteCartStore: CartStore {
                 [session.shopperID], as: Int.self
             ) ?? 0
             switch stamp {
-            case .stampedALine, .stampedNoLine: return CartChange(itemCount: itemCount, version: current + 1)
+            case .stampedALine, .stampedNoLine: return CartChange(itemCount: itemCount, version: next)
             case .replayed: throw Unchanged(change: CartChange(itemCount: itemCount, version: current, isReplay: true))
             case .unchanged: throw Unchanged(change: CartChange(itemCount: itemCount, version: current))
             }
