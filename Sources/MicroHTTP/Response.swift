@@ -9,7 +9,9 @@ public struct Response: Sendable {
     public var status: HTTPStatus
     /// Header fields, in order. `Content-Length` is added by the server.
     public var headers: HTTPHeaders
-    /// The body.
+    /// The body. A `304 Not Modified` sends none, but its `Content-Length` is this body's
+    /// length, which RFC 9110 (§8.6) allows only when it is the `200`'s: give a 304 the
+    /// representation's bytes (``SharedBytes/init(sameBytesAs:)`` shares them uncopied).
     public var body: ResponseBody
     /// Which of a ``Router``'s routes answered (an index of ``Router/routePatterns``), set by
     /// the router; `-1` for an answer no route gave (404, a request refused before routing).

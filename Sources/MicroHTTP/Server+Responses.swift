@@ -7,7 +7,8 @@ extension Server {
     /// libmicrohttpd took it, for the ``Delivery`` reported when the request completes.
     func queue(_ response: Response, on connection: OpaquePointer, for state: RequestState) -> Bool {
         state.answerStatus = response.status
-        state.answerBodyBytes = response.body.count
+        // A 304's body only gives its Content-Length: none of it is sent.
+        state.answerBodyBytes = response.status.code == 304 ? 0 : response.body.count
         if state.answerRouteSlot < 0 { state.answerRouteSlot = response.routeSlot }
         // A refused stream queues its error page by a nested call, which notes that instead.
         let queued = enqueue(response, on: connection, for: state)

@@ -31,8 +31,9 @@ public final class SharedBytes: @unchecked Sendable {
 
     /// The same bytes as `other`, without a copy, but with a prepared response of their own:
     /// for answers that send the same bytes with different header fields, each of which should
-    /// stay prepared (a file's answers for versioned and plain addresses, say).
-    init(sameBytesAs other: SharedBytes) {
+    /// stay prepared (a file's answers for versioned and plain addresses, say, or its `200` and
+    /// `304`).
+    public init(sameBytesAs other: SharedBytes) {
         buffer = other.buffer
         owner = other.owner ?? other
     }

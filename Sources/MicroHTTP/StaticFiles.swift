@@ -57,7 +57,7 @@ public struct StaticFiles: Sendable {
                         okHeaders.add(field.name, field.value)
                     }
                     return (Answer(status: .ok, headers: okHeaders, body: body),
-                            Answer(status: .notModified, headers: notModifiedHeaders, body: SharedBytes([])))
+                            Answer(status: .notModified, headers: notModifiedHeaders, body: SharedBytes(sameBytesAs: body)))
                 }
                 let body = SharedBytes(bytes)
                 let plain = answers(cacheControl: cacheControl, body: body)

@@ -56,6 +56,7 @@ import Testing
         let again = try client.get("/static/css/app.css", headers: [("If-None-Match", etag)])
         #expect(again.status == 304)
         #expect(again.body.isEmpty)
+        #expect(again.header("Content-Length") == "6", "a 304's length is the 200's (RFC 9110 §8.6), not 0")
         #expect(try client.get("/static/css/app.css", headers: [("If-None-Match", "\"stale\",  \t\(etag) ")]).status == 304)
         #expect(try client.get("/static/css/app.css", headers: [("If-None-Match", "\"stale\"")]).status == 200)
         // Weak comparison, as If-None-Match asks: a cache may keep the tag as W/"…".
@@ -171,6 +172,7 @@ import Testing
         let gzipRevalidated = try client.get("/static/css/big.css", headers: [("Accept-Encoding", "gzip"), ("If-None-Match", gzipTag)])
         #expect(gzipRevalidated.status == 304)
         #expect(gzipRevalidated.header("ETag") == gzipTag && gzipRevalidated.header("Vary") == "Accept-Encoding")
+        #expect(gzipRevalidated.header("Content-Length") == String(compressed.body.count))
         #expect(try client.get("/static/css/big.css", headers: [("If-None-Match", plainTag)]).status == 304)
         let switched = try client.get("/static/css/big.css", headers: [("Accept-Encoding", "gzip"), ("If-None-Match", plainTag)])
         #expect(switched.status == 200 && switched.header("Content-Encoding") == "gzip")

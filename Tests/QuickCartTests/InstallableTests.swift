@@ -73,6 +73,7 @@ extension ShopTests {
             let again = try shop.browser().get(path, headers: [("If-None-Match", tag)])
             #expect(again.status == 304, "\(again.summary)")
             #expect(again.response.body.isEmpty)
+            #expect(again.header("Content-Length") == String(first.response.body.count), "a 304's length is the 200's (RFC 9110 §8.6)")
         }
 
         @Test("The worker is Public/sw.js, served at /sw.js, JavaScript, always revalidated")

@@ -190,6 +190,7 @@ struct PhotoTests {
         #expect(try ImageProcessor.header(of: answer.response.body).width == 320)
         let again = try client.get(path, headers: [("If-None-Match", etag)])
         #expect(again.status == 304 && again.response.body.isEmpty)
+        #expect(again.header("Content-Length") == String(answer.response.body.count), "a 304's length is the 200's (RFC 9110 §8.6)")
 
         for missing in [
             "/media/\(image.key)-640.webp", "/media/\(image.key.uppercased())-320.webp", "/media/..%2Fquickcart.sqlite",

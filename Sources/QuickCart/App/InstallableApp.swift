@@ -86,23 +86,27 @@ struct InstallableApp: Sendable {
 /// revalidates each time and gets 304 while nothing changed.
 private struct FixedAnswer: Sendable {
     let body: SharedBytes
+    /// The same bytes for the 304, whose `Content-Length` they give, prepared apart.
+    let notModifiedBody: SharedBytes
     let headers: HTTPHeaders
+    let notModifiedHeaders: HTTPHeaders
     let etag: String
 
     init(_ bytes: some Collection<UInt8>, contentType: String, release: String? = nil) {
         let bytes = Array(bytes)
         body = SharedBytes(bytes)
+        notModifiedBody = SharedBytes(sameBytesAs: body)
         etag = "\"" + String(Hex.encode(SHA256.hash(bytes)).prefix(32)) + "\""
         var headers: HTTPHeaders = ["Content-Type": contentType, "Cache-Control": "no-cache", "ETag": etag]
         if let release { headers.add(InstallableApp.releaseHeader, release) }
         self.headers = headers
+        headers["Content-Type"] = nil
+        notModifiedHeaders = headers
     }
 
     func answer(_ request: Request) -> Response {
         if let tags = request.headers["If-None-Match"], tags.split(separator: ",").contains(where: { $0.trimmingWhitespace() == etag }) {
-            var headers = self.headers
-            headers["Content-Type"] = nil
-            return Response(status: .notModified, headers: headers)
+            return Response(status: .notModified, headers: notModifiedHeaders, body: .shared(notModifiedBody))
         }
         return Response(headers: headers, body: .shared(body))
     }

@@ -45,7 +45,7 @@ final class MediaFiles: Sendable, ShopFeature {
         var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": Self.cacheControl]
         if let tags = request.headers["If-None-Match"],
            tags == "*" || tags.split(separator: ",").contains(where: { $0.trimmingWhitespace(newlines: false) == etag }) {
-            return Response(status: .notModified, headers: headers)
+            return Response(status: .notModified, headers: headers, body: .shared(SharedBytes(sameBytesAs: bytes)))
         }
         headers.add("Content-Type", "image/webp")
         return Response(status: .ok, headers: headers, body: .shared(bytes))

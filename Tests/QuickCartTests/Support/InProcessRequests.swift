@@ -26,14 +26,16 @@ enum InProcessRequests {
             body: isForm ? [] : body, remoteAddress: "127.0.0.1"
         )
         let response = app.respond(to: request)
+        var headers = response.headers.map { (name: $0.name, value: $0.value) }
+        // The server adds Content-Length for a complete body, and sends none for HEAD or a 304.
+        if let count = response.body.count { headers.append((name: "Content-Length", value: String(count))) }
         let bytes: [UInt8] = switch response.body {
+        case _ where method == "HEAD" || response.status.code == 304: []
         case .empty, .eventStream: []
         case .bytes(let bytes): bytes
         case .shared(let shared): shared.bytes
         }
-        return TestHTTPClient.Response(
-            status: response.status.code, headers: response.headers.map { (name: $0.name, value: $0.value) }, body: bytes
-        )
+        return TestHTTPClient.Response(status: response.status.code, headers: headers, body: bytes)
     }
 
     private static func split(_ text: String, at separator: Character) -> (String, String?) {
