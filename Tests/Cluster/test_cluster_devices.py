@@ -5,6 +5,7 @@ stream on the instance that holds it."""
 from __future__ import annotations
 
 import re
+import threading
 
 from cluster_support import cluster, postgres  # noqa: F401 (the pytest fixtures used below)
 from cluster_support import EventStream
@@ -12,6 +13,7 @@ from resilience_support import Shopper, cookie_value
 
 CODE = re.compile(rb"[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}")
 TENT = 3
+RAIN_SHELL = 5
 
 
 def test_a_join_through_one_instance_and_a_change_through_another_reach_every_stream(cluster):
@@ -28,9 +30,16 @@ def test_a_join_through_one_instance_and_a_change_through_another_reach_every_st
     laptop = Shopper()
     laptop.begin(third.port)
     assert laptop.post(third.port, "/cart/items", {"product": str(TENT)}).status == 303
+    # The laptop's own tabs, open before the join: one on the instance that takes it, one not.
+    laptop_here, laptop_elsewhere = EventStream(second.port, laptop.cookie), EventStream(first.port, laptop.cookie)
+    assert laptop_here.next() == 4 and laptop_elsewhere.next() == 4
     joined = laptop.post(second.port, "/join", {"code": code.group().decode()})
-    assert joined.status == 303 and joined.location == "/cart?joined=4", joined
+    assert joined.status == 303 and joined.location.startswith("/cart?joined=4."), joined
     assert phone_stream.next(timeout=5) == 7, "the phone's stream on the third instance missed the join"
+    assert laptop_here.next(timeout=5) == 7, "the laptop's stream on the joining instance missed the join's count"
+    assert laptop_elsewhere.next(timeout=5) == 7, "the laptop's stream on another instance missed the join's count"
+    again = laptop.post(second.port, "/join", {"code": code.group().decode()})
+    assert again.status == 303 and again.location == "/cart", f"a second press of Join: {again}"
 
     laptop_stream = EventStream(first.port, laptop.cookie)
     assert laptop_stream.next() == 7
@@ -52,3 +61,31 @@ def test_a_join_through_one_instance_and_a_change_through_another_reach_every_st
         page = laptop.request(server.port, "GET", "/cart")
         assert cookie_value(page.set_cookie) not in (None, laptop.cookie), "the signed-out cookie is still a session"
         assert b"8 items" not in page.body
+
+
+def test_changes_racing_a_join_through_another_instance_all_land(cluster):
+    """The joining browser's other tab adds to its cart through another instance while the join
+    commits: each add lands once, before the join (and is merged) or after it (in the cart the
+    browser shares now); none is lost and none fails."""
+    first, second = cluster(2)
+    for _ in range(6):
+        phone = Shopper()
+        phone.begin(first.port)
+        assert phone.post(first.port, "/profile/code", {}).status == 303
+        code = CODE.search(phone.request(first.port, "GET", "/profile/code").body).group().decode()
+        laptop = Shopper()
+        laptop.begin(second.port)
+        assert laptop.post(second.port, "/cart/items", {"product": str(RAIN_SHELL)}).status == 303
+        before = EventStream(first.port, phone.cookie).next() + EventStream(second.port, laptop.cookie).next()
+        other_tab, statuses = Shopper(cookie=laptop.cookie, csrf=laptop.csrf), []
+
+        def add_three():
+            for _ in range(3):
+                statuses.append(other_tab.post(second.port, "/cart/items", {"product": str(RAIN_SHELL)}).status)
+
+        adding = threading.Thread(target=add_three)
+        adding.start()
+        joined = laptop.post(first.port, "/join", {"code": code})
+        adding.join()
+        assert joined.status == 303 and statuses == [303, 303, 303], (joined, statuses)
+        assert EventStream(second.port, phone.cookie).next() == before + 3, "an acknowledged add was lost at the join"

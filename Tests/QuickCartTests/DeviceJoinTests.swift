@@ -41,9 +41,15 @@ extension ShopTests {
             #expect(try laptop.cart() == before && phone.cart().badge == "3", "\(backend): opening the link changed something")
 
             let joined = try laptop.post("/join", form: [("code", code.lowercased())])
-            #expect(joined.status == 303 && joined.location == "/cart?joined=5", "\(backend): \(joined.summary)")
-            let cart = try laptop.get("/cart?joined=5")
+            let location = try #require(joined.location)
+            #expect(joined.status == 303 && location.hasPrefix("/cart?joined=5."), "\(backend): \(joined.summary)")
+            let cart = try laptop.get(location)
             #expect(NoticeTests.notice(on: cart) == "5 items from this browser were added.", "\(backend): \(cart.summary)")
+            // The count is tagged for this browser: made up, or followed by anyone else, it says nothing.
+            for forged in ["/cart?joined=5", "/cart?joined=999." + location.split(separator: ".").last!, "/cart?joined=5.0000000000000000"] {
+                #expect(NoticeTests.notice(on: try laptop.get(forged)) == nil, "\(backend): \(forged)")
+            }
+            #expect(NoticeTests.notice(on: try shop.browser().get(location)) == nil, "\(backend): another browser was told of the merge")
             #expect(try laptop.cart() == phone.cart(), "\(backend): the two browsers show different carts")
             #expect(try phone.cart().badge == "8", "\(backend): the merged cart holds the phone's 3 and the laptop's 5")
             // The phone's open stream hears the merge and the new device.
@@ -93,7 +99,7 @@ extension ShopTests {
             #expect((Int(refused.header("Retry-After") ?? "") ?? 0) > 0, "\(refused.summary)")
         }
 
-        @Test("A cookie the first change replaced (in its five minutes of grace) can neither see this device's code nor join it to another cart")
+        @Test("A cookie the first change replaced (in its five minutes of grace) can neither see this device's code, join it to another cart, nor sign any device out")
         func renewedCookieCannotJoinOrSeeCodes() throws {
             let shop = try TestShop(inProcess: true)
             let attacker = shop.browser()
@@ -116,6 +122,19 @@ extension ShopTests {
             #expect(moved.status == 403, "the renewed cookie joined the victim to another cart: \(moved.summary)")
             #expect(!(try victim.get("/profile").text.contains("Mallory")), "the victim's browser is in the attacker's cart")
             #expect(try shop.browser().get("/join?code=\(attackersCode)").status == 200, "the refused join used the code")
+
+            // Nor sign devices out, which would outlast the grace: the others, or this browser.
+            let phone = shop.browser()
+            #expect(try phone.post("/join", form: [("code", victimsCode)]).status == 303)
+            #expect(try renewed.post("/profile/devices/sign-out-others", form: []).status == 403)
+            #expect(try renewed.post("/profile/sign-out", form: []).status == 403)
+            let devices = try victim.get("/profile")
+            let handles = devices.html.elements("input") { $0["name"] == "device" }.compactMap { $0["value"] }
+            #expect(handles.count == 1, "\(devices.summary)")
+            for handle in handles {
+                #expect(try renewed.post("/profile/devices/sign-out", form: [("device", handle)]).status == 403)
+            }
+            #expect(try phone.cart().badge == victim.cart().badge, "a device was signed out with the renewed cookie")
         }
 
         @Test("The sixth wrong try voids a code; an expired code is refused; nothing is joined", arguments: StoreBackend.allCases)

@@ -41,6 +41,36 @@ struct JoinStoreTests {
         #expect(try storage.joinCodes.newestCode(ofClient: dana.clientID)?.usedAt == now + 2)
     }
 
+    @Test("A change read before its browser joined another cart goes to that cart, the one the browser shares now; a second press of Join is no error", arguments: StoreBackend.allCases)
+    func changeInFlightAcrossAJoin(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open(emptyCarts: true)
+        defer { storage.close() }
+        let catalog = storage.liveCatalog.current.catalog
+        let tent = try #require(catalog.product(slug: "ultralight-tent")), shoes = try #require(catalog.product(slug: "trail-running-shoes"))
+        let dana = TestSessions.new(), laptop = TestSessions.new()
+        _ = try storage.carts.add(productID: tent.id, for: dana, at: now)
+        _ = try storage.carts.add(productID: shoes.id, for: laptop, at: now)
+        // The laptop's session as a request read it before the join committed.
+        let laptopBefore = TestSessions.stored(laptop)
+        try storage.joinCodes.createCode(hash: "hash-m", nonce: "nonce-m", for: TestSessions.stored(dana), at: now)
+        guard case .joined(_, let joined, _, let danaKey, _) = try storage.joinCodes.join(hash: "hash-m", for: laptopBefore, at: now + 1) else {
+            Issue.record("\(backend): the join failed")
+            return
+        }
+        #expect(danaKey == dana.shopperLiveKey)
+        #expect(try storage.joinCodes.join(hash: "hash-m", for: laptopBefore, at: now + 1) == .alreadyJoined, "\(backend): a second press")
+
+        let added = try storage.carts.add(productID: shoes.id, for: laptopBefore, at: now + 2)
+        #expect(added == CartChange(itemCount: 3, version: joined.version + 1, movedToShopperLiveKey: danaKey), "\(backend): \(added)")
+        #expect(try storage.sessions.stored(dana)?.cart.quantity(of: shoes.id) == 2, "\(backend): the add went elsewhere")
+        let removed = try storage.carts.remove(productID: tent.id, for: laptopBefore, at: now + 3)
+        #expect(removed == CartChange(itemCount: 2, version: joined.version + 2, movedToShopperLiveKey: danaKey), "\(backend): \(removed)")
+        let unchanged = try storage.carts.setQuantity(2, of: shoes.id, for: laptopBefore, at: now + 4)
+        #expect(unchanged == CartChange(itemCount: 2, version: joined.version + 2, movedToShopperLiveKey: danaKey), "\(backend): \(unchanged)")
+        // Dana's own session was never moved.
+        #expect(try storage.carts.add(productID: tent.id, for: TestSessions.stored(dana), at: now + 5).movedToShopperLiveKey == nil)
+    }
+
     @Test("A code dies with the device that showed it: signed out, or gone to another cart, its code neither previews nor joins", arguments: StoreBackend.allCases)
     func codeOfAnEndedClient(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()

@@ -31,7 +31,7 @@ public final class BadgeHub: Sendable {
 
     private struct State {
         var listeners: [String: Listeners] = [:]
-        /// The key each moved stream is listed under now (see ``moveStreams(ofClient:to:)``);
+        /// The key each moved stream is listed under now (see ``moveStreams(ofClient:to:hearing:)``);
         /// other streams are under the key they subscribed with.
         var movedTo: [ObjectIdentifier: String] = [:]
     }
@@ -80,9 +80,11 @@ public final class BadgeHub: Sendable {
     }
 
     /// Moves the streams of the client whose live key is `client` to the shopper whose live key
-    /// is `liveKey`: the client now belongs to that shopper. The per-shopper limit applies to
-    /// the streams together; the oldest beyond it are closed.
-    public func moveStreams(ofClient client: String, to liveKey: String) {
+    /// is `liveKey`: the client now belongs to that shopper. The moved streams hear `change`
+    /// (the join's count), or a newer count the shopper's streams were sent; when `change` is
+    /// news here, every stream of the shopper hears it, as ``publish(_:liveKey:)`` does. The
+    /// per-shopper limit applies to the streams together; the oldest beyond it are closed.
+    public func moveStreams(ofClient client: String, to liveKey: String, hearing change: CartChange) {
         let evicted: [EventStream] = state.withLock { state in
             var moved: [Listener] = []
             for (key, var entry) in state.listeners where key != liveKey && entry.streams.contains(where: { $0.client == client }) {
@@ -92,6 +94,12 @@ public final class BadgeHub: Sendable {
             }
             guard !moved.isEmpty else { return [] }
             var entry = state.listeners[liveKey, default: Listeners()]
+            if change.version > entry.version {
+                entry.latest = change
+                Self.send(change, to: entry.streams + moved)
+            } else if let latest = entry.latest {
+                Self.send(latest, to: moved)
+            }
             entry.streams += moved
             for listener in moved { state.movedTo[ObjectIdentifier(listener.stream)] = liveKey }
             let excess = max(0, entry.streams.count - maximumStreamsPerSession)
@@ -263,7 +271,7 @@ public final class BadgeHub: Sendable {
 extension BadgeHub: BadgePublisher {
     /// Sends `change` to the streams of every client of `session`'s shopper.
     public func publish(_ change: CartChange, for session: Session) {
-        publish(change, liveKey: session.shopperLiveKey)
+        publish(change, liveKey: change.shopperLiveKey(for: session))
     }
 
     public func endStreams(ofClients liveKeys: [String]) {
@@ -271,7 +279,7 @@ extension BadgeHub: BadgePublisher {
     }
 
     public func joined(client clientKey: String, shopper shopperKey: String, change: CartChange, showingClient showingClientKey: String, notice: String) {
-        moveStreams(ofClient: clientKey, to: shopperKey)
+        moveStreams(ofClient: clientKey, to: shopperKey, hearing: change)
         publish(change, liveKey: shopperKey)
         tell(client: showingClientKey, event: "device-joined", data: notice)
     }

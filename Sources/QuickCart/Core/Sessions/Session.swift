@@ -66,4 +66,17 @@ public struct Session: Sendable, Equatable {
         self.liveKey = liveKey
         self.shopperLiveKey = shopperLiveKey
     }
+
+    /// This session as it is once its client belongs to the shopper `shopperID` (whose live key
+    /// is `shopperLiveKey`): for a change that finds its client joined another cart while the
+    /// request was on its way.
+    func onShopper(_ shopperID: String, liveKey shopperLiveKey: String) -> Session {
+        var moved = Session(
+            clientID: clientID, shopperID: shopperID, createdAt: createdAt, displayName: displayName, isStored: true,
+            csrfToken: csrfToken, liveKey: liveKey, shopperLiveKey: shopperLiveKey
+        )
+        moved.preferences = preferences
+        moved.device = device
+        return moved
+    }
 }

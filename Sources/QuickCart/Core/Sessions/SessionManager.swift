@@ -282,6 +282,12 @@ public final class SessionManager: Sendable {
         JoinCode.hash(code, key: key)
     }
 
+    /// What ties a join's merged count to the client that joined, for the cart's "N items were
+    /// added": a link with a count made up, or sent to anyone else, says nothing.
+    public func joinedTag(merged: Int, ofClient clientID: String) -> String {
+        Hex.encode(Array(key.authenticate("joined|\(clientID)|\(merged)".utf8).prefix(8)))
+    }
+
     /// A name for a client in a page (a device's Sign out button), from which its id cannot be
     /// read back: a keyed hash of it.
     public func deviceHandle(ofClient clientID: String) -> String {

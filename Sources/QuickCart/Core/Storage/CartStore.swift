@@ -7,13 +7,28 @@ public struct CartChange: Sendable, Equatable {
     /// Whether the change was made before, under the same ``ChangeKey``, and this call wrote
     /// nothing: `itemCount` and `version` are the cart's as it is now.
     public let isReplay: Bool
+    /// The live key of the shopper whose cart this is, when it is not the session's: its
+    /// client joined that shopper while the change was on its way, and the change went to the
+    /// cart the client shares now. `nil` when the change went to the session's shopper.
+    public let movedToShopperLiveKey: String?
 
     /// A change that left `itemCount` items in the cart at `version` (or, as a replay, found
     /// them so).
-    public init(itemCount: Int, version: Int64, isReplay: Bool = false) {
+    public init(itemCount: Int, version: Int64, isReplay: Bool = false, movedToShopperLiveKey: String? = nil) {
         self.itemCount = itemCount
         self.version = version
         self.isReplay = isReplay
+        self.movedToShopperLiveKey = movedToShopperLiveKey
+    }
+
+    /// The live key whose streams hear this change: its shopper's.
+    public func shopperLiveKey(for session: Session) -> String {
+        movedToShopperLiveKey ?? session.shopperLiveKey
+    }
+
+    /// This change, made on the cart of the shopper whose live key is `shopperLiveKey`.
+    func moved(toShopperLiveKey shopperLiveKey: String) -> CartChange {
+        CartChange(itemCount: itemCount, version: version, isReplay: isReplay, movedToShopperLiveKey: shopperLiveKey)
     }
 }
 

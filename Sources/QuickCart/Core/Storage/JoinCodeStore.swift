@@ -37,7 +37,8 @@ public enum JoinOutcome: Sendable, Equatable {
     /// added to the shopper's cart (quantities added, clamped); `change` is that cart's new state;
     /// `showingClientID` the client that showed the code.
     case joined(mergedItems: Int, change: CartChange, shopperID: String, shopperLiveKey: String, showingClientID: String)
-    /// The client belongs to that shopper already: nothing changed, and the code stays unused.
+    /// The client belongs to the shopper of that code (live, or used by this client's own
+    /// join a moment ago: a second press of the button) already: nothing changed.
     case alreadyJoined
     /// No live code has that hash (wrong, used, expired or void). A wrong one counted against
     /// every live code; nothing else changed.

@@ -4,7 +4,7 @@ extension CartController: ShopFeature {
     static func register(with shop: ShopContext, in routes: inout ShopRouter) throws {
         let cart = CartController(
             catalogDisplay: shop.catalogDisplay, carts: shop.storage.carts, publisher: shop.publisher,
-            page: try shop.pages.page(CartView.self, tab: tab), notices: shop.pages.notices
+            page: try shop.pages.page(CartView.self, tab: tab), notices: shop.pages.notices, sessionManager: shop.sessionManager
         )
         routes.get(tab.path, use: cart.show)
         routes.post(tab.path("/items"), use: cart.add)
@@ -26,11 +26,13 @@ struct CartController: Sendable {
     let page: ShopPage<CartView>
     /// Signs the notices its answers leave.
     let notices: NoticeCookies
+    /// Checks the tag of what a join merged (`?joined=`).
+    let sessionManager: SessionManager
 
     func show(_ request: ShopRequest) throws -> Response {
         page.render(
             CartView(cart: request.cart, cards: catalogDisplay.current.cards), title: "Cart", returnTo: Self.tab.path, for: request,
-            notice: DevicesController.joinedNotice(request.http.query["joined"])
+            notice: DevicesController.joinedNotice(request.http.query["joined"], for: request.session, by: sessionManager)
         )
     }
 

@@ -45,7 +45,7 @@ struct DevicesController: Sendable {
 
     /// `GET /profile/code`: this device's live code with its QR code, or a button to show one.
     func showCode(_ request: ShopRequest) throws -> Response {
-        try refuseRenewedCookie(request)
+        try Self.refuseRenewedCookie(request)
         let session = request.session
         let stored = session.isStored ? try joinCodes.newestCode(ofClient: session.clientID) : nil
         var content = DeviceCodeView(code: nil, link: nil, qrSVG: nil, expiresAt: 0, expiresInText: "", endedText: nil)
@@ -70,7 +70,7 @@ struct DevicesController: Sendable {
 
     /// `POST /profile/code`: a new code for this device (its earlier one is void), back to its page.
     func createCode(_ request: ShopRequest) throws -> Response {
-        try refuseRenewedCookie(request)
+        try Self.refuseRenewedCookie(request)
         let nonce = Hex.encode(SecureRandom.bytes(count: 16))
         let code = sessionManager.joinCode(nonce: nonce)
         try joinCodes.createCode(hash: sessionManager.joinCodeHash(code), nonce: nonce, for: request.session, at: request.now)
@@ -104,7 +104,7 @@ struct DevicesController: Sendable {
     /// `POST /join` with `code`: joins this browser to the code's shopper in one transaction,
     /// adding this browser's cart lines to the shopper's; on to the cart, saying what was added.
     func join(_ request: ShopRequest) throws -> Response {
-        try refuseRenewedCookie(request)
+        try Self.refuseRenewedCookie(request)
         let device = DeviceName.of(userAgent: request.http.headers["User-Agent"])
         switch try joining.join(
             typed: request.http.form["code"] ?? "", session: request.session, device: device, address: request.http.remoteAddress, at: request.now
@@ -121,14 +121,16 @@ struct DevicesController: Sendable {
         case .joined(let merged):
             // What was merged travels in the address, as checkout's order number does: the
             // script follows a post that leads to another page by loading it again, which would
-            // spend a one-shot notice before the shopper saw it.
-            return .redirect(to: TabBar.TabID.cart.path("?joined=\(merged)"))
+            // spend a one-shot notice before the shopper saw it. Tagged for this client alone.
+            let tag = sessionManager.joinedTag(merged: merged, ofClient: request.session.clientID)
+            return .redirect(to: TabBar.TabID.cart.path("?joined=\(merged).\(tag)"))
         }
     }
 
     /// `POST /profile/devices/sign-out` with `device` (a handle from the devices list): signs
     /// that device out: its next request is a new, empty shopper; its streams end at once.
     func signOutDevice(_ request: ShopRequest) throws -> Response {
+        try Self.refuseRenewedCookie(request)
         let session = request.session
         guard let handle = request.http.form["device"], let device = try joining.device(handle: handle, of: session) else {
             throw HTTPError(.notFound, "That device is not signed in to this cart any more.")
@@ -143,6 +145,7 @@ struct DevicesController: Sendable {
 
     /// `POST /profile/devices/sign-out-others`: every device of the shopper but this one.
     func signOutOthers(_ request: ShopRequest) throws -> Response {
+        try Self.refuseRenewedCookie(request)
         let session = request.session
         guard session.isStored else { throw NothingChanged(answer: .redirect(to: Self.devicesList(request))) }
         let others = try sessions.devices(ofShopper: session.shopperID).filter { $0.clientID != session.clientID }
@@ -157,9 +160,10 @@ struct DevicesController: Sendable {
     }
 
     /// A cookie its first change replaced reaches the client only to finish what was in flight
-    /// (a planted cookie stays in its planter's hands too): it must not see a code, show one, or
-    /// move the client into another cart, which would all outlast its five minutes.
-    private func refuseRenewedCookie(_ request: ShopRequest) throws {
+    /// (a planted cookie stays in its planter's hands too): it must not see a code, show one,
+    /// move the client into another cart, or sign any device out, which would all outlast its
+    /// five minutes.
+    static func refuseRenewedCookie(_ request: ShopRequest) throws {
         guard !request.session.isGraceCookie else {
             throw HTTPError(.forbidden, "This browser's session was renewed. Reload the page and try again.")
         }
@@ -171,10 +175,13 @@ struct DevicesController: Sendable {
         return (secure ? "https://" : "http://") + host + Self.joinPath + "?code=" + JoinCode.display(code)
     }
 
-    /// What the cart says after a join (`/cart?joined=N`): how many of this browser's items
-    /// were added. `nil` for anything but a whole number.
-    static func joinedNotice(_ value: String?) -> Notice? {
-        guard let value, (1...3).contains(value.utf8.count), value.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let merged = Int(value) else {
+    /// What the cart says after a join (`/cart?joined=N.TAG`): how many of this browser's items
+    /// were added. `nil` for anything but a whole number tagged for `session`'s client.
+    static func joinedNotice(_ value: String?, for session: Session, by sessionManager: SessionManager) -> Notice? {
+        guard let value, let dot = value.utf8.firstIndex(of: UInt8(ascii: ".")) else { return nil }
+        let count = value[..<dot], tag = value[value.index(after: dot)...]
+        guard (1...3).contains(count.utf8.count), count.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let merged = Int(count),
+              ConstantTime.equals(String(tag), sessionManager.joinedTag(merged: merged, ofClient: session.clientID)) else {
             return nil
         }
         return Notice(text: merged == 0 ? "You joined the cart." : "\(Badge.itemCountText(merged)) from this browser \(merged == 1 ? "was" : "were") added.")

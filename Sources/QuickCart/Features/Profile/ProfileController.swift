@@ -107,8 +107,10 @@ struct ProfileController: Sendable {
 
     /// `POST /profile/sign-out`: this browser gets a new, empty session (a new cookie); its
     /// client's ids are spent for good (before and after rotation), its open streams end, and
-    /// a shopper left without clients is deleted with its cart and searches.
+    /// a shopper left without clients is deleted with its cart and searches. Not with a cookie
+    /// the first change replaced (403), whose reach ends with its grace.
     func signOut(_ request: ShopRequest) throws -> Response {
+        try DevicesController.refuseRenewedCookie(request)
         var response = Response.redirect(to: Self.tab.path)
         response.setCookie(try sessionManager.endSession(request.session, at: request.now))
         publisher.endStreams(ofClients: [request.session.liveKey])

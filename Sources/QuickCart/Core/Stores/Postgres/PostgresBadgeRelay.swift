@@ -38,7 +38,7 @@ final class PostgresBadgeRelay: BadgePublisher {
                     switch Self.parse(notification.payload) {
                     case .change(let liveKey, let change): hub.publish(change, liveKey: liveKey)
                     case .end(let clientKey): hub.endStreams(ofClient: clientKey)
-                    case .moved(let clientKey, let shopperKey): hub.moveStreams(ofClient: clientKey, to: shopperKey)
+                    case .moved(let clientKey, let shopperKey, let change): hub.moveStreams(ofClient: clientKey, to: shopperKey, hearing: change)
                     case .told(let clientKey, let event, let data): hub.tell(client: clientKey, event: event, data: data)
                     case .order(let liveKey, let orderID, let state): hub.announceOrder(orderID, state: state, liveKey: liveKey)
                     case nil: break
@@ -52,7 +52,7 @@ final class PostgresBadgeRelay: BadgePublisher {
     }
 
     func publish(_ change: CartChange, for session: Session) {
-        hub.publish(change, liveKey: session.shopperLiveKey)
+        hub.publish(change, liveKey: change.shopperLiveKey(for: session))
     }
 
     /// Ends the streams here at once, and tells every other instance to end theirs. The
@@ -63,12 +63,17 @@ final class PostgresBadgeRelay: BadgePublisher {
     }
 
     /// The cart's news went out with the join's commit; what moves streams and tells the
-    /// showing device follows it here. The notice goes only by the database, which brings it
-    /// back to this instance too: sent here as well, it would be heard twice.
+    /// showing device follows it here. The move carries the join's count: the count went out
+    /// before it, when the client's streams there were not yet the shopper's. The notice goes
+    /// only by the database, which brings it back to this instance too: sent here as well, it
+    /// would be heard twice.
     func joined(client clientKey: String, shopper shopperKey: String, change: CartChange, showingClient showingClientKey: String, notice: String) {
-        hub.moveStreams(ofClient: clientKey, to: shopperKey)
+        hub.moveStreams(ofClient: clientKey, to: shopperKey, hearing: change)
         hub.publish(change, liveKey: shopperKey)
-        notifyOthers(["move \(clientKey) \(shopperKey)", "tell \(showingClientKey) device-joined \(notice)"], about: "follow a join")
+        notifyOthers(
+            ["move \(clientKey) \(shopperKey) \(change.version) \(change.itemCount)", "tell \(showingClientKey) device-joined \(notice)"],
+            about: "follow a join"
+        )
     }
 
     /// Sends `payloads` to every instance (this one hears them again, harmlessly).
@@ -138,17 +143,22 @@ final class PostgresBadgeRelay: BadgePublisher {
         case change(liveKey: String, CartChange)
         /// A client was signed out: `end LIVEKEY`.
         case end(clientKey: String)
-        /// A client joined another shopper: `move CLIENTKEY SHOPPERKEY`.
-        case moved(clientKey: String, shopperKey: String)
+        /// A client joined another shopper, whose cart the join left at a version and count:
+        /// `move CLIENTKEY SHOPPERKEY VERSION COUNT`.
+        case moved(clientKey: String, shopperKey: String, CartChange)
         /// News for one client's page: `tell CLIENTKEY EVENT DATA` (the data may hold spaces).
         case told(clientKey: String, event: String, data: String)
     }
 
     /// The news in `payload`, or `nil` for anything else.
     static func parse(_ payload: String) -> News? {
+        if payload.hasPrefix("move ") {
+            let parts = payload.split(separator: " ")
+            guard parts.count == 5, let version = Int64(parts[3]), let count = Int(parts[4]) else { return nil }
+            return .moved(clientKey: String(parts[1]), shopperKey: String(parts[2]), CartChange(itemCount: count, version: version))
+        }
         let parts = payload.split(separator: " ", maxSplits: 3)
         if parts.count == 2, parts[0] == "end" { return .end(clientKey: String(parts[1])) }
-        if parts.count == 3, parts[0] == "move" { return .moved(clientKey: String(parts[1]), shopperKey: String(parts[2])) }
         if parts.count == 4, parts[0] == "tell" { return .told(clientKey: String(parts[1]), event: String(parts[2]), data: String(parts[3])) }
         if parts.count == 4, parts[0] == "order", let id = Int64(parts[2]), let state = OrderState(rawValue: String(parts[3])) {
             return .order(liveKey: String(parts[1]), orderID: id, state: state)

@@ -14,7 +14,7 @@ struct PostgresCartStore: CartStore {
 
     func add(productID: Int64, quantity: Int, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?, key: ChangeKey?) throws -> CartChange {
         let quantity = Cart.clamp(quantity)
-        return try change(for: session, at: now, ifVersion: expectedVersion) { connection in
+        return try change(for: session, at: now, ifVersion: expectedVersion) { connection, shopperID in
             // A new line goes after every line already there, even one stored in this same
             // second (the starter cart's lines are stamped `now * 1000 + offset`). A line
             // holding this post's key already, or at the maximum already, is left alone.
@@ -26,28 +26,28 @@ struct PostgresCartStore: CartStore {
                 SET quantity = least(cart_items.quantity + $5, $4), change_key = coalesce($6, cart_items.change_key)
                 WHERE cart_items.quantity < $4 AND ($6::text IS NULL OR cart_items.change_key IS DISTINCT FROM $6)
                 """,
-                session.shopperID, productID, now * 1000, Cart.quantityRange.upperBound, quantity, key?.text
+                shopperID, productID, now * 1000, Cart.quantityRange.upperBound, quantity, key?.text
             )
-            return try Self.lineWritten(written, in: connection, of: session.shopperID, productID, key: key)
+            return try Self.lineWritten(written, in: connection, of: shopperID, productID, key: key)
         }
     }
 
     func setQuantity(_ quantity: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?, key: ChangeKey?) throws -> CartChange {
-        try change(for: session, at: now, ifVersion: expectedVersion) { connection in
+        try change(for: session, at: now, ifVersion: expectedVersion) { connection, shopperID in
             let changed = try connection.execute(
                 """
                 UPDATE cart_items SET quantity = $1, change_key = coalesce($4, change_key)
                 WHERE shopper_id = $2 AND product_id = $3 AND quantity <> $1 AND ($4::text IS NULL OR change_key IS DISTINCT FROM $4)
                 """,
-                Cart.clamp(quantity), session.shopperID, productID, key?.text
+                Cart.clamp(quantity), shopperID, productID, key?.text
             )
-            return try Self.lineWritten(changed, in: connection, of: session.shopperID, productID, key: key)
+            return try Self.lineWritten(changed, in: connection, of: shopperID, productID, key: key)
         }
     }
 
     func adjustQuantity(by delta: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?, key: ChangeKey?) throws -> CartChange {
         let bounded = Cart.boundedDelta(delta)
-        return try change(for: session, at: now, ifVersion: expectedVersion) { connection in
+        return try change(for: session, at: now, ifVersion: expectedVersion) { connection, shopperID in
             // Relative to the quantity stored now, in one statement: presses on pages that
             // showed the same quantity all count, whichever instance they reach.
             let changed = try connection.execute(
@@ -56,9 +56,9 @@ struct PostgresCartStore: CartStore {
                 WHERE shopper_id = $4 AND product_id = $5 AND quantity <> least(greatest(quantity + $1, $2), $3)
                 AND ($6::text IS NULL OR change_key IS DISTINCT FROM $6)
                 """,
-                bounded, Cart.quantityRange.lowerBound, Cart.quantityRange.upperBound, session.shopperID, productID, key?.text
+                bounded, Cart.quantityRange.lowerBound, Cart.quantityRange.upperBound, shopperID, productID, key?.text
             )
-            return try Self.lineWritten(changed, in: connection, of: session.shopperID, productID, key: key)
+            return try Self.lineWritten(changed, in: connection, of: shopperID, productID, key: key)
         }
     }
 
@@ -78,21 +78,21 @@ struct PostgresCartStore: CartStore {
     }
 
     func remove(productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
-        try change(for: session, at: now, ifVersion: expectedVersion) { connection in
-            try connection.execute("DELETE FROM cart_items WHERE shopper_id = $1 AND product_id = $2", session.shopperID, productID) > 0
+        try change(for: session, at: now, ifVersion: expectedVersion) { connection, shopperID in
+            try connection.execute("DELETE FROM cart_items WHERE shopper_id = $1 AND product_id = $2", shopperID, productID) > 0
                 ? .changed : .unchanged
         }
     }
 
     func restore(productID: Int64, quantity: Int, for session: Session, at now: Int64) throws -> CartChange {
-        try change(for: session, at: now) { connection in
+        try change(for: session, at: now) { connection, shopperID in
             let inserted = try connection.execute(
                 """
                 INSERT INTO cart_items (shopper_id, product_id, quantity, added_at)
                 VALUES ($1, $2, $3, greatest($4::bigint, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = $1), 0)))
                 ON CONFLICT (shopper_id, product_id) DO NOTHING
                 """,
-                session.shopperID, productID, Cart.clamp(quantity), now * 1000
+                shopperID, productID, Cart.clamp(quantity), now * 1000
             )
             if inserted == 0 { throw CartError.alreadyInCart }
             return .changed
@@ -156,29 +156,54 @@ struct PostgresCartStore: CartStore {
 
     /// Runs `body` in a transaction that first stores the shopper if needed and takes its row
     /// lock (the version bump), then reads the new count and notifies every instance, all
-    /// before committing. The transaction is rerun if it loses a race, so `body` must only
-    /// write to the database. With `expectedVersion`, a cart that was at any other version
-    /// before the bump (which holds the row's lock to the commit) is refused, rolling back.
-    /// When `body` wrote nothing (a replay, or a change of nothing) the transaction rolls back,
-    /// bump and news with it, answering the cart as it read it: the version stays, and a
-    /// session never stored stays so (a client is stored only by its first change).
+    /// before committing; `body` gets the id of the shopper whose cart it changes. The
+    /// transaction is rerun if it loses a race, so `body` must only write to the database.
+    /// With `expectedVersion`, a cart that was at any other version before the bump (which
+    /// holds the row's lock to the commit) is refused, rolling back. When `body` wrote nothing
+    /// (a replay, or a change of nothing) the transaction rolls back, bump and news with it,
+    /// answering the cart as it read it: the version stays, and a session never stored stays
+    /// so (a client is stored only by its first change). A client that joined another shopper
+    /// after the session was read changes that shopper's cart, the one it shares now: a join
+    /// locks the cart it merges, so the client is read again once the lock is held, and a
+    /// change finding it moved runs again on its new shopper.
     private func change(
-        for session: Session, at now: Int64, ifVersion expectedVersion: Int64? = nil, _ body: (PostgresConnection) throws -> Written
+        for session: Session, at now: Int64, ifVersion expectedVersion: Int64? = nil, _ body: (PostgresConnection, String) throws -> Written
     ) throws -> CartChange {
-        do {
-            return try pool.write(storing: session, at: now) { connection in
-                let version = try Self.bumpVersion(in: connection, for: session)
-                if let expectedVersion, version - 1 != expectedVersion { throw CartError.staleVersion }
-                let written = try body(connection)
-                guard written == .changed else {
-                    let asItIs = try Self.countAndNotify(in: connection, version: version - 1, for: session)
-                    throw Unchanged(change: CartChange(itemCount: asItIs.itemCount, version: asItIs.version, isReplay: written == .replayed))
-                }
-                return try Self.countAndNotify(in: connection, version: version, for: session)
+        try ClientMoves.following(session) { session in
+            do {
+                return try runChange(for: session, at: now, ifVersion: expectedVersion, body)
+            } catch let unchanged as Unchanged {
+                return unchanged.change
             }
-        } catch let unchanged as Unchanged {
-            return unchanged.change
         }
+    }
+
+    private func runChange(
+        for session: Session, at now: Int64, ifVersion expectedVersion: Int64?, _ body: (PostgresConnection, String) throws -> Written
+    ) throws -> CartChange {
+        try pool.write(storing: session, at: now) { connection in
+            let version = try Self.bumpVersion(in: connection, for: session)
+            if let newShopper = try Self.newShopper(of: session, in: connection) {
+                throw ClientMoves.ClientMoved(session: session.onShopper(newShopper.id, liveKey: newShopper.liveKey))
+            }
+            if let expectedVersion, version - 1 != expectedVersion { throw CartError.staleVersion }
+            let written = try body(connection, session.shopperID)
+            guard written == .changed else {
+                let asItIs = try Self.countAndNotify(in: connection, version: version - 1, for: session)
+                throw Unchanged(change: CartChange(itemCount: asItIs.itemCount, version: asItIs.version, isReplay: written == .replayed))
+            }
+            return try Self.countAndNotify(in: connection, version: version, for: session)
+        }
+    }
+
+    /// The shopper `session`'s client belongs to now, when it is not the session's: the client
+    /// joined another cart after the request read the session. Read after the bump, in a
+    /// statement of its own, so it sees a join that held the session's shopper until it committed.
+    private static func newShopper(of session: Session, in connection: PostgresConnection) throws -> (id: String, liveKey: String)? {
+        try connection.fetchAll(
+            "SELECT s.id, s.live_key FROM clients c JOIN shoppers s ON s.id = c.shopper_id WHERE c.id = $1 AND c.shopper_id <> $2",
+            session.clientID, session.shopperID
+        ) { row in (id: try row.string(0), liveKey: try row.string(1)) }.first
     }
 
     /// What a change's statements did: changed the cart, or wrote nothing because the line holds

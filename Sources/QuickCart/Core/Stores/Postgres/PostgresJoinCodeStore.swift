@@ -2,7 +2,8 @@ import Postgres
 
 /// Codes that bring another device into a shopper's cart, in PostgreSQL. A join is one
 /// transaction that locks the code's row first, so two joins with one code, through any
-/// instances, cannot both win; then the shopper's row (its cart version), as cart changes do.
+/// instances, cannot both win; then the joining client's row, then the rows of both carts'
+/// shoppers (as cart changes take them), so no change of either cart is lost in between.
 struct PostgresJoinCodeStore: JoinCodeStore {
     let pool: PostgresStoragePool
 
@@ -73,15 +74,22 @@ struct PostgresJoinCodeStore: JoinCodeStore {
                 )
                 return .refused
             }
+            // The client as stored now, locked: the session may have been read before another
+            // join of it committed (a second press of the same button).
+            let current = try connection.fetchValue("SELECT shopper_id FROM clients WHERE id = $1 FOR UPDATE", session.clientID, as: String.self)
+            if current == code.shopper { return .alreadyJoined }
             guard code.isLive else { return .refused }
-            if session.isStored, session.shopperID == code.shopper { return .alreadyJoined }
-            // The shopper's row lock first, as every cart change takes it.
+            // Both carts' rows, in one order for every join: a change of either that is in
+            // flight commits first, and its lines are merged; one that comes later waits, then
+            // finds its client moved and goes to the shopper's cart (see PostgresCartStore).
+            _ = try connection.execute(
+                "SELECT id FROM shoppers WHERE id = $1 OR id = $2 ORDER BY id FOR UPDATE", code.shopper, current ?? code.shopper
+            )
             let version = try connection.fetchValue(
                 "UPDATE shoppers SET cart_version = cart_version + 1 WHERE id = $1 RETURNING cart_version", code.shopper, as: Int64.self
             ) ?? 0
             var merged = 0
-            if session.isStored {
-                let old = session.shopperID
+            if let old = current {
                 // What the merge will really add: a line meets the shopper's at most at the cap.
                 merged = try connection.fetchValue(
                     """

@@ -11,7 +11,7 @@ struct SQLiteCartStore: CartStore {
 
     func add(productID: Int64, quantity: Int, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?, key: ChangeKey?) throws -> CartChange {
         let quantity = Cart.clamp(quantity)
-        return try change(for: session, at: now, ifVersion: expectedVersion) { db, version in
+        return try change(for: session, at: now, ifVersion: expectedVersion) { db, shopperID, version in
             // A new line goes after every line already there, even one stored in this same
             // second (the starter cart's lines are stamped `now * 1000 + offset`). A line
             // holding this post's key already, or at the maximum already, is left alone.
@@ -22,28 +22,28 @@ struct SQLiteCartStore: CartStore {
                 ON CONFLICT (shopper_id, product_id) DO UPDATE SET quantity = min(quantity + ?3, ?5), version = ?6, change_key = coalesce(?7, change_key)
                 WHERE quantity < ?5 AND (?7 IS NULL OR change_key IS NOT ?7)
                 """,
-                [session.shopperID, productID, quantity, now * 1000, Cart.quantityRange.upperBound, version, key?.text]
+                [shopperID, productID, quantity, now * 1000, Cart.quantityRange.upperBound, version, key?.text]
             )
-            return try Self.lineStamp(in: db, of: session.shopperID, productID, key: key)
+            return try Self.lineStamp(in: db, of: shopperID, productID, key: key)
         }
     }
 
     func setQuantity(_ quantity: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?, key: ChangeKey?) throws -> CartChange {
-        try change(for: session, at: now, ifVersion: expectedVersion) { db, version in
+        try change(for: session, at: now, ifVersion: expectedVersion) { db, shopperID, version in
             try db.execute(
                 """
                 UPDATE cart_items SET quantity = ?1, version = ?2, change_key = coalesce(?5, change_key)
                 WHERE shopper_id = ?3 AND product_id = ?4 AND quantity != ?1 AND (?5 IS NULL OR change_key IS NOT ?5)
                 """,
-                [Cart.clamp(quantity), version, session.shopperID, productID, key?.text]
+                [Cart.clamp(quantity), version, shopperID, productID, key?.text]
             )
-            return try Self.lineStamp(in: db, of: session.shopperID, productID, key: key)
+            return try Self.lineStamp(in: db, of: shopperID, productID, key: key)
         }
     }
 
     func adjustQuantity(by delta: Int, of productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?, key: ChangeKey?) throws -> CartChange {
         let bounded = Cart.boundedDelta(delta)
-        return try change(for: session, at: now, ifVersion: expectedVersion) { db, version in
+        return try change(for: session, at: now, ifVersion: expectedVersion) { db, shopperID, version in
             // Relative to the quantity stored now, in one statement: two "Increase" presses on
             // pages that showed the same quantity both count.
             try db.execute(
@@ -51,28 +51,28 @@ struct SQLiteCartStore: CartStore {
                 UPDATE cart_items SET quantity = min(max(quantity + ?1, ?2), ?3), version = ?4, change_key = coalesce(?7, change_key)
                 WHERE shopper_id = ?5 AND product_id = ?6 AND quantity != min(max(quantity + ?1, ?2), ?3) AND (?7 IS NULL OR change_key IS NOT ?7)
                 """,
-                [bounded, Cart.quantityRange.lowerBound, Cart.quantityRange.upperBound, version, session.shopperID, productID, key?.text]
+                [bounded, Cart.quantityRange.lowerBound, Cart.quantityRange.upperBound, version, shopperID, productID, key?.text]
             )
-            return try Self.lineStamp(in: db, of: session.shopperID, productID, key: key)
+            return try Self.lineStamp(in: db, of: shopperID, productID, key: key)
         }
     }
 
     func remove(productID: Int64, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?) throws -> CartChange {
-        try change(for: session, at: now, ifVersion: expectedVersion) { db, _ in
-            try db.execute("DELETE FROM cart_items WHERE shopper_id = ? AND product_id = ?", [session.shopperID, productID])
+        try change(for: session, at: now, ifVersion: expectedVersion) { db, shopperID, _ in
+            try db.execute("DELETE FROM cart_items WHERE shopper_id = ? AND product_id = ?", [shopperID, productID])
             return db.changes == 0 ? .unchanged : .stampedNoLine
         }
     }
 
     func restore(productID: Int64, quantity: Int, for session: Session, at now: Int64) throws -> CartChange {
-        try change(for: session, at: now) { db, version in
+        try change(for: session, at: now) { db, shopperID, version in
             try db.execute(
                 """
                 INSERT INTO cart_items (shopper_id, product_id, quantity, added_at, version)
                 VALUES (?1, ?2, ?3, max(?4, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = ?1), 0)), ?5)
                 ON CONFLICT (shopper_id, product_id) DO NOTHING
                 """,
-                [session.shopperID, productID, Cart.clamp(quantity), now * 1000, version]
+                [shopperID, productID, Cart.clamp(quantity), now * 1000, version]
             )
             if db.changes == 0 { throw CartError.alreadyInCart }
             return .stampedALine
@@ -137,6 +137,26 @@ struct SQLiteCartStore: CartStore {
         case unchanged
     }
 
+    /// The cart version of the shopper `session`'s client belongs to, read with the client in
+    /// one statement; and that shopper's id and live key when it is not the session's: the
+    /// client joined another cart after the request read the session. A client not stored yet
+    /// (or gone) reads the session's shopper.
+    private static func clientCart(of session: Session, in db: Database) throws -> (version: Int64, newShopper: (id: String, liveKey: String)?) {
+        let row = try db.withFirstRow(
+            """
+            SELECT max(s.cart_version, coalesce((SELECT max(c.version) FROM cart_items c WHERE c.shopper_id = s.id), 0)),
+                   nullif(s.id, ?2), s.live_key
+            FROM clients cl JOIN shoppers s ON s.id = cl.shopper_id WHERE cl.id = ?1
+            """,
+            [session.clientID, session.shopperID]
+        ) { row in
+            // The shopper's id and key are read only when they are news.
+            (version: try row.int64(0), newShopper: try row.isNull(1) ? nil : (id: try row.string(1), liveKey: try row.string(2)))
+        }
+        guard let row else { return (try version(in: db, of: session.shopperID), nil) }
+        return (row.version, row.newShopper)
+    }
+
     /// What a write of one line (that skips a line holding `key`, and one the change would
     /// leave as it is) left behind. Only when it changed no row is the line looked for, to tell
     /// a replay from a change of nothing and from a line not there. A replay wins: the line
@@ -156,30 +176,35 @@ struct SQLiteCartStore: CartStore {
     }
 
     /// Runs `body` in a write transaction that first stores the session if needed, with the
-    /// cart's next version for the line it writes; then records that version on the shopper if
-    /// no line carries it, and reads the new count, all before committing. With
-    /// `expectedVersion`, a cart at any other version is refused before `body` runs. When
-    /// `body` wrote nothing (a replay, or a change of nothing), the transaction rolls back: the
-    /// version stays, and a session never stored stays so (a client is stored only by its
-    /// first change).
+    /// id of the shopper whose cart it changes and the cart's next version for the line it
+    /// writes; then records that version on the shopper if no line carries it, and reads the
+    /// new count, all before committing. With `expectedVersion`, a cart at any other version is
+    /// refused before `body` runs. When `body` wrote nothing (a replay, or a change of nothing),
+    /// the transaction rolls back: the version stays, and a session never stored stays so (a
+    /// client is stored only by its first change). A client that joined another shopper after
+    /// the session was read changes that shopper's cart, the one it shares now: nothing it
+    /// sends is written into a cart it has left.
     private func change(
-        for session: Session, at now: Int64, ifVersion expectedVersion: Int64? = nil, _ body: (Database, Int64) throws -> Stamp
+        for session: Session, at now: Int64, ifVersion expectedVersion: Int64? = nil, _ body: (Database, String, Int64) throws -> Stamp
     ) throws -> CartChange {
-        do {
-            return try runChange(for: session, at: now, ifVersion: expectedVersion, body)
-        } catch let unchanged as Unchanged {
-            return unchanged.change
+        try ClientMoves.following(session) { session in
+            do {
+                return try runChange(for: session, at: now, ifVersion: expectedVersion, body)
+            } catch let unchanged as Unchanged {
+                return unchanged.change
+            }
         }
     }
 
-    private func runChange(for session: Session, at now: Int64, ifVersion expectedVersion: Int64?, _ body: (Database, Int64) throws -> Stamp) throws -> CartChange {
+    private func runChange(for session: Session, at now: Int64, ifVersion expectedVersion: Int64?, _ body: (Database, String, Int64) throws -> Stamp) throws -> CartChange {
         try pool.write(storing: session, at: now) { db in
-            // The write is the only one of the process: nothing can change the version between
-            // this read and the commit.
-            let current = try Self.version(in: db, of: session.shopperID)
+            // The write is the only one of the process: nothing can change the version, or
+            // move the client, between this read and the commit.
+            let (current, newShopper) = try Self.clientCart(of: session, in: db)
+            if let newShopper { throw ClientMoves.ClientMoved(session: session.onShopper(newShopper.id, liveKey: newShopper.liveKey)) }
             if let expectedVersion, current != expectedVersion { throw CartError.staleVersion }
             let next = current + 1
-            let stamp = try body(db, next)
+            let stamp = try body(db, session.shopperID, next)
             if stamp == .stampedNoLine {
                 try Self.raiseVersion(to: next, in: db, of: session.shopperID)
             }

@@ -72,11 +72,13 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
                 )
                 return .refused
             }
+            // The client as stored now: the session may have been read before another join of
+            // it committed (a second press of the same button).
+            let current = try db.fetchValue("SELECT shopper_id FROM clients WHERE id = ?", [session.clientID], as: String.self)
+            if current == code.shopper { return .alreadyJoined }
             guard code.isLive else { return .refused }
-            if session.isStored, session.shopperID == code.shopper { return .alreadyJoined }
             var merged = 0
-            if session.isStored {
-                let old = session.shopperID
+            if let old = current {
                 // What the merge will really add: a line meets the shopper's at most at the cap.
                 merged = try db.fetchValue(
                     """

@@ -1,0 +1,30 @@
+/// What both backends' cart changes do when a client joins another cart while a change of it
+/// is on its way: the change reads the client again inside its transaction, and on finding it
+/// moved throws ``ClientMoved``, rolling back; ``following(_:_:)`` runs it again on the
+/// shopper the client shares now. Nothing a client sends is written into a cart it has left.
+enum ClientMoves {
+    /// A change that found its client moved to another shopper (a join committed after the
+    /// request read the session), rolled back to run again as `session`.
+    struct ClientMoved: Error {
+        let session: Session
+    }
+
+    /// Runs `change` for `session`, and again for the moved session each time it throws
+    /// ``ClientMoved``; a change made after a move names its shopper's live key
+    /// (``CartChange/movedToShopperLiveKey``), whose streams must hear it.
+    static func following(_ session: Session, _ change: (Session) throws -> CartChange) throws -> CartChange {
+        var session = session
+        var movedTo: String?
+        // Each rerun follows a join committed meanwhile; three in one change is not a shopper.
+        for _ in 1...3 {
+            do {
+                let made = try change(session)
+                return movedTo.map(made.moved(toShopperLiveKey:)) ?? made
+            } catch let moved as ClientMoved {
+                session = moved.session
+                movedTo = moved.session.shopperLiveKey
+            }
+        }
+        throw StorageError.unavailable(reason: "a client moved between carts three times during one change")
+    }
+}
