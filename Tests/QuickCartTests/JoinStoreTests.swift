@@ -41,7 +41,7 @@ struct JoinStoreTests {
         #expect(try storage.joinCodes.newestCode(ofClient: dana.clientID)?.usedAt == now + 2)
     }
 
-    @Test("A change read before its browser joined another cart goes to that cart, the one the browser shares now; a second press of Join is no error", arguments: StoreBackend.allCases)
+    @Test("A change read before its browser joined another cart goes to that cart, the one the browser shares now; and so does a checkout; a second press of Join is no error", arguments: StoreBackend.allCases)
     func changeInFlightAcrossAJoin(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open(emptyCarts: true)
         defer { storage.close() }
@@ -69,6 +69,10 @@ struct JoinStoreTests {
         #expect(unchanged == CartChange(itemCount: 2, version: joined.version + 2, movedToShopperLiveKey: danaKey), "\(backend): \(unchanged)")
         // Dana's own session was never moved.
         #expect(try storage.carts.add(productID: tent.id, for: TestSessions.stored(dana), at: now + 5).movedToShopperLiveKey == nil)
+        // A checkout sent before the join checks out the cart the browser shares now.
+        let placed = try storage.carts.placeOrder(OrderPlacement(intent: .review(cartVersion: 99)), for: laptopBefore, at: now + 6)
+        #expect(placed.change?.movedToShopperLiveKey == danaKey && placed.change?.itemCount == 0, "\(backend): \(placed)")
+        #expect(try storage.sessions.stored(dana)?.cart.items.isEmpty == true, "\(backend): the order came from a cart the browser left")
     }
 
     @Test("A code dies with the device that showed it: signed out, or gone to another cart, its code neither previews nor joins", arguments: StoreBackend.allCases)

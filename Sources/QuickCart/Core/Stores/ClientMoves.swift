@@ -12,7 +12,7 @@ enum ClientMoves {
     /// Runs `change` for `session`, and again for the moved session each time it throws
     /// ``ClientMoved``; a change made after a move names its shopper's live key
     /// (``CartChange/movedToShopperLiveKey``), whose streams must hear it.
-    static func following(_ session: Session, _ change: (Session) throws -> CartChange) throws -> CartChange {
+    static func following<Result: FollowingClientMoves>(_ session: Session, _ change: (Session) throws -> Result) throws -> Result {
         var session = session
         var movedTo: String?
         // Each rerun follows a join committed meanwhile; three in one change is not a shopper.
@@ -26,5 +26,20 @@ enum ClientMoves {
             }
         }
         throw StorageError.unavailable(reason: "a client moved between carts three times during one change")
+    }
+}
+
+/// What a change that may run again on another shopper answers: it can say which shopper's
+/// streams must hear it.
+protocol FollowingClientMoves {
+    /// This answer, for a change made on the cart of the shopper whose live key is `shopperLiveKey`.
+    func moved(toShopperLiveKey shopperLiveKey: String) -> Self
+}
+
+extension CartChange: FollowingClientMoves {}
+
+extension PlacedOrder: FollowingClientMoves {
+    func moved(toShopperLiveKey shopperLiveKey: String) -> PlacedOrder {
+        PlacedOrder(orderID: orderID, change: change?.moved(toShopperLiveKey: shopperLiveKey))
     }
 }

@@ -100,10 +100,18 @@ struct PostgresCartStore: CartStore {
     }
 
     func placeOrder(_ placement: OrderPlacement, for session: Session, at now: Int64) throws -> PlacedOrder {
+        try ClientMoves.following(session) { session in try placeOrder(placement, asClientOf: session, at: now) }
+    }
+
+    private func placeOrder(_ placement: OrderPlacement, asClientOf session: Session, at now: Int64) throws -> PlacedOrder {
         try pool.write(storing: session, at: now) { connection in
             // The shopper's row lock first, as every change of the cart takes it: a second
             // placing of the same intent waits here for the first to commit, then finds its order.
             _ = try connection.fetchValue("SELECT id FROM shoppers WHERE id = $1 FOR UPDATE", session.shopperID, as: String.self)
+            // A browser that joined another cart meanwhile checks out the cart it shares now.
+            if let newShopper = try Self.newShopper(of: session, in: connection) {
+                throw ClientMoves.ClientMoved(session: session.onShopper(newShopper.id, liveKey: newShopper.liveKey))
+            }
             if let placed = try connection.fetchValue(
                 "SELECT id FROM orders WHERE shopper_id = $1 AND intent = $2", session.shopperID, placement.intent.key, as: Int64.self
             ) {

@@ -80,8 +80,16 @@ struct SQLiteCartStore: CartStore {
     }
 
     func placeOrder(_ placement: OrderPlacement, for session: Session, at now: Int64) throws -> PlacedOrder {
+        try ClientMoves.following(session) { session in try placeOrder(placement, asClientOf: session, at: now) }
+    }
+
+    private func placeOrder(_ placement: OrderPlacement, asClientOf session: Session, at now: Int64) throws -> PlacedOrder {
         // Writes take turns, so an intent found missing here stays missing until this commits.
         try pool.write(storing: session, at: now) { db in
+            // A browser that joined another cart meanwhile checks out the cart it shares now.
+            if let newShopper = try Self.clientCart(of: session, in: db).newShopper {
+                throw ClientMoves.ClientMoved(session: session.onShopper(newShopper.id, liveKey: newShopper.liveKey))
+            }
             if let placed = try db.fetchValue(
                 "SELECT id FROM orders WHERE shopper_id = ? AND intent = ?", [session.shopperID, placement.intent.key], as: Int64.self
             ) {
