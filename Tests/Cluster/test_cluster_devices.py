@@ -89,3 +89,54 @@ def test_changes_racing_a_join_through_another_instance_all_land(cluster):
         adding.join()
         assert joined.status == 303 and statuses == [303, 303, 303], (joined, statuses)
         assert EventStream(second.port, phone.cookie).next() == before + 3, "an acknowledged add was lost at the join"
+
+
+def join_while_signing_out(first, second, signing_out, bring=None):
+    """A phone shows a code through `first`; a laptop (stored, with one `bring` added if given)
+    posts the join through `second` while `signing_out` (the phone, or another tab of the
+    laptop) signs itself out through `first`. Returns the phone, the laptop, and the two
+    answers' statuses."""
+    phone = Shopper()
+    phone.begin(first.port)
+    assert phone.post(first.port, "/profile/code", {}).status == 303
+    code = CODE.search(phone.request(first.port, "GET", "/profile/code").body).group().decode()
+    laptop = Shopper()
+    laptop.begin(second.port)
+    if bring is not None:
+        assert laptop.post(second.port, "/cart/items", {"product": str(bring)}).status == 303
+    who = signing_out(phone, laptop)
+    answers = {}
+    thread = threading.Thread(target=lambda: answers.update(out=who.request(first.port, "POST", "/profile/sign-out", {"csrf": who.csrf}).status))
+    thread.start()
+    joined = laptop.request(second.port, "POST", "/join", {"csrf": laptop.csrf, "code": code})
+    thread.join()
+    return phone, laptop, answers["out"], joined.status
+
+
+def test_the_showing_device_signing_out_while_its_code_is_joined_loses_nothing(cluster):
+    """The phone signs out through one instance while the laptop joins its code through another:
+    either the join comes first, and the cart it made stays the laptop's (the phone's sign-out
+    takes only the phone), or the sign-out does, and the join is refused."""
+    first, second = cluster(2)
+    for _ in range(6):
+        _, laptop, out, joined = join_while_signing_out(first, second, lambda phone, _: phone, bring=RAIN_SHELL)
+        assert out == 303 and joined in (303, 400), (out, joined)
+        page = laptop.request(second.port, "GET", "/cart")
+        assert cookie_value(page.set_cookie) is None, f"the laptop lost its session (join answered {joined})"
+        assert b"Rain Shell Jacket" in page.body, "the laptop's cart is gone"
+
+
+def test_a_browser_signing_out_while_it_joins_stays_signed_out(cluster):
+    """One tab signs the laptop out through one instance while another joins a code through
+    the other: whichever commits first, the laptop's cookie reaches no cart afterwards, and the
+    phone's Devices card does not list it."""
+    first, second = cluster(2)
+    for _ in range(6):
+        phone, laptop, out, joined = join_while_signing_out(
+            first, second, lambda _, laptop: Shopper(cookie=laptop.cookie, csrf=laptop.csrf)
+        )
+        assert out == 303 and joined in (303, 400, 403), (out, joined)
+        page = Shopper(cookie=laptop.cookie).request(second.port, "GET", "/cart")
+        assert cookie_value(page.set_cookie) not in (None, laptop.cookie), f"the signed-out cookie still reaches a cart (join: {joined})"
+        profile = phone.request(first.port, "GET", "/profile")
+        assert not re.findall(rb'name="device" value="([0-9a-f]+)"', profile.body), "the phone still lists the signed-out laptop"

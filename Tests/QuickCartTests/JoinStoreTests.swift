@@ -75,6 +75,44 @@ struct JoinStoreTests {
         #expect(try storage.sessions.stored(dana)?.cart.items.isEmpty == true, "\(backend): the order came from a cart the browser left")
     }
 
+    @Test("Leaving a cart across a join: signing out with a session read before the join spends the client in the cart it joined; the joined cart's version passes the one it left; leaving a shared cart takes no one else's lines", arguments: StoreBackend.allCases)
+    func leavingAcrossJoins(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open(emptyCarts: true)
+        defer { storage.close() }
+        let catalog = storage.liveCatalog.current.catalog
+        let tent = try #require(catalog.product(slug: "ultralight-tent")), shoes = try #require(catalog.product(slug: "trail-running-shoes"))
+        let dana = TestSessions.new(), laptop = TestSessions.new(), phone = TestSessions.new(), friend = TestSessions.new()
+        _ = try storage.carts.add(productID: tent.id, for: dana, at: now)
+        _ = try storage.carts.add(productID: shoes.id, for: laptop, at: now)
+        var laptopVersion: Int64 = 0
+        for _ in 0..<4 { laptopVersion = try storage.carts.adjustQuantity(by: 1, of: shoes.id, for: TestSessions.stored(laptop), at: now).version }
+        let laptopBefore = TestSessions.stored(laptop)
+        try storage.joinCodes.createCode(hash: "hash-l1", nonce: "nonce-l1", for: TestSessions.stored(dana), at: now)
+        guard case .joined(_, let joined, _, _, _) = try storage.joinCodes.join(hash: "hash-l1", for: laptopBefore, at: now + 1) else {
+            Issue.record("\(backend): the join failed")
+            return
+        }
+        #expect(joined.version > laptopVersion, "\(backend): an If-Match of the cart the laptop left matches the joined one (\(joined.version))")
+
+        let ended = try storage.sessions.endClients([laptop.clientID], ofShopper: laptopBefore.shopperID, spendingUnstored: laptop.clientID, at: now + 2)
+        #expect(ended == [laptop.clientID], "\(backend): the laptop was not signed out of the cart it joined")
+        #expect(try storage.sessions.devices(ofShopper: dana.shopperID).map(\.clientID) == [dana.clientID], "\(backend)")
+        #expect(try storage.sessions.stored(dana)?.cart.quantity(of: shoes.id) == 5, "\(backend): Dana's cart went with the laptop")
+
+        // Dana's phone joins; then Dana's first device leaves for a friend's cart: the shared
+        // cart's lines stay with the phone, and nothing of them is added to the friend's.
+        _ = try storage.carts.add(productID: tent.id, for: friend, at: now)
+        try storage.joinCodes.createCode(hash: "hash-l2", nonce: "nonce-l2", for: TestSessions.stored(dana), at: now + 3)
+        _ = try storage.joinCodes.join(hash: "hash-l2", for: phone, at: now + 3)
+        try storage.joinCodes.createCode(hash: "hash-l3", nonce: "nonce-l3", for: TestSessions.stored(friend), at: now + 4)
+        guard case .joined(let merged, let shared, _, _, _) = try storage.joinCodes.join(hash: "hash-l3", for: TestSessions.stored(dana), at: now + 5) else {
+            Issue.record("\(backend): the second join failed")
+            return
+        }
+        #expect(merged == 0 && shared.itemCount == 1, "\(backend): \(merged) items of a shared cart were taken along")
+        #expect(try storage.sessions.devices(ofShopper: dana.shopperID).map(\.clientID) == [phone.clientID], "\(backend)")
+    }
+
     @Test("A code dies with the device that showed it: signed out, or gone to another cart, its code neither previews nor joins", arguments: StoreBackend.allCases)
     func codeOfAnEndedClient(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()

@@ -98,7 +98,9 @@ public protocol SessionStore: Sendable {
     /// rotation, can come back), and a shopper left without clients is deleted with its cart
     /// and searches (its orders stay, as records of sales). A client id of `clientIDs` that
     /// is not stored at all (a browser that never changed anything) is marked spent too when
-    /// `spendingUnstored` names it.
+    /// `spendingUnstored` names it. The client `spendingUnstored` names (the caller's own) is
+    /// spent whichever shopper it belongs to now: a join may have moved it since the caller
+    /// read its session.
     /// - Returns: The ids that were the shopper's and are now spent.
     @discardableResult
     func endClients(_ clientIDs: [String], ofShopper shopperID: String, spendingUnstored: String?, at now: Int64) throws -> [String]

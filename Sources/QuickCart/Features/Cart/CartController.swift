@@ -155,8 +155,13 @@ struct CartController: Sendable {
 
     /// What a change of one product's quantity says: its new quantity, or the limit when it
     /// reached it. The new quantity is the one the request's cart showed, moved by the change
-    /// in the cart's count (read in the change's own transaction), so no second read is needed.
+    /// in the cart's count (read in the change's own transaction), so no second read is needed;
+    /// a change that went to another cart (its browser joined one meanwhile) says that cart's count.
     private static func quantityNotice(for name: String, id: Int64, before: Cart, after change: CartChange, verb: String) -> String {
+        if change.movedToShopperLiveKey != nil {
+            // The change went to the cart this browser joined meanwhile, not the one it showed.
+            return verb + name + " — " + Badge.itemCountText(change.itemCount) + " in the cart"
+        }
         let quantity = before.quantity(of: id) + change.itemCount - before.itemCount
         guard quantity >= Cart.quantityRange.upperBound else {
             // Appended into one buffer sized up front: the common notice, on every press.

@@ -85,41 +85,27 @@ struct PostgresJoinCodeStore: JoinCodeStore {
             _ = try connection.execute(
                 "SELECT id FROM shoppers WHERE id = $1 OR id = $2 ORDER BY id FOR UPDATE", code.shopper, current ?? code.shopper
             )
+            // A sign-out of the showing device may have committed while this waited.
+            guard try connection.fetchValue(
+                "SELECT EXISTS (SELECT 1 FROM clients WHERE id = $1 AND shopper_id = $2 AND spent_at IS NULL)", code.client, code.shopper, as: Bool.self
+            ) == true else { return .refused }
+            // Past every version the joining client saw of the cart it leaves, so an app's
+            // If-Match from that cart never matches this one.
             let version = try connection.fetchValue(
-                "UPDATE shoppers SET cart_version = cart_version + 1 WHERE id = $1 RETURNING cart_version", code.shopper, as: Int64.self
+                """
+                UPDATE shoppers SET cart_version = greatest(cart_version, coalesce((SELECT cart_version FROM shoppers WHERE id = $2), 0)) + 1
+                WHERE id = $1 RETURNING cart_version
+                """,
+                code.shopper, current, as: Int64.self
             ) ?? 0
             var merged = 0
             if let old = current {
-                // What the merge will really add: a line meets the shopper's at most at the cap.
-                merged = try connection.fetchValue(
-                    """
-                    SELECT coalesce(sum(least(c.quantity, $3 - coalesce(t.quantity, 0))), 0)::bigint
-                    FROM cart_items c JOIN products p ON p.id = c.product_id
-                    LEFT JOIN cart_items t ON t.shopper_id = $2 AND t.product_id = c.product_id
-                    WHERE c.shopper_id = $1 AND p.active
-                    """,
-                    old, code.shopper, Cart.quantityRange.upperBound, as: Int.self
-                ) ?? 0
-                // The browser's lines go after the shopper's, in their own order; a product in
-                // both gets the two quantities added, clamped.
-                try connection.execute(
-                    """
-                    INSERT INTO cart_items (shopper_id, product_id, quantity, added_at)
-                    SELECT $1, product_id, quantity,
-                           greatest($2::bigint, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = $1), 0))
-                           + row_number() OVER (ORDER BY added_at, product_id)
-                    FROM cart_items WHERE shopper_id = $3
-                    ON CONFLICT (shopper_id, product_id) DO UPDATE SET quantity = least(cart_items.quantity + excluded.quantity, $4)
-                    """,
-                    code.shopper, now * 1000, old, Cart.quantityRange.upperBound
-                )
-                try connection.execute(
-                    """
-                    INSERT INTO recent_searches (shopper_id, query, searched_at)
-                    SELECT $1, query, searched_at FROM recent_searches WHERE shopper_id = $2 ON CONFLICT DO NOTHING
-                    """,
-                    code.shopper, old
-                )
+                // A cart the browser shares with other devices stays theirs: only a cart of its
+                // own (with its searches) is merged.
+                let ownsCart = try connection.fetchValue(
+                    "SELECT NOT EXISTS (SELECT 1 FROM clients WHERE shopper_id = $1 AND id <> $2 AND spent_at IS NULL)", old, session.clientID, as: Bool.self
+                ) ?? false
+                if ownsCart { merged = try Self.merge(old, into: code.shopper, in: connection, at: now) }
                 try connection.execute("UPDATE clients SET shopper_id = $1 WHERE id = $2", code.shopper, session.clientID)
                 try connection.execute("DELETE FROM shoppers WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM clients WHERE shopper_id = $1)", old)
             } else {
@@ -151,5 +137,39 @@ struct PostgresJoinCodeStore: JoinCodeStore {
                 shopperLiveKey: state.liveKey, showingClientID: code.client
             )
         }
+    }
+
+    /// Adds the lines of `old`'s cart to `shopper`'s (after the shopper's own, in their own
+    /// order; a product in both gets the two quantities added, clamped), and its recent searches.
+    /// - Returns: How many items the merge really added: a line meets the shopper's at most at the cap.
+    private static func merge(_ old: String, into shopper: String, in connection: PostgresConnection, at now: Int64) throws -> Int {
+        let merged = try connection.fetchValue(
+            """
+            SELECT coalesce(sum(least(c.quantity, $3 - coalesce(t.quantity, 0))), 0)::bigint
+            FROM cart_items c JOIN products p ON p.id = c.product_id
+            LEFT JOIN cart_items t ON t.shopper_id = $2 AND t.product_id = c.product_id
+            WHERE c.shopper_id = $1 AND p.active
+            """,
+            old, shopper, Cart.quantityRange.upperBound, as: Int.self
+        ) ?? 0
+        try connection.execute(
+            """
+            INSERT INTO cart_items (shopper_id, product_id, quantity, added_at)
+            SELECT $1, product_id, quantity,
+                   greatest($2::bigint, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = $1), 0))
+                   + row_number() OVER (ORDER BY added_at, product_id)
+            FROM cart_items WHERE shopper_id = $3
+            ON CONFLICT (shopper_id, product_id) DO UPDATE SET quantity = least(cart_items.quantity + excluded.quantity, $4)
+            """,
+            shopper, now * 1000, old, Cart.quantityRange.upperBound
+        )
+        try connection.execute(
+            """
+            INSERT INTO recent_searches (shopper_id, query, searched_at)
+            SELECT $1, query, searched_at FROM recent_searches WHERE shopper_id = $2 ON CONFLICT DO NOTHING
+            """,
+            shopper, old
+        )
+        return merged
     }
 }

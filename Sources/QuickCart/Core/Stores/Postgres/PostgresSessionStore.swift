@@ -66,11 +66,26 @@ struct PostgresSessionStore: SessionStore {
     @discardableResult
     func endClients(_ clientIDs: [String], ofShopper shopperID: String, spendingUnstored: String?, at now: Int64) throws -> [String] {
         try pool.write { connection in
+            // Rows in the order a join takes them, the clients and then the shoppers: a join in
+            // flight commits first, and what it moved is seen below.
+            var ownShopper: String?
+            for clientID in Set(clientIDs + (spendingUnstored.map { [$0] } ?? [])).sorted() {
+                let current = try connection.fetchValue(
+                    "SELECT shopper_id FROM clients WHERE id = $1 AND spent_at IS NULL FOR UPDATE", clientID, as: String.self
+                )
+                if clientID == spendingUnstored { ownShopper = current }
+            }
+            // The caller's own client is signed out of whichever cart a join moved it to.
+            let shoppers = Set([shopperID] + (ownShopper.map { [$0] } ?? [])).sorted()
+            for shopper in shoppers {
+                _ = try connection.fetchValue("SELECT id FROM shoppers WHERE id = $1 FOR UPDATE", shopper, as: String.self)
+            }
             var ended: [String] = []
             for clientID in clientIDs {
                 // The row stays as the mark that the id is spent; it no longer names a shopper.
                 let changed = try connection.execute(
-                    "UPDATE clients SET shopper_id = NULL, spent_at = $1 WHERE id = $2 AND shopper_id = $3", now, clientID, shopperID
+                    "UPDATE clients SET shopper_id = NULL, spent_at = $1 WHERE id = $2 AND shopper_id = $3",
+                    now, clientID, clientID == spendingUnstored ? ownShopper ?? shopperID : shopperID
                 )
                 if changed == 1 { ended.append(clientID) }
             }
@@ -81,9 +96,11 @@ struct PostgresSessionStore: SessionStore {
                 )
             }
             // Its cart lines and searches go with it (ON DELETE CASCADE); its orders stay.
-            try connection.execute(
-                "DELETE FROM shoppers WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM clients WHERE shopper_id = $1)", shopperID
-            )
+            for shopper in shoppers {
+                try connection.execute(
+                    "DELETE FROM shoppers WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM clients WHERE shopper_id = $1)", shopper
+                )
+            }
             return ended
         }
     }

@@ -78,34 +78,17 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
             if current == code.shopper { return .alreadyJoined }
             guard code.isLive else { return .refused }
             var merged = 0
+            // Past every version the joining client saw of the cart it leaves, so an app's
+            // If-Match from that cart never matches this one.
+            var version = try SQLiteCartStore.version(in: db, of: code.shopper) + 1
             if let old = current {
-                // What the merge will really add: a line meets the shopper's at most at the cap.
-                merged = try db.fetchValue(
-                    """
-                    SELECT coalesce(sum(min(c.quantity, ?3 - coalesce(t.quantity, 0))), 0)
-                    FROM cart_items c JOIN products p ON p.id = c.product_id
-                    LEFT JOIN cart_items t ON t.shopper_id = ?2 AND t.product_id = c.product_id
-                    WHERE c.shopper_id = ?1 AND p.active
-                    """,
-                    [old, code.shopper, Cart.quantityRange.upperBound], as: Int.self
-                ) ?? 0
-                // The browser's lines go after the shopper's, in their own order; a product in
-                // both gets the two quantities added, clamped.
-                try db.execute(
-                    """
-                    INSERT INTO cart_items (shopper_id, product_id, quantity, added_at)
-                    SELECT ?1, product_id, quantity,
-                           max(?2, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = ?1), 0))
-                           + row_number() OVER (ORDER BY added_at, product_id)
-                    FROM cart_items WHERE shopper_id = ?3 AND true
-                    ON CONFLICT (shopper_id, product_id) DO UPDATE SET quantity = min(quantity + excluded.quantity, ?4)
-                    """,
-                    [code.shopper, now * 1000, old, Cart.quantityRange.upperBound]
-                )
-                try db.execute(
-                    "INSERT OR IGNORE INTO recent_searches (shopper_id, query, searched_at) SELECT ?, query, searched_at FROM recent_searches WHERE shopper_id = ?",
-                    [code.shopper, old]
-                )
+                version = max(version, try SQLiteCartStore.version(in: db, of: old) + 1)
+                // A cart the browser shares with other devices stays theirs: only a cart of its
+                // own (with its searches) is merged.
+                let ownsCart = try db.fetchValue(
+                    "SELECT NOT EXISTS (SELECT 1 FROM clients WHERE shopper_id = ? AND id <> ? AND spent_at IS NULL)", [old, session.clientID], as: Bool.self
+                ) ?? false
+                if ownsCart { merged = try Self.merge(old, into: code.shopper, in: db, at: now) }
                 try db.execute("UPDATE clients SET shopper_id = ? WHERE id = ?", [code.shopper, session.clientID])
                 try db.execute("DELETE FROM shoppers WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM clients WHERE shopper_id = ?1)", [old])
             } else {
@@ -116,7 +99,7 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
             }
             try db.execute("UPDATE join_codes SET used_at = ? WHERE code_hash = ?", [now, hash])
             // The lines merged in carry no new version (new ones are at 0): the join's goes on the shopper.
-            try SQLiteCartStore.raiseVersion(to: try SQLiteCartStore.version(in: db, of: code.shopper) + 1, in: db, of: code.shopper)
+            try SQLiteCartStore.raiseVersion(to: version, in: db, of: code.shopper)
             let state = try db.withFirstRow(
                 """
                 SELECT s.cart_version, s.live_key,
@@ -131,5 +114,39 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
                 mergedItems: merged, change: state.change, shopperID: code.shopper, shopperLiveKey: state.liveKey, showingClientID: code.client
             )
         }
+    }
+
+    /// Adds the lines of `old`'s cart to `shopper`'s (after the shopper's own, in their own
+    /// order; a product in both gets the two quantities added, clamped), and its recent searches.
+    /// - Returns: How many items the merge really added.
+    private static func merge(_ old: String, into shopper: String, in db: Database, at now: Int64) throws -> Int {
+        // What the merge will really add: a line meets the shopper's at most at the cap.
+        let merged = try db.fetchValue(
+            """
+            SELECT coalesce(sum(min(c.quantity, ?3 - coalesce(t.quantity, 0))), 0)
+            FROM cart_items c JOIN products p ON p.id = c.product_id
+            LEFT JOIN cart_items t ON t.shopper_id = ?2 AND t.product_id = c.product_id
+            WHERE c.shopper_id = ?1 AND p.active
+            """,
+            [old, shopper, Cart.quantityRange.upperBound], as: Int.self
+        ) ?? 0
+        // The browser's lines go after the shopper's, in their own order; a product in
+        // both gets the two quantities added, clamped.
+        try db.execute(
+            """
+            INSERT INTO cart_items (shopper_id, product_id, quantity, added_at)
+            SELECT ?1, product_id, quantity,
+                   max(?2, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = ?1), 0))
+                   + row_number() OVER (ORDER BY added_at, product_id)
+            FROM cart_items WHERE shopper_id = ?3 AND true
+            ON CONFLICT (shopper_id, product_id) DO UPDATE SET quantity = min(quantity + excluded.quantity, ?4)
+            """,
+            [shopper, now * 1000, old, Cart.quantityRange.upperBound]
+        )
+        try db.execute(
+            "INSERT OR IGNORE INTO recent_searches (shopper_id, query, searched_at) SELECT ?, query, searched_at FROM recent_searches WHERE shopper_id = ?",
+            [shopper, old]
+        )
+        return merged
     }
 }

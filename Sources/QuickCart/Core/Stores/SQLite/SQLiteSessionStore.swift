@@ -63,11 +63,16 @@ struct SQLiteSessionStore: SessionStore {
     @discardableResult
     func endClients(_ clientIDs: [String], ofShopper shopperID: String, spendingUnstored: String?, at now: Int64) throws -> [String] {
         try pool.write { db in
+            // The caller's own client is signed out of whichever cart a join moved it to.
+            let ownShopper = try spendingUnstored.flatMap { own in
+                try db.fetchValue("SELECT shopper_id FROM clients WHERE id = ? AND spent_at IS NULL", [own], as: String.self)
+            }
             var ended: [String] = []
             for clientID in clientIDs {
                 // The row stays as the mark that the id is spent; it no longer names a shopper.
                 try db.execute(
-                    "UPDATE clients SET shopper_id = NULL, spent_at = ? WHERE id = ? AND shopper_id = ?", [now, clientID, shopperID]
+                    "UPDATE clients SET shopper_id = NULL, spent_at = ? WHERE id = ? AND shopper_id = ?",
+                    [now, clientID, clientID == spendingUnstored ? ownShopper ?? shopperID : shopperID]
                 )
                 if db.changes == 1 { ended.append(clientID) }
             }
@@ -78,9 +83,11 @@ struct SQLiteSessionStore: SessionStore {
                 )
             }
             // Its cart lines and searches go with it (ON DELETE CASCADE); its orders stay.
-            try db.execute(
-                "DELETE FROM shoppers WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM clients WHERE shopper_id = ?1)", [shopperID]
-            )
+            for shopper in Set([shopperID] + (ownShopper.map { [$0] } ?? [])) {
+                try db.execute(
+                    "DELETE FROM shoppers WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM clients WHERE shopper_id = ?1)", [shopper]
+                )
+            }
             return ended
         }
     }
