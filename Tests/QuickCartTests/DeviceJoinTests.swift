@@ -99,6 +99,20 @@ extension ShopTests {
             #expect((Int(refused.header("Retry-After") ?? "") ?? 0) > 0, "\(refused.summary)")
         }
 
+        @Test("A second press of Join from a browser the first press stored (so its old cookie, in its grace) leads to the cart")
+        func secondPressOfAFreshBrowser() throws {
+            let shop = try TestShop(inProcess: true)
+            let code = try Self.showCode(shop.browser())
+            let laptop = shop.browser()
+            #expect(try laptop.get("/join?code=\(code)").status == 200)
+            let before = try #require(laptop.sessionCookie)
+            let token = try laptop.token()
+            #expect(try laptop.post("/join", form: [("code", code)]).status == 303)
+            #expect(laptop.sessionCookie != before, "the join stored the browser under a new cookie")
+            let again = try shop.browser(cookie: before).post("/join", form: [("code", code)], csrf: .value(token))
+            #expect(again.status == 303 && again.location == "/cart", "\(again.summary)")
+        }
+
         @Test("A cookie the first change replaced (in its five minutes of grace) can neither see this device's code, join it to another cart, nor sign any device out")
         func renewedCookieCannotJoinOrSeeCodes() throws {
             let shop = try TestShop(inProcess: true)

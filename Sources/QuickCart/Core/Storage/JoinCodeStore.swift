@@ -59,6 +59,10 @@ public protocol JoinCodeStore: Sendable {
     /// Whose cart the code known by `hash` joins, if it is live at `now`. Reads only.
     func preview(hash: String, at now: Int64) throws -> JoinPreview?
 
+    /// Whether the client stored under `clientID` belongs to the shopper of the code known by
+    /// `hash`, live or used: a second press of Join after the first one joined. Reads only.
+    func hasJoined(clientID: String, byCode hash: String) throws -> Bool
+
     /// Joins `session`'s client to the shopper of the live code known by `hash`, in ONE
     /// transaction: the client is stored if it was not (under that shopper), its own cart's
     /// lines are added to the shopper's (quantities added, clamped to the maximum), the shopper

@@ -104,7 +104,15 @@ struct DevicesController: Sendable {
     /// `POST /join` with `code`: joins this browser to the code's shopper in one transaction,
     /// adding this browser's cart lines to the shopper's; on to the cart, saying what was added.
     func join(_ request: ShopRequest) throws -> Response {
-        try Self.refuseRenewedCookie(request)
+        if request.session.isGraceCookie {
+            // A second press of Join from a browser the first press stored, under a new cookie:
+            // the join is done, and the cart is where it leads.
+            if let code = JoinCode.normalized(request.http.form["code"] ?? ""),
+               try joinCodes.hasJoined(clientID: request.session.clientID, byCode: sessionManager.joinCodeHash(code)) {
+                throw NothingChanged(answer: .redirect(to: TabBar.TabID.cart.path))
+            }
+            try Self.refuseRenewedCookie(request)
+        }
         let device = DeviceName.of(userAgent: request.http.headers["User-Agent"])
         switch try joining.join(
             typed: request.http.form["code"] ?? "", session: request.session, device: device, address: request.http.remoteAddress, at: request.now

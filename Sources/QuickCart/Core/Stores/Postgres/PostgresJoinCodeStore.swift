@@ -39,6 +39,18 @@ struct PostgresJoinCodeStore: JoinCodeStore {
         }
     }
 
+    func hasJoined(clientID: String, byCode hash: String) throws -> Bool {
+        try pool.withConnection { connection in
+            try connection.fetchValue(
+                """
+                SELECT EXISTS (SELECT 1 FROM join_codes j JOIN clients c ON c.shopper_id = j.shopper_id
+                               WHERE j.code_hash = $1 AND c.id = $2 AND c.spent_at IS NULL)
+                """,
+                hash, clientID, as: Bool.self
+            ) ?? false
+        }
+    }
+
     func preview(hash: String, at now: Int64) throws -> JoinPreview? {
         try pool.withConnection { connection in
             try connection.fetchAll(

@@ -40,6 +40,18 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
         }
     }
 
+    func hasJoined(clientID: String, byCode hash: String) throws -> Bool {
+        try pool.withConnection { db in
+            try db.fetchValue(
+                """
+                SELECT EXISTS (SELECT 1 FROM join_codes j JOIN clients c ON c.shopper_id = j.shopper_id
+                               WHERE j.code_hash = ? AND c.id = ? AND c.spent_at IS NULL)
+                """,
+                [hash, clientID], as: Bool.self
+            ) ?? false
+        }
+    }
+
     func preview(hash: String, at now: Int64) throws -> JoinPreview? {
         try pool.withConnection { db in
             try db.withFirstRow(
