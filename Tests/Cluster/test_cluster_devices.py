@@ -9,7 +9,7 @@ import threading
 
 from cluster_support import cluster, postgres  # noqa: F401 (the pytest fixtures used below)
 from cluster_support import EventStream
-from resilience_support import Shopper, cookie_value
+from resilience_support import Shopper, cookie_value, csrf_token
 
 CODE = re.compile(rb"[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}")
 TENT = 3
@@ -92,8 +92,8 @@ def test_changes_racing_a_join_through_another_instance_all_land(cluster):
 
 
 def join_while_signing_out(first, second, signing_out, bring=None):
-    """A phone shows a code through `first`; a laptop (stored, with one `bring` added if given)
-    posts the join through `second` while `signing_out` (the phone, or another tab of the
+    """A phone shows a code through `first`; a laptop (stored, with one `bring` added, or never
+    stored without one) posts the join through `second` while `signing_out` (the phone, or another tab of the
     laptop) signs itself out through `first`. Returns the phone, the laptop, and the two
     answers' statuses."""
     phone = Shopper()
@@ -101,8 +101,12 @@ def join_while_signing_out(first, second, signing_out, bring=None):
     assert phone.post(first.port, "/profile/code", {}).status == 303
     code = CODE.search(phone.request(first.port, "GET", "/profile/code").body).group().decode()
     laptop = Shopper()
-    laptop.begin(second.port)
-    if bring is not None:
+    if bring is None:
+        # A browser that never changed anything: its join stores it.
+        page = laptop.request(second.port, "GET", "/cart")
+        laptop.cookie, laptop.csrf = cookie_value(page.set_cookie), csrf_token(page.body)
+    else:
+        laptop.begin(second.port)
         assert laptop.post(second.port, "/cart/items", {"product": str(bring)}).status == 303
     who = signing_out(phone, laptop)
     answers = {}
@@ -131,12 +135,43 @@ def test_a_browser_signing_out_while_it_joins_stays_signed_out(cluster):
     the other: whichever commits first, the laptop's cookie reaches no cart afterwards, and the
     phone's Devices card does not list it."""
     first, second = cluster(2)
-    for _ in range(6):
+    for round in range(8):
+        # Half the rounds with a laptop that never changed anything, which its join stores.
         phone, laptop, out, joined = join_while_signing_out(
-            first, second, lambda _, laptop: Shopper(cookie=laptop.cookie, csrf=laptop.csrf)
+            first, second, lambda _, laptop: Shopper(cookie=laptop.cookie, csrf=laptop.csrf), bring=None if round % 2 else RAIN_SHELL
         )
         assert out == 303 and joined in (303, 400, 403), (out, joined)
         page = Shopper(cookie=laptop.cookie).request(second.port, "GET", "/cart")
         assert cookie_value(page.set_cookie) not in (None, laptop.cookie), f"the signed-out cookie still reaches a cart (join: {joined})"
         profile = phone.request(first.port, "GET", "/profile")
         assert not re.findall(rb'name="device" value="([0-9a-f]+)"', profile.body), "the phone still lists the signed-out laptop"
+
+
+def test_signing_out_everywhere_while_a_device_joins_leaves_no_one_in(cluster):
+    """The phone's second device presses "Sign out everywhere" through one instance while a
+    laptop joins the phone's code through the other: the laptop is either one of the devices
+    signed out, or refused (the device that showed the code is gone). Either way the second
+    device is alone in its cart."""
+    first, second = cluster(2)
+    for _ in range(6):
+        phone = Shopper()
+        phone.begin(first.port)
+        assert phone.post(first.port, "/profile/code", {}).status == 303
+        tablet_code = CODE.search(phone.request(first.port, "GET", "/profile/code").body).group().decode()
+        tablet = Shopper()
+        tablet.begin(first.port)
+        assert tablet.post(first.port, "/join", {"code": tablet_code}).status == 303
+        assert phone.post(first.port, "/profile/code", {}).status == 303
+        code = CODE.search(phone.request(first.port, "GET", "/profile/code").body).group().decode()
+        laptop = Shopper()
+        laptop.begin(second.port)
+        answers = {}
+        thread = threading.Thread(
+            target=lambda: answers.update(out=tablet.request(first.port, "POST", "/profile/devices/sign-out-others", {"csrf": tablet.csrf}).status)
+        )
+        thread.start()
+        joined = laptop.request(second.port, "POST", "/join", {"csrf": laptop.csrf, "code": code})
+        thread.join()
+        assert answers["out"] == 303 and joined.status in (303, 400), (answers, joined)
+        profile = tablet.request(first.port, "GET", "/profile")
+        assert not re.findall(rb'name="device" value="([0-9a-f]+)"', profile.body), f"a device is still in the cart (join: {joined.status})"

@@ -105,6 +105,13 @@ public protocol SessionStore: Sendable {
     @discardableResult
     func endClients(_ clientIDs: [String], ofShopper shopperID: String, spendingUnstored: String?, at now: Int64) throws -> [String]
 
+    /// Signs every client of the shopper but `clientID` out, as ``endClients(_:ofShopper:spendingUnstored:at:)``
+    /// does, in one transaction that reads them under the shopper's lock: a device that joins
+    /// meanwhile is either among them or refused (its code's device is gone).
+    /// - Returns: The ids now spent.
+    @discardableResult
+    func endClients(ofShopper shopperID: String, except clientID: String, at now: Int64) throws -> [String]
+
     /// Deletes the clients last seen before `cutoff` (seconds) and the marks of clients spent
     /// before it (no cookie that old works any more), and shoppers left without clients with
     /// their carts and searches; their orders stay.

@@ -72,6 +72,15 @@ struct DeviceJoining: Sendable {
         return ended.count
     }
 
+    /// Signs every device of `session`'s shopper but this one out, read under the shopper's
+    /// lock, and ends their streams on every instance.
+    /// - Returns: How many were signed out.
+    func signOutOthers(of session: Session, at now: Int64) throws -> Int {
+        let ended = try sessions.endClients(ofShopper: session.shopperID, except: session.clientID, at: now)
+        publisher.endStreams(ofClients: ended.map(sessionManager.liveKey(ofClient:)))
+        return ended.count
+    }
+
     /// Signs `session`'s own client out for good (every id it had, stored or not) and ends its
     /// streams.
     /// - Returns: The cookie of a fresh session, for a browser.

@@ -156,8 +156,10 @@ struct DevicesController: Sendable {
         try Self.refuseRenewedCookie(request)
         let session = request.session
         guard session.isStored else { throw NothingChanged(answer: .redirect(to: Self.devicesList(request))) }
-        let others = try sessions.devices(ofShopper: session.shopperID).filter { $0.clientID != session.clientID }
-        return try end(others, request, notice: others.isEmpty ? "No other device was signed in" : "Signed out everywhere else")
+        let ended = try joining.signOutOthers(of: session, at: request.now)
+        var response = Response.redirect(to: Self.devicesList(request))
+        response.setCookie(notices.cookie(Notice(text: ended == 0 ? "No other device was signed in" : "Signed out everywhere else"), at: request.now))
+        return response
     }
 
     private func end(_ devices: [StoredDevice], _ request: ShopRequest, notice: String) throws -> Response {

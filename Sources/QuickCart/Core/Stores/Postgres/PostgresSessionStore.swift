@@ -90,8 +90,12 @@ struct PostgresSessionStore: SessionStore {
                 if changed == 1 { ended.append(clientID) }
             }
             if let unstored = spendingUnstored, !ended.contains(unstored) {
+                // Spent even if its own join stored it meanwhile (and waited for that here).
                 try connection.execute(
-                    "INSERT INTO clients (id, shopper_id, created_at, last_seen, spent_at) VALUES ($1, NULL, $2, $2, $2) ON CONFLICT (id) DO NOTHING",
+                    """
+                    INSERT INTO clients (id, shopper_id, created_at, last_seen, spent_at) VALUES ($1, NULL, $2, $2, $2)
+                    ON CONFLICT (id) DO UPDATE SET shopper_id = NULL, spent_at = excluded.spent_at
+                    """,
                     unstored, now
                 )
             }
@@ -102,6 +106,18 @@ struct PostgresSessionStore: SessionStore {
                 )
             }
             return ended
+        }
+    }
+
+    @discardableResult
+    func endClients(ofShopper shopperID: String, except clientID: String, at now: Int64) throws -> [String] {
+        try pool.write { connection in
+            // The shopper's lock first: a join into it in flight commits before the clients are
+            // read; one that comes later finds the device that showed its code spent.
+            _ = try connection.fetchValue("SELECT id FROM shoppers WHERE id = $1 FOR UPDATE", shopperID, as: String.self)
+            return try connection.fetchAll(
+                "UPDATE clients SET shopper_id = NULL, spent_at = $1 WHERE shopper_id = $2 AND id <> $3 RETURNING id", now, shopperID, clientID
+            ) { row in try row.string(0) }
         }
     }
 

@@ -78,8 +78,11 @@ struct SQLiteSessionStore: SessionStore {
             }
             if let unstored = spendingUnstored, !ended.contains(unstored) {
                 try db.execute(
-                    "INSERT OR IGNORE INTO clients (id, shopper_id, created_at, last_seen, spent_at) VALUES (?, NULL, ?, ?, ?)",
-                    [unstored, now, now, now]
+                    """
+                    INSERT INTO clients (id, shopper_id, created_at, last_seen, spent_at) VALUES (?1, NULL, ?2, ?2, ?2)
+                    ON CONFLICT (id) DO UPDATE SET shopper_id = NULL, spent_at = excluded.spent_at
+                    """,
+                    [unstored, now]
                 )
             }
             // Its cart lines and searches go with it (ON DELETE CASCADE); its orders stay.
@@ -89,6 +92,15 @@ struct SQLiteSessionStore: SessionStore {
                 )
             }
             return ended
+        }
+    }
+
+    @discardableResult
+    func endClients(ofShopper shopperID: String, except clientID: String, at now: Int64) throws -> [String] {
+        try pool.write { db in
+            try db.fetchAll(
+                "UPDATE clients SET shopper_id = NULL, spent_at = ? WHERE shopper_id = ? AND id <> ? RETURNING id", [now, shopperID, clientID]
+            ) { row in try row.string(0) }
         }
     }
 
