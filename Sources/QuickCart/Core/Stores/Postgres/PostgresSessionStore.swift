@@ -66,8 +66,8 @@ struct PostgresSessionStore: SessionStore {
     @discardableResult
     func endClients(_ clientIDs: [String], ofShopper shopperID: String, spendingUnstored: String?, at now: Int64) throws -> [String] {
         try pool.write { connection in
-            // Rows in the order a join takes them, the clients and then the shoppers: a join in
-            // flight commits first, and what it moved is seen below.
+            // Rows in the order a join takes them, the clients (then the codes) and then the
+            // shoppers: a join in flight commits first, and what it moved is seen below.
             var ownShopper: String?
             for clientID in Set(clientIDs + (spendingUnstored.map { [$0] } ?? [])).sorted() {
                 let current = try connection.fetchValue(
@@ -77,6 +77,11 @@ struct PostgresSessionStore: SessionStore {
             }
             // The caller's own client is signed out of whichever cart a join moved it to.
             let shoppers = Set([shopperID] + (ownShopper.map { [$0] } ?? [])).sorted()
+            // A shopper deleted below takes its codes along: their rows before the shoppers',
+            // as a join takes its code's row before the shoppers', or the two would deadlock.
+            for shopper in shoppers {
+                _ = try connection.execute("SELECT 1 FROM join_codes WHERE shopper_id = $1 FOR UPDATE", shopper)
+            }
             for shopper in shoppers {
                 _ = try connection.fetchValue("SELECT id FROM shoppers WHERE id = $1 FOR UPDATE", shopper, as: String.self)
             }
