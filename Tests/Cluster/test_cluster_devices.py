@@ -16,6 +16,12 @@ TENT = 3
 RAIN_SHELL = 5
 
 
+def new_code(shopper, port):
+    """Shows a new code on `shopper`'s device through `port`, and reads it off its page."""
+    assert shopper.post(port, "/profile/code", {}).status == 303
+    return CODE.search(shopper.request(port, "GET", "/profile/code").body).group().decode()
+
+
 def test_a_join_through_one_instance_and_a_change_through_another_reach_every_stream(cluster):
     first, second, third = cluster(3)
     phone = Shopper()
@@ -71,8 +77,7 @@ def test_changes_racing_a_join_through_another_instance_all_land(cluster):
     for _ in range(6):
         phone = Shopper()
         phone.begin(first.port)
-        assert phone.post(first.port, "/profile/code", {}).status == 303
-        code = CODE.search(phone.request(first.port, "GET", "/profile/code").body).group().decode()
+        code = new_code(phone, first.port)
         laptop = Shopper()
         laptop.begin(second.port)
         assert laptop.post(second.port, "/cart/items", {"product": str(RAIN_SHELL)}).status == 303
@@ -98,8 +103,7 @@ def join_while_signing_out(first, second, signing_out, bring=None):
     answers' statuses."""
     phone = Shopper()
     phone.begin(first.port)
-    assert phone.post(first.port, "/profile/code", {}).status == 303
-    code = CODE.search(phone.request(first.port, "GET", "/profile/code").body).group().decode()
+    code = new_code(phone, first.port)
     laptop = Shopper()
     if bring is None:
         # A browser that never changed anything: its join stores it.
@@ -156,13 +160,11 @@ def test_signing_out_everywhere_while_a_device_joins_leaves_no_one_in(cluster):
     for _ in range(6):
         phone = Shopper()
         phone.begin(first.port)
-        assert phone.post(first.port, "/profile/code", {}).status == 303
-        tablet_code = CODE.search(phone.request(first.port, "GET", "/profile/code").body).group().decode()
+        tablet_code = new_code(phone, first.port)
         tablet = Shopper()
         tablet.begin(first.port)
         assert tablet.post(first.port, "/join", {"code": tablet_code}).status == 303
-        assert phone.post(first.port, "/profile/code", {}).status == 303
-        code = CODE.search(phone.request(first.port, "GET", "/profile/code").body).group().decode()
+        code = new_code(phone, first.port)
         laptop = Shopper()
         laptop.begin(second.port)
         answers = {}

@@ -157,13 +157,16 @@ struct DevicesController: Sendable {
         let session = request.session
         guard session.isStored else { throw NothingChanged(answer: .redirect(to: Self.devicesList(request))) }
         let ended = try joining.signOutOthers(of: session, at: request.now)
-        var response = Response.redirect(to: Self.devicesList(request))
-        response.setCookie(notices.cookie(Notice(text: ended == 0 ? "No other device was signed in" : "Signed out everywhere else"), at: request.now))
-        return response
+        return backToDevices(request, notice: ended == 0 ? "No other device was signed in" : "Signed out everywhere else")
     }
 
     private func end(_ devices: [StoredDevice], _ request: ShopRequest, notice: String) throws -> Response {
         try joining.signOut(devices, of: request.session, at: request.now)
+        return backToDevices(request, notice: notice)
+    }
+
+    /// Back to Profile's list of devices, saying what was signed out.
+    private func backToDevices(_ request: ShopRequest, notice: String) -> Response {
         var response = Response.redirect(to: Self.devicesList(request))
         response.setCookie(notices.cookie(Notice(text: notice), at: request.now))
         return response
