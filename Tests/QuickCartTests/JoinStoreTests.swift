@@ -75,6 +75,46 @@ struct JoinStoreTests {
         #expect(try storage.sessions.stored(dana)?.cart.items.isEmpty == true, "\(backend): the order came from a cart the browser left")
     }
 
+    @Test("A name, preferences, delivery details and searches sent before their browser joined another cart go to that cart's shopper; sent before a sign-out, to nobody", arguments: StoreBackend.allCases)
+    func profileChangesAcrossAJoin(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open(emptyCarts: true)
+        defer { storage.close() }
+        let dana = TestSessions.new(), laptop = TestSessions.new()
+        try storage.sessions.setDisplayName("Dana", for: dana, at: now)
+        try storage.sessions.setDisplayName("Laptop", for: laptop, at: now)
+        // The laptop's session as requests read it before the join committed.
+        let laptopBefore = TestSessions.stored(laptop)
+        try storage.joinCodes.createCode(hash: "hash-p", nonce: "nonce-p", for: TestSessions.stored(dana), at: now)
+        guard case .joined = try storage.joinCodes.join(hash: "hash-p", for: laptopBefore, at: now + 1) else {
+            Issue.record("\(backend): the join failed")
+            return
+        }
+
+        try storage.sessions.setDisplayName("Dana Scully", for: laptopBefore, at: now + 2)
+        let dark = Preferences(theme: .dark, tabOrder: ["profile", "search", "home"], usesSidebar: true, notifications: false)
+        try storage.sessions.setPreferences(dark, for: laptopBefore, at: now + 2)
+        #expect(try storage.deliveryDetails.saveDeliveryDetails(DeliveryStoreTests.details(), for: laptopBefore, at: now * 1000 + 2_000) != nil)
+        try storage.searches.recordSearch("lamp", for: laptopBefore, at: now * 1000 + 2_000)
+        let shared = try #require(try storage.sessions.stored(dana))
+        #expect(shared.displayName == "Dana Scully" && shared.preferences == dark, "\(backend): \(shared.displayName), \(shared.preferences)")
+        #expect(try storage.deliveryDetails.deliveryDetails(for: TestSessions.stored(dana))?.details == DeliveryStoreTests.details(), "\(backend)")
+        #expect(try storage.searches.recentSearches(for: TestSessions.stored(dana)) == ["lamp"], "\(backend)")
+        #expect(try storage.deliveryDetails.deleteDeliveryDetails(for: laptopBefore), "\(backend): the joined shopper's details stayed")
+        try storage.searches.clearSearches(for: laptopBefore)
+        #expect(try storage.searches.recentSearches(for: TestSessions.stored(dana)).isEmpty, "\(backend)")
+
+        // Signed out meanwhile, the laptop's posts change nothing of anyone's.
+        try storage.sessions.endClients([laptop.clientID], ofShopper: dana.shopperID, spendingUnstored: nil, at: now + 3)
+        try storage.sessions.setDisplayName("Mallory", for: laptopBefore, at: now + 4)
+        try storage.sessions.setPreferences(.standard, for: laptopBefore, at: now + 4)
+        #expect(try storage.deliveryDetails.saveDeliveryDetails(DeliveryStoreTests.details(name: "Mallory"), for: laptopBefore, at: now * 1000 + 4_000) == nil)
+        try storage.searches.recordSearch("crowbar", for: laptopBefore, at: now * 1000 + 4_000)
+        let after = try #require(try storage.sessions.stored(dana))
+        #expect(after.displayName == "Dana Scully" && after.preferences == dark, "\(backend): \(after.displayName)")
+        #expect(try storage.deliveryDetails.deliveryDetails(for: TestSessions.stored(dana)) == nil, "\(backend)")
+        #expect(try storage.searches.recentSearches(for: TestSessions.stored(dana)).isEmpty, "\(backend)")
+    }
+
     @Test("Leaving a cart across a join: signing out with a session read before the join spends the client in the cart it joined; the joined cart's version passes the one it left; leaving a shared cart takes no one else's lines", arguments: StoreBackend.allCases)
     func leavingAcrossJoins(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open(emptyCarts: true)

@@ -6,6 +6,8 @@ public protocol SearchHistoryStore: Sendable {
     /// Remembers a search (at `nowMilliseconds`) of a stored session; for a session that is not
     /// stored it does nothing, since searching is reading and never stores a session. The same
     /// words in another case replace the older spelling; only the newest ``SearchHistory/limit`` stay.
+    /// The search is the shopper's the client belongs to now (one it joined since the session
+    /// was read), and nobody's when the client was signed out meanwhile.
     func recordSearch(_ query: String, for session: Session, at nowMilliseconds: Int64) throws
 
     /// Forgets every recent search of the session; for a session that is not stored there is

@@ -84,10 +84,14 @@ public protocol SessionStore: Sendable {
     /// when there is none.
     func touch(clientID: String, at now: Int64) throws
 
-    /// Changes the name shown on Profile, storing the shopper first if needed.
+    /// Changes the name shown on Profile, storing the shopper first if needed. Like every
+    /// change for a session, it goes to the shopper the client belongs to now (the one it
+    /// joined, when a join committed after the session was read), and to none when the client
+    /// was signed out meanwhile.
     func setDisplayName(_ name: String, for session: Session, at now: Int64) throws
 
-    /// Stores the shopper's preferences, storing the shopper first if needed.
+    /// Stores the shopper's preferences, storing the shopper first if needed; to the shopper
+    /// the client belongs to now, as ``setDisplayName(_:for:at:)`` does.
     func setPreferences(_ preferences: Preferences, for session: Session, at now: Int64) throws
 
     /// The shopper's clients, first stored first.

@@ -13,8 +13,8 @@ struct PostgresDeliveryDetailsStore: DeliveryDetailsStore {
         }
     }
 
-    func saveDeliveryDetails(_ details: DeliveryDetails, for session: Session, at nowMilliseconds: Int64) throws -> Int64 {
-        try pool.write(storing: session, at: nowMilliseconds / 1000) { connection in
+    func saveDeliveryDetails(_ details: DeliveryDetails, for session: Session, at nowMilliseconds: Int64) throws -> Int64? {
+        try pool.write(asClientOf: session, storingAt: nowMilliseconds / 1000) { connection, shopperID in
             let fields = DeliveryDetails.Field.allCases
             let values = fields.indices.map { "$\($0 + 4)" }.joined(separator: ", ")
             let updates = fields.map { "\($0.rawValue) = excluded.\($0.rawValue)" }.joined(separator: ", ")
@@ -28,7 +28,7 @@ struct PostgresDeliveryDetailsStore: DeliveryDetailsStore {
                     version = greatest(delivery_details.version + 1, excluded.version), saved_at = excluded.saved_at, \(updates)
                 RETURNING version
                 """,
-                arguments: [session.shopperID.postgresValue, nowMilliseconds.postgresValue, (nowMilliseconds / 1000).postgresValue]
+                arguments: [shopperID.postgresValue, nowMilliseconds.postgresValue, (nowMilliseconds / 1000).postgresValue]
                     + fields.map { details[$0].postgresValue },
                 as: Int64.self
             ) ?? nowMilliseconds
@@ -37,8 +37,8 @@ struct PostgresDeliveryDetailsStore: DeliveryDetailsStore {
 
     func deleteDeliveryDetails(for session: Session) throws -> Bool {
         guard session.isStored else { return false }
-        return try pool.write { connection in
-            try connection.execute("DELETE FROM delivery_details WHERE shopper_id = $1", session.shopperID) > 0
-        }
+        return try pool.write(asClientOf: session) { connection, shopperID in
+            try connection.execute("DELETE FROM delivery_details WHERE shopper_id = $1", shopperID) > 0
+        } ?? false
     }
 }

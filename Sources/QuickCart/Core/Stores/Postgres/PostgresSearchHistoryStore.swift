@@ -16,18 +16,18 @@ struct PostgresSearchHistoryStore: SearchHistoryStore {
 
     func clearSearches(for session: Session) throws {
         guard session.isStored else { return }
-        try pool.write { connection in
-            _ = try connection.execute("DELETE FROM recent_searches WHERE shopper_id = $1", session.shopperID)
+        try pool.write(asClientOf: session) { connection, shopperID in
+            _ = try connection.execute("DELETE FROM recent_searches WHERE shopper_id = $1", shopperID)
         }
     }
 
     func recordSearch(_ query: String, for session: Session, at nowMilliseconds: Int64) throws {
         guard session.isStored else { return }
-        try pool.write { connection in
+        try pool.write(asClientOf: session) { connection, shopperID in
             // "Tent" after "tent" is the same search again: keep only the newest spelling.
             try connection.execute(
                 "DELETE FROM recent_searches WHERE shopper_id = $1 AND lower(query) = lower($2) AND query <> $2",
-                session.shopperID, query
+                shopperID, query
             )
             // Later than every search already there, even one in the same millisecond, so
             // "newest first" never falls back to the order of the words.
@@ -37,14 +37,14 @@ struct PostgresSearchHistoryStore: SearchHistoryStore {
                 VALUES ($1, $2, greatest($3::bigint, coalesce((SELECT max(searched_at) + 1 FROM recent_searches WHERE shopper_id = $1), 0)))
                 ON CONFLICT (shopper_id, query) DO UPDATE SET searched_at = excluded.searched_at
                 """,
-                session.shopperID, query, nowMilliseconds
+                shopperID, query, nowMilliseconds
             )
             try connection.execute(
                 """
                 DELETE FROM recent_searches WHERE shopper_id = $1 AND query NOT IN (
                     SELECT query FROM recent_searches WHERE shopper_id = $1 ORDER BY searched_at DESC LIMIT $2)
                 """,
-                session.shopperID, SearchHistory.limit
+                shopperID, SearchHistory.limit
             )
         }
     }

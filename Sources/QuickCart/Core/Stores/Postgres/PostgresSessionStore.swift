@@ -40,17 +40,17 @@ struct PostgresSessionStore: SessionStore {
     }
 
     func setDisplayName(_ name: String, for session: Session, at now: Int64) throws {
-        try pool.write(storing: session, at: now) { connection in
-            try connection.execute("UPDATE shoppers SET display_name = $1, last_seen = $2 WHERE id = $3", name, now, session.shopperID)
+        try pool.write(asClientOf: session, storingAt: now) { connection, shopperID in
+            try connection.execute("UPDATE shoppers SET display_name = $1, last_seen = $2 WHERE id = $3", name, now, shopperID)
         }
     }
 
     func setPreferences(_ preferences: Preferences, for session: Session, at now: Int64) throws {
-        try pool.write(storing: session, at: now) { connection in
+        try pool.write(asClientOf: session, storingAt: now) { connection, shopperID in
             try connection.execute(query: """
                 UPDATE shoppers SET theme = \(preferences.theme.rawValue), tab_order = \(preferences.storedTabOrder),
                     sidebar = \(preferences.usesSidebar), notifications = \(preferences.notifications), last_seen = \(now)
-                WHERE id = \(session.shopperID)
+                WHERE id = \(shopperID)
                 """)
         }
     }

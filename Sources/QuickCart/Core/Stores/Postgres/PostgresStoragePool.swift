@@ -26,6 +26,24 @@ struct PostgresStoragePool: Sendable {
         }
     }
 
+    /// A transaction for the shopper `session`'s client belongs to now, which `body` is given:
+    /// another one when the client joined another cart after the request read the session.
+    /// With `storingAt`, the session is stored first if it is not stored yet. The client's row
+    /// stays locked (shared) to the end, so no join or sign-out moves it meanwhile; they lock
+    /// it before any shopper, as this does.
+    /// - Returns: What `body` returned; `nil`, with nothing written, for a client signed out
+    ///   meanwhile (or never stored).
+    @discardableResult
+    func write<T>(asClientOf session: Session, storingAt now: Int64? = nil, _ body: (PostgresConnection, _ shopperID: String) throws -> T) throws -> T? {
+        try write { connection in
+            if let now { try store(session, in: connection, at: now) }
+            guard let shopperID = try connection.fetchValue(
+                "SELECT shopper_id FROM clients WHERE id = $1 FOR SHARE", session.clientID, as: String.self
+            ) else { return nil }
+            return try body(connection, shopperID)
+        }
+    }
+
     /// A read-committed transaction, rerun a few times if it loses a race.
     @discardableResult
     func write<T>(_ body: (PostgresConnection) throws -> T) throws -> T {

@@ -16,9 +16,9 @@ struct SQLiteDeliveryDetailsStore: DeliveryDetailsStore {
         }
     }
 
-    func saveDeliveryDetails(_ details: DeliveryDetails, for session: Session, at nowMilliseconds: Int64) throws -> Int64 {
-        try pool.write(storing: session, at: nowMilliseconds / 1000) { db in
-            let previous = try db.fetchValue("SELECT version FROM delivery_details WHERE shopper_id = ?", [session.shopperID], as: Int64.self) ?? 0
+    func saveDeliveryDetails(_ details: DeliveryDetails, for session: Session, at nowMilliseconds: Int64) throws -> Int64? {
+        try pool.write(asClientOf: session, storingAt: nowMilliseconds / 1000) { db, shopperID in
+            let previous = try db.fetchValue("SELECT version FROM delivery_details WHERE shopper_id = ?", [shopperID], as: Int64.self) ?? 0
             let version = max(previous + 1, nowMilliseconds)
             let fields = DeliveryDetails.Field.allCases
             try db.execute(
@@ -26,7 +26,7 @@ struct SQLiteDeliveryDetailsStore: DeliveryDetailsStore {
                 INSERT OR REPLACE INTO delivery_details (shopper_id, version, saved_at, \(DeliveryDetailsColumns.list))
                 VALUES (?, ?, ?\(String(repeating: ", ?", count: fields.count)))
                 """,
-                StatementArguments([session.shopperID.databaseValue, version.databaseValue, (nowMilliseconds / 1000).databaseValue] + fields.map { details[$0].databaseValue })
+                StatementArguments([shopperID.databaseValue, version.databaseValue, (nowMilliseconds / 1000).databaseValue] + fields.map { details[$0].databaseValue })
             )
             return version
         }
@@ -34,9 +34,9 @@ struct SQLiteDeliveryDetailsStore: DeliveryDetailsStore {
 
     func deleteDeliveryDetails(for session: Session) throws -> Bool {
         guard session.isStored else { return false }
-        return try pool.write { db in
-            try db.execute("DELETE FROM delivery_details WHERE shopper_id = ?", [session.shopperID])
+        return try pool.write(asClientOf: session) { db, shopperID in
+            try db.execute("DELETE FROM delivery_details WHERE shopper_id = ?", [shopperID])
             return db.changes > 0
-        }
+        } ?? false
     }
 }

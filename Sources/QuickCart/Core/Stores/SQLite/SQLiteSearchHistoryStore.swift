@@ -16,18 +16,18 @@ struct SQLiteSearchHistoryStore: SearchHistoryStore {
 
     func clearSearches(for session: Session) throws {
         guard session.isStored else { return }
-        try pool.write { db in
-            try db.execute("DELETE FROM recent_searches WHERE shopper_id = ?", [session.shopperID])
+        try pool.write(asClientOf: session) { db, shopperID in
+            try db.execute("DELETE FROM recent_searches WHERE shopper_id = ?", [shopperID])
         }
     }
 
     func recordSearch(_ query: String, for session: Session, at nowMilliseconds: Int64) throws {
         guard session.isStored else { return }
-        try pool.write { db in
+        try pool.write(asClientOf: session) { db, shopperID in
             // "Tent" after "tent" is the same search again: keep only the newest spelling.
             try db.execute(
                 "DELETE FROM recent_searches WHERE shopper_id = ? AND lower(query) = lower(?) AND query != ?",
-                [session.shopperID, query, query]
+                [shopperID, query, query]
             )
             // Later than every search already there, even one in the same millisecond, so
             // "newest first" never falls back to the order of the words.
@@ -37,14 +37,14 @@ struct SQLiteSearchHistoryStore: SearchHistoryStore {
                 VALUES (?, ?, max(?, coalesce((SELECT max(searched_at) + 1 FROM recent_searches WHERE shopper_id = ?), 0)))
                 ON CONFLICT (shopper_id, query) DO UPDATE SET searched_at = excluded.searched_at
                 """,
-                [session.shopperID, query, nowMilliseconds, session.shopperID]
+                [shopperID, query, nowMilliseconds, shopperID]
             )
             try db.execute(
                 """
                 DELETE FROM recent_searches WHERE shopper_id = ? AND query NOT IN (
                     SELECT query FROM recent_searches WHERE shopper_id = ? ORDER BY searched_at DESC LIMIT ?)
                 """,
-                [session.shopperID, session.shopperID, SearchHistory.limit]
+                [shopperID, shopperID, SearchHistory.limit]
             )
         }
     }

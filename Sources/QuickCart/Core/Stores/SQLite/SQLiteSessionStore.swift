@@ -38,16 +38,16 @@ struct SQLiteSessionStore: SessionStore {
     }
 
     func setDisplayName(_ name: String, for session: Session, at now: Int64) throws {
-        try pool.write(storing: session, at: now) { db in
-            try db.execute("UPDATE shoppers SET display_name = ?, last_seen = ? WHERE id = ?", [name, now, session.shopperID])
+        try pool.write(asClientOf: session, storingAt: now) { db, shopperID in
+            try db.execute("UPDATE shoppers SET display_name = ?, last_seen = ? WHERE id = ?", [name, now, shopperID])
         }
     }
 
     func setPreferences(_ preferences: Preferences, for session: Session, at now: Int64) throws {
-        try pool.write(storing: session, at: now) { db in
+        try pool.write(asClientOf: session, storingAt: now) { db, shopperID in
             try db.execute(
                 "UPDATE shoppers SET theme = ?, tab_order = ?, sidebar = ?, notifications = ?, last_seen = ? WHERE id = ?",
-                [preferences.theme.rawValue, preferences.storedTabOrder, preferences.usesSidebar, preferences.notifications, now, session.shopperID]
+                [preferences.theme.rawValue, preferences.storedTabOrder, preferences.usesSidebar, preferences.notifications, now, shopperID]
             )
         }
     }
