@@ -75,7 +75,7 @@ struct JoinStoreTests {
         #expect(try storage.sessions.stored(dana)?.cart.items.isEmpty == true, "\(backend): the order came from a cart the browser left")
     }
 
-    @Test("A name, preferences, delivery details and searches sent before their browser joined another cart go to that cart's shopper; sent before a sign-out, to nobody", arguments: StoreBackend.allCases)
+    @Test("A name, preferences, delivery details and searches sent before their browser joined another cart go to that cart's shopper; sent after a sign-out, they and cart changes are refused", arguments: StoreBackend.allCases)
     func profileChangesAcrossAJoin(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open(emptyCarts: true)
         defer { storage.close() }
@@ -93,7 +93,7 @@ struct JoinStoreTests {
         try storage.sessions.setDisplayName("Dana Scully", for: laptopBefore, at: now + 2)
         let dark = Preferences(theme: .dark, tabOrder: ["profile", "search", "home"], usesSidebar: true, notifications: false)
         try storage.sessions.setPreferences(dark, for: laptopBefore, at: now + 2)
-        #expect(try storage.deliveryDetails.saveDeliveryDetails(DeliveryStoreTests.details(), for: laptopBefore, at: now * 1000 + 2_000) != nil)
+        _ = try storage.deliveryDetails.saveDeliveryDetails(DeliveryStoreTests.details(), for: laptopBefore, at: now * 1000 + 2_000)
         try storage.searches.recordSearch("lamp", for: laptopBefore, at: now * 1000 + 2_000)
         let shared = try #require(try storage.sessions.stored(dana))
         #expect(shared.displayName == "Dana Scully" && shared.preferences == dark, "\(backend): \(shared.displayName), \(shared.preferences)")
@@ -103,14 +103,23 @@ struct JoinStoreTests {
         try storage.searches.clearSearches(for: laptopBefore)
         #expect(try storage.searches.recentSearches(for: TestSessions.stored(dana)).isEmpty, "\(backend)")
 
-        // Signed out meanwhile, the laptop's posts change nothing of anyone's.
+        // Signed out meanwhile, the laptop's changes are refused and change nothing of anyone's.
         try storage.sessions.endClients([laptop.clientID], ofShopper: dana.shopperID, spendingUnstored: nil, at: now + 3)
-        try storage.sessions.setDisplayName("Mallory", for: laptopBefore, at: now + 4)
-        try storage.sessions.setPreferences(.standard, for: laptopBefore, at: now + 4)
-        #expect(try storage.deliveryDetails.saveDeliveryDetails(DeliveryStoreTests.details(name: "Mallory"), for: laptopBefore, at: now * 1000 + 4_000) == nil)
-        try storage.searches.recordSearch("crowbar", for: laptopBefore, at: now * 1000 + 4_000)
+        let tent = try storage.product("ultralight-tent")
+        let refused: [(String, () throws -> Void)] = [
+            ("name", { try storage.sessions.setDisplayName("Mallory", for: laptopBefore, at: now + 4) }),
+            ("preferences", { try storage.sessions.setPreferences(.standard, for: laptopBefore, at: now + 4) }),
+            ("details", { _ = try storage.deliveryDetails.saveDeliveryDetails(DeliveryStoreTests.details(name: "Mallory"), for: laptopBefore, at: now * 1000 + 4_000) }),
+            ("search", { try storage.searches.recordSearch("crowbar", for: laptopBefore, at: now * 1000 + 4_000) }),
+            ("add", { _ = try storage.carts.add(productID: tent.id, for: laptopBefore, at: now + 4) }),
+            ("add after the join", { _ = try storage.carts.add(productID: tent.id, for: TestSessions.stored(laptop), at: now + 4) }),
+            ("checkout", { _ = try storage.carts.placeOrder(OrderPlacement(intent: .review(cartVersion: 0)), for: laptopBefore, at: now + 4) }),
+        ]
+        for (what, change) in refused {
+            #expect(throws: StorageError.signedOut, "\(backend): \(what)") { try change() }
+        }
         let after = try #require(try storage.sessions.stored(dana))
-        #expect(after.displayName == "Dana Scully" && after.preferences == dark, "\(backend): \(after.displayName)")
+        #expect(after.displayName == "Dana Scully" && after.preferences == dark && after.cart.items.isEmpty, "\(backend): \(after.displayName)")
         #expect(try storage.deliveryDetails.deliveryDetails(for: TestSessions.stored(dana)) == nil, "\(backend)")
         #expect(try storage.searches.recentSearches(for: TestSessions.stored(dana)).isEmpty, "\(backend)")
     }

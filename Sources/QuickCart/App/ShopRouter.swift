@@ -92,6 +92,10 @@ struct ShopRouter {
                     response.setCookie(cookie)
                 }
                 return response
+            } catch StorageError.signedOut {
+                // Another device or tab signed this browser out after the request read its
+                // session; its cookie leads to a new session from the next request on.
+                throw HTTPError(.forbidden, "This browser was signed out while this was on its way, so nothing was changed.")
             } catch StorageError.unavailable(let reason) {
                 // A full disk, a read-only file, a long lock or a database out of reach: the
                 // transaction rolled back, so nothing changed, and the same request will work

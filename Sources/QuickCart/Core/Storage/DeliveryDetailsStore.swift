@@ -5,13 +5,11 @@ public protocol DeliveryDetailsStore: Sendable {
     func deliveryDetails(for session: Session) throws -> SavedDeliveryDetails?
 
     /// Saves `details` for the shopper the session's client belongs to now (storing the
-    /// session if it is not stored yet): a client that joined another cart since the session
-    /// was read saves them for the shopper it joined.
+    /// session if it is not stored yet): one it joined since the session was read, if it did.
     /// - Returns: The new version: the saving's time in milliseconds, or one more than the
     ///   version before when that is larger, so a page showing older details (deleted ones
-    ///   included) can tell; `nil`, with nothing saved, when the client was signed out meanwhile.
-    @discardableResult
-    func saveDeliveryDetails(_ details: DeliveryDetails, for session: Session, at nowMilliseconds: Int64) throws -> Int64?
+    ///   included) can tell.
+    func saveDeliveryDetails(_ details: DeliveryDetails, for session: Session, at nowMilliseconds: Int64) throws -> Int64
 
     /// Deletes the shopper's details. - Returns: Whether there were any.
     @discardableResult

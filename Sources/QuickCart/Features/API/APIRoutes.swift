@@ -117,6 +117,12 @@ struct APIRoutes: Sendable {
                 return try body(request)
             } catch let problem as APIProblem {
                 return problem.response
+            } catch StorageError.signedOut {
+                // The token was revoked after the request read it, as for one revoked before.
+                return APIProblem(
+                    .unauthorized, "This device was signed out while the request was on its way, so nothing was changed.",
+                    headers: [("WWW-Authenticate", #"Bearer error="invalid_token""#)]
+                ).response
             } catch StorageError.unavailable(let reason) {
                 // The transaction rolled back: nothing changed, and the same request will work
                 // once the cause goes.

@@ -207,11 +207,19 @@ struct PostgresCartStore: CartStore {
     /// The shopper `session`'s client belongs to now, when it is not the session's: the client
     /// joined another cart after the request read the session. Read after the bump, in a
     /// statement of its own, so it sees a join that held the session's shopper until it committed.
+    /// - Throws: ``StorageError/signedOut`` for a client signed out since the session was read.
     private static func newShopper(of session: Session, in connection: PostgresConnection) throws -> (id: String, liveKey: String)? {
-        try connection.fetchAll(
-            "SELECT s.id, s.live_key FROM clients c JOIN shoppers s ON s.id = c.shopper_id WHERE c.id = $1 AND c.shopper_id <> $2",
+        try connection.fetchOne(
+            """
+            SELECT s.id, s.live_key FROM clients c LEFT JOIN shoppers s ON s.id = c.shopper_id
+            WHERE c.id = $1 AND c.shopper_id IS DISTINCT FROM $2
+            """,
             session.clientID, session.shopperID
-        ) { row in (id: try row.string(0), liveKey: try row.string(1)) }.first
+        ) { row in
+            // Only a spent client names no shopper.
+            if try row.isNull(0) { throw StorageError.signedOut }
+            return (id: try row.string(0), liveKey: try row.string(1))
+        }
     }
 
     /// What a change's statements did: changed the cart, or wrote nothing because the line holds

@@ -13,7 +13,7 @@ struct PostgresDeliveryDetailsStore: DeliveryDetailsStore {
         }
     }
 
-    func saveDeliveryDetails(_ details: DeliveryDetails, for session: Session, at nowMilliseconds: Int64) throws -> Int64? {
+    func saveDeliveryDetails(_ details: DeliveryDetails, for session: Session, at nowMilliseconds: Int64) throws -> Int64 {
         try pool.write(asClientOf: session, storingAt: nowMilliseconds / 1000) { connection, shopperID in
             let fields = DeliveryDetails.Field.allCases
             let values = fields.indices.map { "$\($0 + 4)" }.joined(separator: ", ")
@@ -39,6 +39,6 @@ struct PostgresDeliveryDetailsStore: DeliveryDetailsStore {
         guard session.isStored else { return false }
         return try pool.write(asClientOf: session) { connection, shopperID in
             try connection.execute("DELETE FROM delivery_details WHERE shopper_id = $1", shopperID) > 0
-        } ?? false
+        }
     }
 }

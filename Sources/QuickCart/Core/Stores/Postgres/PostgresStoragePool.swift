@@ -27,20 +27,24 @@ struct PostgresStoragePool: Sendable {
     }
 
     /// A transaction for the shopper `session`'s client belongs to now, which `body` is given:
-    /// another one when the client joined another cart after the request read the session.
-    /// With `storingAt`, the session is stored first if it is not stored yet. The client's row
-    /// stays locked (shared) to the end, so no join or sign-out moves it meanwhile; they lock
-    /// it before any shopper, as this does.
-    /// - Returns: What `body` returned; `nil`, with nothing written, for a client signed out
-    ///   meanwhile (or never stored).
+    /// another one when the client joined another cart after the request read the session
+    /// (the session's own for a client not stored). With `storingAt`, the session is stored
+    /// first if it is not stored yet. The client's row stays locked (shared) to the end, so no
+    /// join or sign-out moves it meanwhile; they lock it before any shopper, as this does.
+    /// - Throws: ``StorageError/signedOut``, writing nothing, for a client signed out meanwhile.
     @discardableResult
-    func write<T>(asClientOf session: Session, storingAt now: Int64? = nil, _ body: (PostgresConnection, _ shopperID: String) throws -> T) throws -> T? {
+    func write<T>(asClientOf session: Session, storingAt now: Int64? = nil, _ body: (PostgresConnection, _ shopperID: String) throws -> T) throws -> T {
         try write { connection in
             if let now { try store(session, in: connection, at: now) }
-            guard let shopperID = try connection.fetchValue(
-                "SELECT shopper_id FROM clients WHERE id = $1 FOR SHARE", session.clientID, as: String.self
-            ) else { return nil }
-            return try body(connection, shopperID)
+            // No row: a client not stored, whose shopper is the session's; a row naming no shopper: a client spent.
+            let shopperID = try connection.fetchOne("SELECT shopper_id FROM clients WHERE id = $1 FOR SHARE", session.clientID) { row in
+                try row.get(0, as: String?.self)
+            }
+            switch shopperID {
+            case .none: return try body(connection, session.shopperID)
+            case .some(.none): throw StorageError.signedOut
+            case .some(.some(let shopperID)): return try body(connection, shopperID)
+            }
         }
     }
 

@@ -149,17 +149,19 @@ struct SQLiteCartStore: CartStore {
     /// one statement; and that shopper's id and live key when it is not the session's: the
     /// client joined another cart after the request read the session. A client not stored yet
     /// (or gone) reads the session's shopper.
+    /// - Throws: ``StorageError/signedOut`` for a client signed out since the session was read.
     private static func clientCart(of session: Session, in db: Database) throws -> (version: Int64, newShopper: (id: String, liveKey: String)?) {
         let row = try db.withFirstRow(
             """
             SELECT max(s.cart_version, coalesce((SELECT max(c.version) FROM cart_items c WHERE c.shopper_id = s.id), 0)),
-                   nullif(s.id, ?2), s.live_key
-            FROM clients cl JOIN shoppers s ON s.id = cl.shopper_id WHERE cl.id = ?1
+                   nullif(s.id, ?2), s.live_key, cl.shopper_id IS NULL
+            FROM clients cl LEFT JOIN shoppers s ON s.id = cl.shopper_id WHERE cl.id = ?1
             """,
             [session.clientID, session.shopperID]
         ) { row in
+            if try row.bool(3) { throw StorageError.signedOut }
             // The shopper's id and key are read only when they are news.
-            (version: try row.int64(0), newShopper: try row.isNull(1) ? nil : (id: try row.string(1), liveKey: try row.string(2)))
+            return (version: try row.int64(0), newShopper: try row.isNull(1) ? nil : (id: try row.string(1), liveKey: try row.string(2)))
         }
         guard let row else { return (try version(in: db, of: session.shopperID), nil) }
         return (row.version, row.newShopper)

@@ -16,7 +16,7 @@ struct SQLiteDeliveryDetailsStore: DeliveryDetailsStore {
         }
     }
 
-    func saveDeliveryDetails(_ details: DeliveryDetails, for session: Session, at nowMilliseconds: Int64) throws -> Int64? {
+    func saveDeliveryDetails(_ details: DeliveryDetails, for session: Session, at nowMilliseconds: Int64) throws -> Int64 {
         try pool.write(asClientOf: session, storingAt: nowMilliseconds / 1000) { db, shopperID in
             let previous = try db.fetchValue("SELECT version FROM delivery_details WHERE shopper_id = ?", [shopperID], as: Int64.self) ?? 0
             let version = max(previous + 1, nowMilliseconds)
@@ -37,6 +37,6 @@ struct SQLiteDeliveryDetailsStore: DeliveryDetailsStore {
         return try pool.write(asClientOf: session) { db, shopperID in
             try db.execute("DELETE FROM delivery_details WHERE shopper_id = ?", [shopperID])
             return db.changes > 0
-        } ?? false
+        }
     }
 }

@@ -27,16 +27,23 @@ struct SQLiteStoragePool: Sendable {
 
     /// A write transaction for the shopper `session`'s client belongs to now, which `body` is
     /// given: another one when the client joined another cart after the request read the
-    /// session. With `storingAt`, the session is stored first if it is not stored yet.
-    /// - Returns: What `body` returned; `nil`, with nothing written, for a client signed out
-    ///   meanwhile (or never stored).
+    /// session (the session's own for a client not stored). With `storingAt`, the session is
+    /// stored first if it is not stored yet.
+    /// - Throws: ``StorageError/signedOut``, writing nothing, for a client signed out meanwhile.
     @discardableResult
-    func write<T>(asClientOf session: Session, storingAt now: Int64? = nil, _ body: (Database, _ shopperID: String) throws -> T) throws -> T? {
+    func write<T>(asClientOf session: Session, storingAt now: Int64? = nil, _ body: (Database, _ shopperID: String) throws -> T) throws -> T {
         try write { db in
             if let now { try store(session, in: db, at: now) }
             // The write is the only one of the process: the client cannot move before the commit.
-            guard let shopperID = try db.fetchValue("SELECT shopper_id FROM clients WHERE id = ?", [session.clientID], as: String.self) else { return nil }
-            return try body(db, shopperID)
+            // No row: a client not stored, whose shopper is the session's; a row naming no shopper: a client spent.
+            let shopperID = try db.withFirstRow("SELECT shopper_id FROM clients WHERE id = ?", [session.clientID]) { row in
+                try row.get(0, as: String?.self)
+            }
+            switch shopperID {
+            case .none: return try body(db, session.shopperID)
+            case .some(.none): throw StorageError.signedOut
+            case .some(.some(let shopperID)): return try body(db, shopperID)
+            }
         }
     }
 
