@@ -41,6 +41,47 @@ struct JoinStoreTests {
         #expect(try storage.joinCodes.newestCode(ofClient: dana.clientID)?.usedAt == now + 2)
     }
 
+    @Test("The browser's orders and saved delivery details come along at the join (the shopper's own details win, an intent both placed stays the shopper's); a cart shared with other devices keeps them", arguments: StoreBackend.allCases)
+    func ordersAndDetailsComeAlong(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open(emptyCarts: true)
+        defer { storage.close() }
+        let tent = try storage.product("ultralight-tent")
+        let dana = TestSessions.new(), laptop = TestSessions.new(), phone = TestSessions.new()
+        // Each places an order at its cart's first version, the same Review intent.
+        for session in [dana, laptop] {
+            let change = try storage.carts.add(productID: tent.id, for: session, at: now)
+            _ = try storage.carts.placeOrder(OrderPlacement(intent: .review(cartVersion: change.version)), for: TestSessions.stored(session), at: now + 1)
+        }
+        let laptopOrder = try #require(try storage.orders.orders(for: TestSessions.stored(laptop)).first)
+        let danaOrder = try #require(try storage.orders.orders(for: TestSessions.stored(dana)).first)
+        _ = try storage.deliveryDetails.saveDeliveryDetails(DeliveryStoreTests.details(name: "Laptop Person"), for: TestSessions.stored(laptop), at: now * 1000)
+
+        try storage.joinCodes.createCode(hash: "hash-o1", nonce: "nonce-o1", for: TestSessions.stored(dana), at: now + 2)
+        guard case .joined = try storage.joinCodes.join(hash: "hash-o1", for: TestSessions.stored(laptop), at: now + 3) else {
+            Issue.record("\(backend): the join failed")
+            return
+        }
+        let danaNow = TestSessions.stored(dana)
+        #expect(try storage.orders.orders(for: danaNow).map(\.id).sorted() == [danaOrder.id, laptopOrder.id].sorted(), "\(backend)")
+        #expect(try storage.orders.order(id: laptopOrder.id, for: danaNow)?.lines == laptopOrder.lines, "\(backend): the order changed on its way")
+        #expect(try storage.orders.order(intent: .review(cartVersion: 1), for: danaNow)?.id == danaOrder.id, "\(backend)")
+        #expect(try storage.deliveryDetails.deliveryDetails(for: danaNow)?.details.name == "Laptop Person", "\(backend)")
+
+        // The phone saves its own details and joins: Dana's (the laptop's) stay.
+        _ = try storage.deliveryDetails.saveDeliveryDetails(DeliveryStoreTests.details(name: "Phone Person"), for: phone, at: now * 1000)
+        try storage.joinCodes.createCode(hash: "hash-o2", nonce: "nonce-o2", for: danaNow, at: now + 4)
+        _ = try storage.joinCodes.join(hash: "hash-o2", for: TestSessions.stored(phone), at: now + 5)
+        #expect(try storage.deliveryDetails.deliveryDetails(for: danaNow)?.details.name == "Laptop Person", "\(backend)")
+
+        // The laptop leaves the shared cart for a friend's: the orders stay with Dana's devices.
+        let friend = TestSessions.new()
+        _ = try storage.carts.add(productID: tent.id, for: friend, at: now)
+        try storage.joinCodes.createCode(hash: "hash-o3", nonce: "nonce-o3", for: TestSessions.stored(friend), at: now + 6)
+        _ = try storage.joinCodes.join(hash: "hash-o3", for: TestSessions.stored(laptop), at: now + 7)
+        #expect(try storage.orders.orders(for: danaNow).count == 2, "\(backend)")
+        #expect(try storage.orders.orders(for: TestSessions.stored(friend)).isEmpty, "\(backend): a shared cart's orders went along")
+    }
+
     @Test("A change read before its browser joined another cart goes to that cart, the one the browser shares now; and so does a checkout; a second press of Join is no error", arguments: StoreBackend.allCases)
     func changeInFlightAcrossAJoin(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open(emptyCarts: true)

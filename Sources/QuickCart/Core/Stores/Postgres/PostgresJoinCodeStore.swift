@@ -152,7 +152,8 @@ struct PostgresJoinCodeStore: JoinCodeStore {
     }
 
     /// Adds the lines of `old`'s cart to `shopper`'s (after the shopper's own, in their own
-    /// order; a product in both gets the two quantities added, clamped), and its recent searches.
+    /// order; a product in both gets the two quantities added, clamped), and its recent searches;
+    /// gives `shopper` its orders, and its saved delivery details unless `shopper` has its own.
     /// - Returns: How many items the merge really added: a line meets the shopper's at most at the cap.
     private static func merge(_ old: String, into shopper: String, in connection: PostgresConnection, at now: Int64) throws -> Int {
         let merged = try connection.fetchValue(
@@ -182,6 +183,22 @@ struct PostgresJoinCodeStore: JoinCodeStore {
             """,
             shopper, old
         )
+        try connection.execute(
+            """
+            INSERT INTO delivery_details (shopper_id, version, saved_at, \(DeliveryDetailsColumns.list))
+            SELECT $1, version, saved_at, \(DeliveryDetailsColumns.list) FROM delivery_details WHERE shopper_id = $2
+            ON CONFLICT DO NOTHING
+            """,
+            shopper, old
+        )
+        // Each order stays the record it is, now listed with the shopper's. A Review page's
+        // intent the shopper placed too is dropped from the browser's order: versions of the
+        // joined cart are past both, so neither is sent again.
+        try connection.execute(
+            "UPDATE orders SET intent = NULL WHERE shopper_id = $1 AND intent IN (SELECT intent FROM orders WHERE shopper_id = $2)",
+            old, shopper
+        )
+        try connection.execute("UPDATE orders SET shopper_id = $1 WHERE shopper_id = $2", shopper, old)
         return merged
     }
 }

@@ -129,7 +129,8 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
     }
 
     /// Adds the lines of `old`'s cart to `shopper`'s (after the shopper's own, in their own
-    /// order; a product in both gets the two quantities added, clamped), and its recent searches.
+    /// order; a product in both gets the two quantities added, clamped), and its recent searches;
+    /// gives `shopper` its orders, and its saved delivery details unless `shopper` has its own.
     /// - Returns: How many items the merge really added.
     private static func merge(_ old: String, into shopper: String, in db: Database, at now: Int64) throws -> Int {
         // What the merge will really add: a line meets the shopper's at most at the cap.
@@ -159,6 +160,21 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
             "INSERT OR IGNORE INTO recent_searches (shopper_id, query, searched_at) SELECT ?, query, searched_at FROM recent_searches WHERE shopper_id = ?",
             [shopper, old]
         )
+        try db.execute(
+            """
+            INSERT OR IGNORE INTO delivery_details (shopper_id, version, saved_at, \(DeliveryDetailsColumns.list))
+            SELECT ?, version, saved_at, \(DeliveryDetailsColumns.list) FROM delivery_details WHERE shopper_id = ?
+            """,
+            [shopper, old]
+        )
+        // Each order stays the record it is, now listed with the shopper's. A Review page's
+        // intent the shopper placed too is dropped from the browser's order: versions of the
+        // joined cart are past both, so neither is sent again.
+        try db.execute(
+            "UPDATE orders SET intent = NULL WHERE shopper_id = ?1 AND intent IN (SELECT intent FROM orders WHERE shopper_id = ?2)",
+            [old, shopper]
+        )
+        try db.execute("UPDATE orders SET shopper_id = ? WHERE shopper_id = ?", [shopper, old])
         return merged
     }
 }
