@@ -29,22 +29,37 @@ struct PostgresStoragePool: Sendable {
     /// A transaction for the shopper `session`'s client belongs to now, which `body` is given:
     /// another one when the client joined another cart after the request read the session
     /// (the session's own for a client not stored). With `storingAt`, the session is stored
-    /// first if it is not stored yet. The client's row stays locked (shared) to the end, so no
-    /// join or sign-out moves it meanwhile; they lock it before any shopper, as this does.
+    /// first if it is not stored yet. The shopper's row stays locked to the end, as a cart
+    /// change, a join and "Sign out everywhere" lock it: no join moves the client out of it
+    /// meanwhile, and the locks are taken in no order that could deadlock with theirs.
     /// - Throws: ``StorageError/signedOut``, writing nothing, for a client signed out meanwhile.
     @discardableResult
     func write<T>(asClientOf session: Session, storingAt now: Int64? = nil, _ body: (PostgresConnection, _ shopperID: String) throws -> T) throws -> T {
         try write { connection in
             if let now { try store(session, in: connection, at: now) }
-            // No row: a client not stored, whose shopper is the session's; a row naming no shopper: a client spent.
-            let shopperID = try connection.fetchOne("SELECT shopper_id FROM clients WHERE id = $1 FOR SHARE", session.clientID) { row in
-                try row.get(0, as: String?.self)
+            var shopperID = try Self.shopper(of: session, in: connection)
+            // Each turn follows a join committed while this waited for the lock.
+            for _ in 1...3 {
+                _ = try connection.fetchValue("SELECT id FROM shoppers WHERE id = $1 FOR UPDATE", shopperID, as: String.self)
+                let holding = shopperID
+                shopperID = try Self.shopper(of: session, in: connection)
+                if shopperID == holding { return try body(connection, shopperID) }
             }
-            switch shopperID {
-            case .none: return try body(connection, session.shopperID)
-            case .some(.none): throw StorageError.signedOut
-            case .some(.some(let shopperID)): return try body(connection, shopperID)
-            }
+            throw StorageError.unavailable(reason: "a client moved between carts three times during one change")
+        }
+    }
+
+    /// The shopper `session`'s client belongs to as last committed; the session's own for a
+    /// client not stored.
+    /// - Throws: ``StorageError/signedOut`` for a client spent.
+    private static func shopper(of session: Session, in connection: PostgresConnection) throws -> String {
+        let stored = try connection.fetchOne("SELECT shopper_id FROM clients WHERE id = $1", session.clientID) { row in
+            try row.get(0, as: String?.self)
+        }
+        switch stored {
+        case .none: return session.shopperID
+        case .some(.none): throw StorageError.signedOut
+        case .some(.some(let shopperID)): return shopperID
         }
     }
 
