@@ -185,7 +185,7 @@ def fetch(port, method, path, cookie=None, body=None, extra_headers=()):
         head, rest = payload.split(b"\r\n\r\n", 1)
         payload = head + b"".join(b"\r\n" + h.encode() for h in extra_headers) + b"\r\n\r\n" + rest
     connection.sock.sendall(payload)
-    answer = connection.read_response()
+    answer = connection.read_response(method)
     connection.close()
     return answer
 
@@ -200,7 +200,7 @@ def fetch_api(port, method, path, token=None, body=None):
     if body is not None:
         lines += ["Content-Type: application/json", f"Content-Length: {len(data)}"]
     connection.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode() + data)
-    answer = connection.read_response()
+    answer = connection.read_response(method)
     connection.close()
     return answer
 

@@ -156,7 +156,7 @@ class HTTPConnection:
 
     def request(self, method, path, cookie=None, body=None):
         self.sock.sendall(self.request_bytes(method, path, cookie, body))
-        return self.read_response()
+        return self.read_response(method)
 
     def _fill(self):
         data = self.sock.recv(65536)
@@ -164,7 +164,7 @@ class HTTPConnection:
             raise ConnectionError("server closed the connection")
         self.buffer += data
 
-    def read_response(self):
+    def read_response(self, method="GET"):
         while b"\r\n\r\n" not in self.buffer:
             self._fill()
         head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
@@ -175,7 +175,10 @@ class HTTPConnection:
             name, _, value = line.partition(":")
             headers.append((name.strip().lower(), value.strip()))
         fields = dict(headers)
-        if fields.get("transfer-encoding", "").lower() == "chunked":
+        # RFC 9112 §6.3: these have no body, whatever Content-Length says (a 304's is the 200's).
+        if method == "HEAD" or status in (204, 304) or 100 <= status < 200:
+            body = b""
+        elif fields.get("transfer-encoding", "").lower() == "chunked":
             body = b""
             while True:
                 while b"\r\n" not in self.buffer:
