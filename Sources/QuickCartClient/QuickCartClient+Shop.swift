@@ -13,7 +13,8 @@ extension QuickCartClient {
 
     /// `POST /api/v1/client/join`: makes this client one of the shopper who showed `code`
     /// (the web's "Continue on another device", `BCDF-GHJK` (two groups of four letters)); this client's own lines are added
-    /// to that shopper's cart.
+    /// to that shopper's cart, and its orders and saved delivery details come along (the
+    /// shopper's own details win) when the cart it leaves was its alone.
     /// - Throws: ``QuickCartError/invalidCode(_:)`` for a wrong, expired or used code.
     public func join(code: String) async throws(QuickCartError) -> JoinResult {
         try await fetch(request("POST", ["client", "join"]), body: JoinCode(code: code))
