@@ -82,7 +82,7 @@ struct JoinStoreTests {
         #expect(try storage.orders.orders(for: TestSessions.stored(friend)).isEmpty, "\(backend): a shared cart's orders went along")
     }
 
-    @Test("A change read before its browser joined another cart goes to that cart, the one the browser shares now; and so does a checkout; a second press of Join is no error", arguments: StoreBackend.allCases)
+    @Test("A change read before its browser joined another cart goes to that cart, the one the browser shares now; and so does an app's keyed checkout, while a Review page's is reviewed again; a second press of Join is no error", arguments: StoreBackend.allCases)
     func changeInFlightAcrossAJoin(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open(emptyCarts: true)
         defer { storage.close() }
@@ -110,8 +110,17 @@ struct JoinStoreTests {
         #expect(unchanged == CartChange(itemCount: 2, version: joined.version + 2, movedToShopperLiveKey: danaKey), "\(backend): \(unchanged)")
         // Dana's own session was never moved.
         #expect(try storage.carts.add(productID: tent.id, for: TestSessions.stored(dana), at: now + 5).movedToShopperLiveKey == nil)
-        // A checkout sent before the join checks out the cart the browser shares now.
-        let placed = try storage.carts.placeOrder(OrderPlacement(intent: .review(cartVersion: 99)), for: laptopBefore, at: now + 6)
+        // A Review page's checkout sent before the join names a version of the cart the browser
+        // left, which Dana's orders may carry too: the browser reviews again.
+        _ = try storage.carts.add(productID: shoes.id, for: TestSessions.stored(dana), at: now + 6)
+        _ = try storage.carts.placeOrder(OrderPlacement(intent: .review(cartVersion: 1)), for: TestSessions.stored(dana), at: now + 6)
+        #expect(throws: CartError.changedSinceShown, "\(backend): a Review sent before the join was answered with Dana's order") {
+            try storage.carts.placeOrder(OrderPlacement(intent: .review(cartVersion: 1)), for: laptopBefore, at: now + 6)
+        }
+        // An app's key is its own: its checkout sent before the join checks out the cart it shares now.
+        _ = try storage.carts.add(productID: shoes.id, for: TestSessions.stored(dana), at: now + 6)
+        let keyed = try #require(OrderIntent(idempotencyKey: "laptop-1"))
+        let placed = try storage.carts.placeOrder(OrderPlacement(intent: keyed), for: laptopBefore, at: now + 6)
         #expect(placed.change?.movedToShopperLiveKey == danaKey && placed.change?.itemCount == 0, "\(backend): \(placed)")
         #expect(try storage.sessions.stored(dana)?.cart.items.isEmpty == true, "\(backend): the order came from a cart the browser left")
     }

@@ -27,6 +27,18 @@ enum ClientMoves {
         }
         throw StorageError.unavailable(reason: "a client moved between carts three times during one change")
     }
+
+    /// Runs `place` as ``following(_:_:)`` does, but refuses a placing for a Review page's
+    /// intent once its client has moved, as ``CartError/changedSinceShown``: the intent is a
+    /// version of the cart the page showed, which names nothing of the cart the client shares
+    /// now (whose own orders may carry the same one). A client's `Idempotency-Key` is its own,
+    /// and follows the move.
+    static func placing(_ placement: OrderPlacement, for session: Session, _ place: (Session) throws -> PlacedOrder) throws -> PlacedOrder {
+        try following(session) { current in
+            if current.shopperID != session.shopperID, !placement.intent.isIdempotencyKey { throw CartError.changedSinceShown }
+            return try place(current)
+        }
+    }
 }
 
 /// What a change that may run again on another shopper answers: it can say which shopper's

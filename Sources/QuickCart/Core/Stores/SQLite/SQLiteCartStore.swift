@@ -80,7 +80,7 @@ struct SQLiteCartStore: CartStore {
     }
 
     func placeOrder(_ placement: OrderPlacement, for session: Session, at now: Int64) throws -> PlacedOrder {
-        try ClientMoves.following(session) { session in try placeOrder(placement, asClientOf: session, at: now) }
+        try ClientMoves.placing(placement, for: session) { session in try placeOrder(placement, asClientOf: session, at: now) }
     }
 
     private func placeOrder(_ placement: OrderPlacement, asClientOf session: Session, at now: Int64) throws -> PlacedOrder {
