@@ -41,19 +41,26 @@ struct JoinStoreTests {
         #expect(try storage.joinCodes.newestCode(ofClient: dana.clientID)?.usedAt == now + 2)
     }
 
-    @Test("The browser's orders and saved delivery details come along at the join (the shopper's own details win, an intent both placed stays the shopper's); a cart shared with other devices keeps them", arguments: StoreBackend.allCases)
+    @Test("The browser's orders and saved delivery details come along at the join (the shopper's own details win, an app's key both used stays the shopper's, and no Review page from before the join finds an order); a cart shared with other devices keeps them", arguments: StoreBackend.allCases)
     func ordersAndDetailsComeAlong(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open(emptyCarts: true)
         defer { storage.close() }
         let tent = try storage.product("ultralight-tent")
         let dana = TestSessions.new(), laptop = TestSessions.new(), phone = TestSessions.new()
-        // Each places an order at its cart's first version, the same Review intent.
+        // Each places an order at its cart's first version (the same Review intent), then
+        // another with the same app key.
+        let key = try #require(OrderIntent(idempotencyKey: "checkout-1"))
         for session in [dana, laptop] {
             let change = try storage.carts.add(productID: tent.id, for: session, at: now)
             _ = try storage.carts.placeOrder(OrderPlacement(intent: .review(cartVersion: change.version)), for: TestSessions.stored(session), at: now + 1)
+            _ = try storage.carts.add(productID: tent.id, for: TestSessions.stored(session), at: now + 1)
+            _ = try storage.carts.placeOrder(OrderPlacement(intent: key), for: TestSessions.stored(session), at: now + 1)
         }
-        let laptopOrder = try #require(try storage.orders.orders(for: TestSessions.stored(laptop)).first)
-        let danaOrder = try #require(try storage.orders.orders(for: TestSessions.stored(dana)).first)
+        let laptopOrders = try storage.orders.orders(for: TestSessions.stored(laptop)).map(\.id)
+        let danaOrders = try storage.orders.orders(for: TestSessions.stored(dana)).map(\.id)
+        let laptopLast = try #require(laptopOrders.last)
+        let laptopOrder = try #require(try storage.orders.order(id: laptopLast, for: TestSessions.stored(laptop)))
+        let danaKeyed = try #require(try storage.orders.order(intent: key, for: TestSessions.stored(dana)))
         _ = try storage.deliveryDetails.saveDeliveryDetails(DeliveryStoreTests.details(name: "Laptop Person"), for: TestSessions.stored(laptop), at: now * 1000)
 
         try storage.joinCodes.createCode(hash: "hash-o1", nonce: "nonce-o1", for: TestSessions.stored(dana), at: now + 2)
@@ -62,9 +69,10 @@ struct JoinStoreTests {
             return
         }
         let danaNow = TestSessions.stored(dana)
-        #expect(try storage.orders.orders(for: danaNow).map(\.id).sorted() == [danaOrder.id, laptopOrder.id].sorted(), "\(backend)")
+        #expect(try storage.orders.orders(for: danaNow).map(\.id).sorted() == (danaOrders + laptopOrders).sorted(), "\(backend)")
         #expect(try storage.orders.order(id: laptopOrder.id, for: danaNow)?.lines == laptopOrder.lines, "\(backend): the order changed on its way")
-        #expect(try storage.orders.order(intent: .review(cartVersion: 1), for: danaNow)?.id == danaOrder.id, "\(backend)")
+        #expect(try storage.orders.order(intent: key, for: danaNow)?.id == danaKeyed.id, "\(backend)")
+        #expect(try storage.orders.order(intent: .review(cartVersion: 1), for: danaNow) == nil, "\(backend): a Review from before the join finds an order")
         #expect(try storage.deliveryDetails.deliveryDetails(for: danaNow)?.details.name == "Laptop Person", "\(backend)")
 
         // The phone saves its own details and joins: Dana's (the laptop's) stay.
@@ -78,7 +86,7 @@ struct JoinStoreTests {
         _ = try storage.carts.add(productID: tent.id, for: friend, at: now)
         try storage.joinCodes.createCode(hash: "hash-o3", nonce: "nonce-o3", for: TestSessions.stored(friend), at: now + 6)
         _ = try storage.joinCodes.join(hash: "hash-o3", for: TestSessions.stored(laptop), at: now + 7)
-        #expect(try storage.orders.orders(for: danaNow).count == 2, "\(backend)")
+        #expect(try storage.orders.orders(for: danaNow).count == 4, "\(backend)")
         #expect(try storage.orders.orders(for: TestSessions.stored(friend)).isEmpty, "\(backend): a shared cart's orders went along")
     }
 

@@ -130,6 +130,9 @@ struct PostgresJoinCodeStore: JoinCodeStore {
                 )
             }
             try connection.execute("UPDATE join_codes SET used_at = $1 WHERE code_hash = $2", now, hash)
+            // A Review page shown before the join names a version of one cart or the other; sent
+            // now, it must not find an order of either by it (it reviews again instead).
+            try connection.execute("UPDATE orders SET intent = NULL WHERE shopper_id = $1 AND intent LIKE 'review:%'", code.shopper)
             let state = try connection.fetchAll(
                 """
                 SELECT s.live_key,
@@ -191,9 +194,8 @@ struct PostgresJoinCodeStore: JoinCodeStore {
             """,
             shopper, old
         )
-        // Each order stays the record it is, now listed with the shopper's. A Review page's
-        // intent the shopper placed too is dropped from the browser's order: versions of the
-        // joined cart are past both, so neither is sent again.
+        // Each order stays the record it is, now listed with the shopper's; an app's key the
+        // shopper's orders hold too is dropped from the browser's (one order per key and shopper).
         try connection.execute(
             "UPDATE orders SET intent = NULL WHERE shopper_id = $1 AND intent IN (SELECT intent FROM orders WHERE shopper_id = $2)",
             old, shopper

@@ -110,6 +110,9 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
                 )
             }
             try db.execute("UPDATE join_codes SET used_at = ? WHERE code_hash = ?", [now, hash])
+            // A Review page shown before the join names a version of one cart or the other; sent
+            // now, it must not find an order of either by it (it reviews again instead).
+            try db.execute("UPDATE orders SET intent = NULL WHERE shopper_id = ? AND intent LIKE 'review:%'", [code.shopper])
             // The lines merged in carry no new version (new ones are at 0): the join's goes on the shopper.
             try SQLiteCartStore.raiseVersion(to: version, in: db, of: code.shopper)
             let state = try db.withFirstRow(
@@ -167,9 +170,8 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
             """,
             [shopper, old]
         )
-        // Each order stays the record it is, now listed with the shopper's. A Review page's
-        // intent the shopper placed too is dropped from the browser's order: versions of the
-        // joined cart are past both, so neither is sent again.
+        // Each order stays the record it is, now listed with the shopper's; an app's key the
+        // shopper's orders hold too is dropped from the browser's (one order per key and shopper).
         try db.execute(
             "UPDATE orders SET intent = NULL WHERE shopper_id = ?1 AND intent IN (SELECT intent FROM orders WHERE shopper_id = ?2)",
             [old, shopper]
