@@ -15,8 +15,7 @@ enum ClientMoves {
     static func following<Result: FollowingClientMoves>(_ session: Session, _ change: (Session) throws -> Result) throws -> Result {
         var session = session
         var movedTo: String?
-        // Each rerun follows a join committed meanwhile; three in one change is not a shopper.
-        for _ in 1...3 {
+        for _ in 1...attempts {
             do {
                 let made = try change(session)
                 return movedTo.map(made.moved(toShopperLiveKey:)) ?? made
@@ -25,8 +24,15 @@ enum ClientMoves {
                 movedTo = moved.session.shopperLiveKey
             }
         }
-        throw StorageError.unavailable(reason: "a client moved between carts three times during one change")
+        throw movedTooOften
     }
+
+    /// How often one change follows its client to another shopper: each time is a join that
+    /// committed meanwhile, and three in one change is not a shopper.
+    static let attempts = 3
+
+    /// What a change answers whose client kept moving for ``attempts`` turns.
+    static let movedTooOften = StorageError.unavailable(reason: "a client moved between carts \(attempts) times during one change")
 
     /// Runs `place` as ``following(_:_:)`` does, but refuses a placing for a Review page's
     /// intent once its client has moved, as ``CartError/changedSinceShown``: the intent is a

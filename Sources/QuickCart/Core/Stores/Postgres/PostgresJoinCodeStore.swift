@@ -194,8 +194,9 @@ struct PostgresJoinCodeStore: JoinCodeStore {
             """,
             shopper, old
         )
-        // Each order stays the record it is, now listed with the shopper's; an app's key the
-        // shopper's orders hold too is dropped from the browser's (one order per key and shopper).
+        // Each order stays the record it is, now listed with the shopper's; an intent the
+        // shopper's orders hold too is dropped from the browser's (one order per intent and
+        // shopper). Review intents all go at the join's end; what this keeps apart is app keys.
         try connection.execute(
             "UPDATE orders SET intent = NULL WHERE shopper_id = $1 AND intent IN (SELECT intent FROM orders WHERE shopper_id = $2)",
             old, shopper

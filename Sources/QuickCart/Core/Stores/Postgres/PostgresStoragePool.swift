@@ -37,15 +37,16 @@ struct PostgresStoragePool: Sendable {
     func write<T>(asClientOf session: Session, storingAt now: Int64? = nil, _ body: (PostgresConnection, _ shopperID: String) throws -> T) throws -> T {
         try write { connection in
             if let now { try store(session, in: connection, at: now) }
-            var shopperID = try Self.shopper(of: session, in: connection)
-            // Each turn follows a join committed while this waited for the lock.
-            for _ in 1...3 {
+            // The session's shopper first, as the client is found in nearly always; each further
+            // turn follows a join that committed before the lock was held.
+            var shopperID = session.shopperID
+            for _ in 1...ClientMoves.attempts {
                 _ = try connection.fetchValue("SELECT id FROM shoppers WHERE id = $1 FOR UPDATE", shopperID, as: String.self)
                 let holding = shopperID
                 shopperID = try Self.shopper(of: session, in: connection)
                 if shopperID == holding { return try body(connection, shopperID) }
             }
-            throw StorageError.unavailable(reason: "a client moved between carts three times during one change")
+            throw ClientMoves.movedTooOften
         }
     }
 
