@@ -238,6 +238,41 @@ extension ShopTests {
             #expect(Self.orders(on: try browser.get("/profile")).count == 2)
         }
 
+        @Test("Two tabs that each went through Delivery land on the one order, whichever presses first, also after the details changed")
+        func twoTabsThroughDelivery() throws {
+            for firstPress in [0, 1] {
+                let browser = try TestShop(inProcess: true).browser()
+                // Each tab continues from Delivery with the same details: one Review stays as current as the other.
+                let tabs = [try browser.review(), try browser.review()]
+                let placed = try browser.click("Place order", on: tabs[firstPress])
+                let location = try #require(placed.location, "\(placed.summary)")
+                #expect(location.hasPrefix("/profile?order="), "\(placed.summary)")
+                let other = try browser.click("Place order", on: tabs[1 - firstPress])
+                #expect(other.status == 303 && other.location == location, "tab \(1 - firstPress) after tab \(firstPress): \(other.summary)")
+                // Details changed after the order was placed: a retry of its Review still finds it.
+                #expect(try browser.postDelivery(["method": "express"]).status == 303)
+                #expect(try browser.click("Place order", on: tabs[0]).location == location)
+                #expect(Self.orders(on: try browser.get("/profile")).count == 1)
+            }
+        }
+
+        @Test("A Review from before the cart was ordered at another version places nothing and says the cart was emptied, without an error page")
+        func reviewOfAnEmptiedCart() throws {
+            let shop = try TestShop(inProcess: true)
+            let browser = shop.browser()
+            let stale = try browser.review()
+            // Another tab adds a tent and takes it out again: the same lines at a later version.
+            #expect(try browser.add(Products.tent).status == 303)
+            let tent = try shop.productID(named: Products.tent)
+            #expect(try browser.post("/cart/items/\(tent)/remove", form: [("return_to", "/cart")]).status == 303)
+            #expect(try browser.placeOrder().status == 303)
+            let refused = try browser.click("Place order", on: stale)
+            #expect(refused.status == 303 && refused.location == "/cart", "\(refused.summary)")
+            let cart = try NoticeTests.next(browser, after: refused, path: "/cart")
+            #expect(NoticeTests.notice(on: cart)?.contains("Your cart was emptied since that Review page was shown, so nothing was ordered from it.") == true, "\(cart.summary)")
+            #expect(Self.orders(on: try browser.get("/profile")).count == 1)
+        }
+
         @Test("Lines, prices or delivery other than those Review showed place nothing: Review again, saying what changed")
         func changedSinceShown() throws {
             let browser = try TestShop(inProcess: true).browser()

@@ -65,6 +65,9 @@ struct DeliveryStoreTests {
         let second = try storage.deliveryDetails.saveDeliveryDetails(Self.details(name: "Ada King"), for: phone, at: now * 1000)
         #expect(second > first)
         #expect(try storage.deliveryDetails.deliveryDetails(for: stored)?.details.name == "Ada King")
+        // The same details again (another tab's Continue) keep their version: a Review showing them stays current.
+        #expect(try storage.deliveryDetails.saveDeliveryDetails(Self.details(name: "Ada King"), for: stored, at: now * 1000 + 500) == second)
+        #expect(try storage.deliveryDetails.deliveryDetails(for: phone)?.version == second)
         #expect(try storage.deliveryDetails.deliveryDetails(for: TestSessions.stored(TestSessions.new())) == nil, "another shopper sees them")
 
         #expect(try storage.deliveryDetails.deleteDeliveryDetails(for: stored))

@@ -97,6 +97,25 @@ struct OrderIntentStoreTests {
         #expect(try storage.orders.order(id: placed.orderID, for: stored)?.total == Money(cents: 18_700))
     }
 
+    @Test("A cart emptied since it was shown is a change, not an empty cart; with nothing shown it is empty", arguments: StoreBackend.allCases)
+    func emptiedSinceShown(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let session = TestSessions.new()
+        _ = try storage.sessions.setDisplayName("Ada", for: session, at: now)
+        let stored = TestSessions.stored(session)
+        let shown = OrderPlacement.lines(of: storage.liveCatalog.current.starterCart)
+        _ = try storage.carts.placeOrder(OrderPlacement(intent: .review(cartVersion: 0), shownLines: shown), for: stored, at: now + 1)
+        // Another device's Review, of the same lines at another version, comes after the order.
+        #expect(throws: CartError.changedSinceShown) {
+            try storage.carts.placeOrder(OrderPlacement(intent: .review(cartVersion: 7), shownLines: shown), for: stored, at: now + 2)
+        }
+        #expect(throws: CartError.emptyCart) {
+            try storage.carts.placeOrder(OrderPlacement(intent: .review(cartVersion: 8), shownLines: []), for: stored, at: now + 2)
+        }
+        #expect(try storage.orders.orders(for: stored).count == 1)
+    }
+
     @Test("Eight placings of one intent at once place one order, and all get it", arguments: StoreBackend.allCases)
     func concurrentPlacings(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()

@@ -49,11 +49,15 @@ public struct OrderPlacement: Sendable, Equatable {
         lines.reduce(.zero) { $0 + $1.unitPrice * $1.quantity }
     }
 
-    /// Refuses `lines` (the cart's lines for sale now) that cannot become this order: none, as
+    /// Refuses `lines` (the cart's lines for sale now) that cannot become this order: other than
+    /// those shown, as ``CartError/changedSinceShown``; none when none were shown either, as
     /// ``CartError/emptyCart`` or, when `cartHasLines` finds lines no longer for sale,
-    /// ``CartError/nothingForSale``; other than those shown, as ``CartError/changedSinceShown``.
+    /// ``CartError/nothingForSale``. A cart emptied since it was shown (another device placed
+    /// it, or took its lines out) is a change, so the shopper is shown what happened to it.
     func check(_ lines: [ShownLine], cartHasLines: () throws -> Bool) throws {
-        guard !lines.isEmpty else { throw try cartHasLines() ? CartError.nothingForSale : CartError.emptyCart }
+        guard !lines.isEmpty || shownLines?.isEmpty == false else {
+            throw try cartHasLines() ? CartError.nothingForSale : CartError.emptyCart
+        }
         guard matches(lines) else { throw CartError.changedSinceShown }
     }
 

@@ -3,7 +3,8 @@ import MicroHTTP
 extension CheckoutController: ShopFeature {
     static func register(with shop: ShopContext, in routes: inout ShopRouter) throws {
         let checkout = CheckoutController(
-            catalogDisplay: shop.catalogDisplay, carts: shop.storage.carts, methods: shop.storage.deliveryMethods, details: shop.storage.deliveryDetails,
+            catalogDisplay: shop.catalogDisplay, carts: shop.storage.carts, orders: shop.storage.orders, methods: shop.storage.deliveryMethods,
+            details: shop.storage.deliveryDetails,
             publisher: shop.publisher, notices: shop.pages.notices, catalogUpdates: CatalogUpdates(storage: shop.storage, hub: shop.hub),
             deliveryPage: try shop.pages.page(CheckoutDeliveryView.self, tab: .cart),
             reviewPage: try shop.pages.page(CheckoutReviewView.self, tab: .cart)
@@ -27,6 +28,7 @@ extension CheckoutController: ShopFeature {
 struct CheckoutController: Sendable {
     let catalogDisplay: CatalogDisplay
     let carts: any CartStore
+    let orders: any OrderStore
     let methods: any DeliveryMethodStore
     let details: any DeliveryDetailsStore
     let publisher: any BadgePublisher
@@ -92,6 +94,12 @@ struct CheckoutController: Sendable {
         let shownDelivery = try request.integer("delivery", named: "delivery price")
         let shownDetails = try request.integer("details", named: "delivery details version")
         let intent = OrderIntent.review(cartVersion: Int64(clamping: version))
+        // An order placed for this Review already (another tab, a double click, a retry) is the
+        // answer whatever changed since: its details, a method or a price changing afterwards
+        // must not hide it behind "review again".
+        if let order = try orders.order(intent: intent, for: request.session) {
+            return .redirect(to: Self.confirmation(of: order.id))
+        }
         guard let saved = try details.deliveryDetails(for: request.session) else { throw reviewAgain(request, to: Self.path, "Enter your delivery details first.") }
         guard Int64(clamping: shownDetails) == saved.version else {
             throw reviewAgain(request, "Your delivery details changed since you saw them. Check them below.")
@@ -103,14 +111,21 @@ struct CheckoutController: Sendable {
         do {
             guard delivery.price.cents == Int64(clamping: shownDelivery) else { throw CartError.changedSinceShown }
             let placed = try carts.placeOrder(OrderPlacement(intent: intent, shownLines: shown, delivery: delivery), for: request.session, at: request.now)
-            let confirmation = TabBar.TabID.profile.path + "?order=\(placed.orderID)#order-confirmation"
             if let change = placed.change { publisher.publish(change, for: request.session) }
-            return .redirect(to: confirmation)
+            return .redirect(to: Self.confirmation(of: placed.orderID))
         } catch CartError.changedSinceShown {
             // The change may be an import this instance has not taken yet (it checks every two
             // seconds): take it now, so that the notice names it and Review shows what Place
             // order checks against.
             _ = try? catalogUpdates.takeNewCatalog()
+            // Emptied since Review (placed from another tab at another version, or taken out):
+            // there is nothing to review again.
+            guard !request.cart.items.isEmpty else {
+                throw reviewAgain(
+                    request, to: TabBar.TabID.cart.path,
+                    "Your cart was emptied since that Review page was shown, so nothing was ordered from it. Your orders are on Profile."
+                )
+            }
             let catalog = catalogDisplay.current.catalog
             let cart = request.cart.described(by: catalog)
             var changes = ReviewChanges(shown: shown, now: cart, catalog: catalog).sentences
@@ -124,6 +139,11 @@ struct CheckoutController: Sendable {
         } catch CartError.nothingForSale {
             throw HTTPError(.badRequest, "Nothing in your cart is for sale any more; remove those items to continue.")
         }
+    }
+
+    /// Where Place order leads once order `id` is placed: its confirmation on Profile.
+    static func confirmation(of id: Int64) -> String {
+        TabBar.TabID.profile.path + "?order=\(id)#order-confirmation"
     }
 
     /// Nothing placed: back to Review (or `path`) with `text` said there, and nothing stored.

@@ -19,13 +19,18 @@ struct PostgresDeliveryDetailsStore: DeliveryDetailsStore {
             let values = fields.indices.map { "$\($0 + 4)" }.joined(separator: ", ")
             let updates = fields.map { "\($0.rawValue) = excluded.\($0.rawValue)" }.joined(separator: ", ")
             // One statement: a save racing another of the same shopper waits for its row, then
-            // counts on from the version it committed.
+            // counts on from the version it committed. The same details again keep their
+            // version (as on SQLite), so a Review showing them stays current.
+            let columns = fields.map { "delivery_details.\($0.rawValue)" }.joined(separator: ", ")
+            let sameColumns = fields.map { "excluded.\($0.rawValue)" }.joined(separator: ", ")
             return try connection.fetchValue(
                 """
                 INSERT INTO delivery_details (shopper_id, version, saved_at, \(DeliveryDetailsColumns.list))
                 VALUES ($1, $2, $3, \(values))
                 ON CONFLICT (shopper_id) DO UPDATE SET
-                    version = greatest(delivery_details.version + 1, excluded.version), saved_at = excluded.saved_at, \(updates)
+                    version = CASE WHEN (\(columns)) IS NOT DISTINCT FROM (\(sameColumns)) THEN delivery_details.version
+                                   ELSE greatest(delivery_details.version + 1, excluded.version) END,
+                    saved_at = excluded.saved_at, \(updates)
                 RETURNING version
                 """,
                 arguments: [shopperID.postgresValue, nowMilliseconds.postgresValue, (nowMilliseconds / 1000).postgresValue]

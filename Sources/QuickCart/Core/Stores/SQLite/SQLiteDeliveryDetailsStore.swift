@@ -18,8 +18,15 @@ struct SQLiteDeliveryDetailsStore: DeliveryDetailsStore {
 
     func saveDeliveryDetails(_ details: DeliveryDetails, for session: Session, at nowMilliseconds: Int64) throws -> Int64 {
         try pool.write(asClientOf: session, storingAt: nowMilliseconds / 1000) { db, shopperID in
-            let previous = try db.fetchValue("SELECT version FROM delivery_details WHERE shopper_id = ?", [shopperID], as: Int64.self) ?? 0
-            let version = max(previous + 1, nowMilliseconds)
+            let previous = try db.withFirstRow(
+                "SELECT version, \(DeliveryDetailsColumns.list) FROM delivery_details WHERE shopper_id = ?", [shopperID]
+            ) { row in try DeliveryDetailsColumns.saved(from: row) }
+            // The same details again (Delivery's Continue, another tab's) keep their version, so
+            // a Review showing them stays current. Byte for byte, as PostgreSQL compares them.
+            if let previous, DeliveryDetails.Field.allCases.allSatisfy({ previous.details[$0].utf8.elementsEqual(details[$0].utf8) }) {
+                return previous.version
+            }
+            let version = max((previous?.version ?? 0) + 1, nowMilliseconds)
             let fields = DeliveryDetails.Field.allCases
             try db.execute(
                 """
