@@ -144,14 +144,14 @@ extension ShopTests {
             #expect(try browser.get("/checkout/review").text.contains("United States"))
         }
 
-        @Test("Names written with zero-width joiners are names; bidi overrides, zero-width spaces and digits with marks are refused")
+        @Test("Names written with zero-width joiners are names; bidi overrides, zero-width spaces, line separators and digits with marks are refused")
         func invisibleCharacters() throws {
             let browser = try TestShop(inProcess: true).browser()
             for name in ["\u{645}\u{6CC}\u{200C}\u{62E}\u{648}\u{627}\u{647}\u{645}", "\u{915}\u{94D}\u{200D}\u{937}", "Ann \u{1F469}\u{200D}\u{1F467}"] {
                 let saved = try browser.postDelivery(["name": name])
                 #expect(saved.status == 303, "\(name.unicodeScalars.map { String($0.value, radix: 16) }): \(saved.summary)")
             }
-            for name in ["Ann\u{202E}elk", "Ann\u{200B}Lee", "Ann\u{2066}Lee"] {
+            for name in ["Ann\u{202E}elk", "Ann\u{200B}Lee", "Ann\u{2066}Lee", "Ann\u{2028}Lee", "Ann\u{2029}Lee"] {
                 #expect(try browser.postDelivery(["name": name]).text.contains("Remove the line breaks or other invisible characters."))
             }
             let marked = try browser.postDelivery(["phone": "1\u{338}2\u{338}3\u{338}4\u{338}5\u{338}"])

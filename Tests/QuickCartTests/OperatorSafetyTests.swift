@@ -96,6 +96,12 @@ struct OperatorSafetyTests {
             + "which does not exist yet (create it and put the photos there, or name another folder with --media)", "\(missing.report)")
     }
 
+    @Test("A cell holding a Unicode line or paragraph separator is quoted, as one holding a line break is")
+    func unicodeLineBreaksQuoted() {
+        #expect(CSV.field("a\u{2028}b") == "\"a\u{2028}b\"" && CSV.field("a\u{2029}b") == "\"a\u{2029}b\"")
+        #expect(CSV.field("a b") == "a b")
+    }
+
     @Test("Exports write a cell that a spreadsheet would run (=, +, -, @, tab) as text, and import reads its own export back unchanged",
           arguments: CatalogFile.Format.allCases)
     func formulasNeutralised(format: CatalogFile.Format) throws {

@@ -107,7 +107,8 @@ enum CSV {
             return quoted("'" + value)
         }
         // Scalars, not characters: "\r\n" is one Character and would slip past a check for "\n".
-        let needsQuotes = value.unicodeScalars.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
+        // U+2028 and U+2029 end lines for readers that split on every Unicode line break.
+        let needsQuotes = value.unicodeScalars.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\u{2028}" || $0 == "\u{2029}" }
             || value.first == " " || value.last == " "
         return needsQuotes ? quoted(value) : value
     }

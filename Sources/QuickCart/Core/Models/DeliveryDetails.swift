@@ -177,12 +177,13 @@ public struct DeliveryDetails: Sendable, Hashable {
         ("0"..."9").contains(scalar) || ["+", "-", "(", ")", ".", " "].contains(scalar)
     }
 
-    /// Control characters, and format characters but the zero-width joiners: U+200C and U+200D
-    /// are parts of written names (Persian, the Indic scripts) and of emoji sequences, where
-    /// the others (bidi overrides, zero-width spaces) only hide or reorder text.
+    /// Control characters, the line and paragraph separators (U+2028, U+2029: line breaks to
+    /// JavaScript, editors and spreadsheets), and format characters but the zero-width joiners:
+    /// U+200C and U+200D are parts of written names (Persian, the Indic scripts) and of emoji
+    /// sequences, where the others (bidi overrides, zero-width spaces) only hide or reorder text.
     static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
-        case .control: true
+        case .control, .lineSeparator, .paragraphSeparator: true
         case .format: scalar != "\u{200C}" && scalar != "\u{200D}"
         default: false
         }
