@@ -60,6 +60,9 @@ for signalNumber in [SIGINT, SIGTERM] {
     source.resume()
     signalSources.append(source)
 }
+// A reload asked for while the shop starts finds nothing to reread yet (start reads the
+// certificate): ignored, where the default action would end the process.
+signal(SIGHUP, SIG_IGN)
 
 let app: QuickCartApp
 do {
@@ -89,7 +92,6 @@ if let redirectPort = app.redirectPort {
 }
 // SIGHUP (systemctl reload) rereads the TLS certificate and key, keeping every open
 // connection; without TLS it only says so, never ends the process.
-signal(SIGHUP, SIG_IGN)
 let reload = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
 reload.setEventHandler { @Sendable in app.reloadTLSCertificate() }
 reload.resume()
