@@ -49,14 +49,15 @@ public struct OrderPlacement: Sendable, Equatable {
         lines.reduce(.zero) { $0 + $1.unitPrice * $1.quantity }
     }
 
-    /// Refuses `lines` (the cart's lines for sale now) that cannot become this order: other than
-    /// those shown, as ``CartError/changedSinceShown``; none when none were shown either, as
-    /// ``CartError/emptyCart`` or, when `cartHasLines` finds lines no longer for sale,
-    /// ``CartError/nothingForSale``. A cart emptied since it was shown (another device placed
-    /// it, or took its lines out) is a change, so the shopper is shown what happened to it.
+    /// Refuses `lines` (the cart's lines for sale now) that cannot become this order: none, as
+    /// ``CartError/nothingForSale`` when `cartHasLines` finds lines no longer for sale, else as
+    /// ``CartError/emptyCart``, or, when lines were shown, as ``CartError/changedSinceShown``
+    /// (a cart emptied since it was shown: another device placed it, or took its lines out);
+    /// other than those shown, as ``CartError/changedSinceShown``.
     func check(_ lines: [ShownLine], cartHasLines: () throws -> Bool) throws {
-        guard !lines.isEmpty || shownLines?.isEmpty == false else {
-            throw try cartHasLines() ? CartError.nothingForSale : CartError.emptyCart
+        guard !lines.isEmpty else {
+            if try cartHasLines() { throw CartError.nothingForSale }
+            throw shownLines?.isEmpty == false ? CartError.changedSinceShown : CartError.emptyCart
         }
         guard matches(lines) else { throw CartError.changedSinceShown }
     }
