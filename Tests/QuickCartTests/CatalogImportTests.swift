@@ -63,6 +63,12 @@ struct CatalogImportTests {
         }
     }
 
+    static func catalogVersion(in workspace: Workspace) throws -> Int64 {
+        let storage = try workspace.open()
+        defer { storage.close() }
+        return try storage.catalogStore.loadCatalog().version
+    }
+
     static let ownCatalog = """
         slug,name,summary,category,price,featured
         trail-running-shoes,Trail Running Shoes,"Grippy, cushioned shoes.",Running,130.00,true
@@ -185,11 +191,13 @@ struct CatalogImportTests {
         let export = workspace.run(["catalog", "export", "--format", format.rawValue])
         #expect(export.status == 0, "\(export.report)")
         let listing = try workspace.listing()
+        let version = try Self.catalogVersion(in: workspace)
         let path = try workspace.file("export.\(format.rawValue)", export.output)
         let again = workspace.run(["catalog", "import", path])
         #expect(again.status == 0, "\(again.report)")
         #expect(again.output.hasSuffix("no changes\n"), "\(again.output)")
         #expect(try workspace.listing() == listing)
+        #expect(try Self.catalogVersion(in: workspace) == version, "an import that changes nothing keeps the version, so no instance reloads")
         #expect(workspace.run(["catalog", "export", "--format", format.rawValue]).output == export.output)
     }
 

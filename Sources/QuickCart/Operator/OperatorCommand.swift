@@ -187,11 +187,16 @@ public enum OperatorCommand {
 
         let storage = try openExisting(configuration)
         defer { storage.close() }
-        let stored = try storage.catalogStore.loadCatalog().products
+        let current = try storage.catalogStore.loadCatalog()
+        let stored = current.products
         let entries = CatalogFile.entries(rows, images: madeImages, stored: stored)
         let changes = CatalogChanges(from: stored, to: entries)
         if invocation.dryRun {
             output.write("dry run: \(path) is valid (\(entries.count) products); nothing was written\n")
+        } else if changes.isEmpty, current.origin == .own, stored.map(\.slug).starts(with: entries.map(\.slug)) {
+            // The catalog as it is, in its order: a new version would only make every instance
+            // reload it and every open page read itself again.
+            output.write("\(path) is the catalog as it is (\(entries.count) products); nothing was written (catalog version \(current.version))\n")
         } else {
             let imported = try storage.catalogStore.importCatalog(entries, origin: .own)
             output.write("imported \(entries.count) products from \(path) (catalog version \(imported.version))\n")
