@@ -43,13 +43,30 @@ public struct DeliveryDetails: Hashable, Sendable, Codable {
 /// Checkout's body: the delivery details, or nothing for the saved ones.
 struct CheckoutBody: Encodable, Sendable {
     let delivery: DeliveryDetails?
+    /// The lines the shopper confirmed: the shown cart's lines for sale.
+    let lines: [ConfirmedLine]?
+
+    init(delivery: DeliveryDetails?, confirming cart: Cart?) {
+        self.delivery = delivery
+        lines = cart.map { cart in
+            cart.lines.filter(\.product.available).map { ConfirmedLine(productId: $0.product.id, quantity: $0.quantity, unitPrice: $0.product.price) }
+        }
+    }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(delivery, forKey: .delivery)
+        try container.encodeIfPresent(lines, forKey: .lines)
     }
 
     private enum CodingKeys: String, CodingKey {
-        case delivery
+        case delivery, lines
     }
+}
+
+/// A line as the app showed it, in checkout's `lines`.
+struct ConfirmedLine: Encodable, Sendable {
+    let productId: String
+    let quantity: Int
+    let unitPrice: Money
 }

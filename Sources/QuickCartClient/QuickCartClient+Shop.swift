@@ -58,15 +58,20 @@ extension QuickCartClient {
     /// placed and places no second one (``CheckoutResult/isReplay``). Without a key, a retry of
     /// the same cart version is answered the same way.
     /// `delivery` says where the order goes; without it the shopper's saved details (from a
-    /// checkout on the web) are used.
+    /// checkout on the web) are used. `confirming` is the cart the shopper saw when they
+    /// confirmed: the order is then placed only at exactly its lines for sale and their prices,
+    /// and a cart or a price that moved since is ``QuickCartError/staleCart(current:problem:)``
+    /// with the cart as it is now, to show again. Without it, the cart is placed as the server reads it.
     /// - Throws: ``QuickCartError/emptyCart(_:)``, ``QuickCartError/nothingForSale(_:)``,
     ///   ``QuickCartError/deliveryRequired(_:)`` with no details sent or saved,
     ///   ``QuickCartError/invalidValue(field:problem:)`` for details the shop refuses, or
     ///   ``QuickCartError/badRequest(field:problem:)`` for a key that is not 1 to 255 visible
     ///   ASCII characters.
-    public func checkout(idempotencyKey: String? = nil, delivery: DeliveryDetails? = nil) async throws(QuickCartError) -> CheckoutResult {
+    public func checkout(
+        idempotencyKey: String? = nil, delivery: DeliveryDetails? = nil, confirming cart: Cart? = nil
+    ) async throws(QuickCartError) -> CheckoutResult {
         let headers = idempotencyKey.map { ["Idempotency-Key": $0] } ?? [:]
-        let answer = try await send(request("POST", ["checkout"], headers: headers), body: CheckoutBody(delivery: delivery))
+        let answer = try await send(request("POST", ["checkout"], headers: headers), body: CheckoutBody(delivery: delivery, confirming: cart))
         let placed = try answer.decode(PlacedOrder.self)
         return CheckoutResult(order: placed.order, isReplay: answer.replayed?.lowercased() == "true")
     }

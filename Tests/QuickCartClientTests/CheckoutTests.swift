@@ -44,6 +44,25 @@ struct CheckoutTests {
         #expect(try await app.orders().count == 2)
     }
 
+    @Test("Checkout confirming the cart the shopper saw places exactly it; a cart that moved since is staleCart with the cart to show again", arguments: Backend.allCases)
+    func confirmingTheShownCart(backend: Backend) async throws {
+        let shop = try APIShop(backend)
+        let app = try await QuickCartClient.registered(at: shop)
+        let shown = try await app.addLine(productID: try await app.product(named: DemoProducts.shoes).id)
+        // Another device adds a tent after the app showed the cart.
+        let tent = try await app.product(named: DemoProducts.tent)
+        let now = try await app.addLine(productID: tent.id)
+        let refused = await refusal { try await app.checkout(delivery: .pickUp, confirming: shown) }
+        if case .staleCart(let current, let problem)? = refused {
+            #expect(problem.status == 412 && current == now, "\(backend): \(current)")
+        } else {
+            Issue.record("\(backend): a checkout of a cart that moved answered \(String(describing: refused))")
+        }
+        #expect(try await app.orders().isEmpty, "\(backend): an order of lines the shopper never saw")
+        let placed = try await app.checkout(delivery: .pickUp, confirming: now)
+        #expect(placed.order.lines.map(\.productId) == now.lines.map(\.product.id) && placed.order.total == now.subtotal, "\(backend): \(placed.order)")
+    }
+
     @Test("Checkout asks for delivery details when none are sent or saved, and keeps those sent on the order", arguments: Backend.allCases)
     func deliveryDetails(backend: Backend) async throws {
         let shop = try APIShop(backend)

@@ -213,6 +213,67 @@ extension ShopTests {
             #expect(try app.get("/api/v1/cart").count == 1, "\(backend): a replay changed the cart")
         }
 
+        /// A cart answer's lines as checkout's `lines` confirms them.
+        static func confirmed(_ cart: [String: Any]) -> [[String: Any]] {
+            (cart["lines"] as? [[String: Any]] ?? []).compactMap { line in
+                guard let product = line["product"] as? [String: Any], product["available"] as? Bool == true else { return nil }
+                return ["productId": product["id"] ?? "", "quantity": line["quantity"] ?? 0, "unitPrice": product["price"] ?? [:]]
+            }
+        }
+
+        @Test("Checkout with the lines the app showed places only those: a cart or a price that moved since is 412 with the cart now, bad lines are 422", arguments: StoreBackend.allCases)
+        func checkoutOfConfirmedLines(backend: StoreBackend) throws {
+            let shop = try TestShop(on: backend)
+            defer { shop.stop() }
+            let app = try TestApp.create(port: shop.port)
+            let shown = Self.confirmed(try app.get("/api/v1/cart").json)
+            #expect(shown.count == 2, "\(backend): \(shown)")
+            let dollar: [String: Any] = ["amount": "1.00", "currency": "USD"]
+            let line: [String: Any] = ["productId": "1", "quantity": 1, "unitPrice": dollar]
+            for (lines, field) in [
+                ([], "lines"), ([line.merging(["productId": "x"]) { $1 }], "lines[0].productId"), ([line.merging(["quantity": 11]) { $1 }], "lines[0].quantity"),
+                ([line.merging(["unitPrice": ["amount": "1.5", "currency": "USD"]]) { $1 }], "lines[0].unitPrice.amount"),
+                ([line.merging(["unitPrice": ["amount": "1.00", "currency": "EUR"]]) { $1 }], "lines[0].unitPrice.currency"), ([line, line], "lines"),
+            ] as [([[String: Any]], String)] {
+                let refused = try app.send("POST", "/api/v1/checkout", json: ["delivery": TestApp.delivery, "lines": lines])
+                #expect(refused.status == 422 && refused.problem == "invalid-value" && refused.json["field"] as? String == field, "\(backend), \(field): \(refused)")
+            }
+
+            // The shoes cost more now: an import after the app showed the cart.
+            let storage = try #require(shop.location).open()
+            let entries = storage.liveCatalog.current.catalog.allProducts.map { product in
+                CatalogEntry(
+                    slug: product.slug, name: product.name, summary: product.summary, category: product.category,
+                    price: product.id == 1 ? Money(cents: 15_000) : product.price,
+                    icon: product.icon, isFeatured: product.isFeatured, isActive: product.isActive, image: nil
+                )
+            }
+            _ = try storage.catalogStore.importCatalog(entries, origin: .own)
+            storage.close()
+            let key = [("Idempotency-Key", "confirmed-1")]
+            let repriced = try app.send("POST", "/api/v1/checkout", json: ["delivery": TestApp.delivery, "lines": shown], headers: key)
+            #expect(repriced.status == 412 && repriced.problem == "stale-cart", "\(backend): an order at a price the app never showed: \(repriced)")
+            let repricedShoes = Self.confirmed(repriced.json["cart"] as? [String: Any] ?? [:]).first { $0["productId"] as? String == "1" }
+            #expect((repricedShoes?["unitPrice"] as? [String: String])?["amount"] == "150.00", "\(backend): the cart to show again has the new price: \(repriced)")
+            // Another change since: the cart it names is the one to show again.
+            #expect(try app.send("POST", "/api/v1/cart/lines", json: ["productId": "3"]).status == 200)
+            let moved = try app.send("POST", "/api/v1/checkout", json: ["delivery": TestApp.delivery, "lines": shown], headers: key)
+            let now = try #require(moved.json["cart"] as? [String: Any], "\(backend): \(moved)")
+            #expect(moved.status == 412 && Self.confirmed(now).contains { $0["productId"] as? String == "3" }, "\(backend): \(moved)")
+            #expect((try app.get("/api/v1/orders").json["orders"] as? [Any])?.isEmpty == true, "\(backend): a refused checkout placed an order")
+
+            // Shown again, as the server has the cart now, it is placed; a retry naming other lines is another request.
+            let cart = try app.get("/api/v1/cart").json
+            let reviewed = Self.confirmed(cart)
+            let placed = try app.send("POST", "/api/v1/checkout", json: ["delivery": TestApp.delivery, "lines": reviewed], headers: key)
+            let subtotal = ((placed.json["order"] as? [String: Any])?["subtotal"] as? [String: String])?["amount"]
+            #expect(placed.status == 201 && subtotal == (cart["subtotal"] as? [String: String])?["amount"], "\(backend): \(placed)")
+            let again = try app.send("POST", "/api/v1/checkout", json: ["delivery": TestApp.delivery, "lines": reviewed], headers: key)
+            #expect(again.status == 200 && again.header("Idempotent-Replayed") == "true", "\(backend): \(again)")
+            let other = try app.send("POST", "/api/v1/checkout", json: ["delivery": TestApp.delivery, "lines": shown], headers: key)
+            #expect(other.status == 422 && other.problem == "idempotency-key-reused", "\(backend): \(other)")
+        }
+
         @Test("A token read nothing but the cart ends with the idle lifetime since it was issued, as an unstored session does")
         func unstoredTokenExpires() throws {
             let clock = try TestClock()

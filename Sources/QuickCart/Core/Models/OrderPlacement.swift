@@ -66,6 +66,11 @@ public struct OrderPlacement: Sendable, Equatable {
     /// quantities and prices, in any order. Always true without shown lines.
     public func matches(_ current: [ShownLine]) -> Bool {
         guard let shownLines else { return true }
-        return Set(shownLines) == Set(current) && shownLines.count == current.count
+        return Self.same(shownLines, current)
+    }
+
+    /// Whether `lines` and `others` are the same products, quantities and prices, in any order.
+    public static func same(_ lines: [ShownLine], _ others: [ShownLine]) -> Bool {
+        Set(lines) == Set(others) && lines.count == others.count
     }
 }

@@ -16,18 +16,23 @@ struct APIBody {
         case string
         case integer
         case object([String: FieldType])
+        /// An array of at most ``maximumElements`` values of one type.
+        case array(FieldType)
 
         var name: String {
             switch self {
             case .string: "a string"
             case .integer: "a whole number"
             case .object: "an object"
+            case .array: "an array"
             }
         }
     }
 
     /// The most bytes a request body may have.
     static let maximumBytes = 16 * 1024
+    /// The most values an array member may hold.
+    static let maximumElements = 100
 
     private let members: [String: JSONText]
 
@@ -103,6 +108,11 @@ struct APIBody {
             }
         case (.object(let fields), .object):
             _ = try checked(value, fields: fields, path: name)
+        case (.array(let element), .array(let values, _)):
+            guard values.count <= maximumElements else {
+                throw APIProblem(.invalidBody, "“\(name)” may hold at most \(maximumElements) values.", field: name)
+            }
+            for (index, value) in values.enumerated() { try check(value, is: element, name: "\(name)[\(index)]") }
         default:
             throw APIProblem(.invalidBody, "“\(name)” must be \(type.name), not \(kindName(value)).", field: name)
         }
@@ -186,6 +196,16 @@ struct APIBody {
     func object(_ name: String) -> APIBody? {
         guard case .object(let list, _)? = members[name] else { return nil }
         return APIBody(members: Dictionary(list.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// The array member `name`'s objects, each a body of its own (checked with it); `nil`
+    /// when not given.
+    func objects(_ name: String) -> [APIBody]? {
+        guard case .array(let values, _)? = members[name] else { return nil }
+        return values.compactMap { value in
+            guard case .object(let list, _) = value else { return nil }
+            return APIBody(members: Dictionary(list.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }))
+        }
     }
 
     /// Whether the member `name` was given.

@@ -11,6 +11,7 @@ enum APIDelivery {
     /// What checkout's body may hold.
     static let checkoutFields: [String: APIBody.FieldType] = [
         "delivery": .object(Dictionary(uniqueKeysWithValues: members.map { ($0.name.description, .string) })),
+        "lines": APICheckoutLines.field,
     ]
 
     /// The details of the body's `delivery`, tidied as the web's form is (trimmed, the

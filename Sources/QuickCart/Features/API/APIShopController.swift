@@ -11,6 +11,7 @@ struct APIShopController: Sendable {
     let deliveryMethods: any DeliveryMethodStore
     let deliveryDetails: any DeliveryDetailsStore
     let publisher: any BadgePublisher
+    let catalogUpdates: CatalogUpdates
 
     /// The most results a search answers, as the Search tab shows.
     static let searchLimit = 50
@@ -64,7 +65,8 @@ struct APIShopController: Sendable {
     }
 
     /// `POST /api/v1/checkout` (`{"delivery": {…}}`, else the shopper's saved details): the cart as
-    /// this request read it becomes an order, as the web's "Place order" does, once per intent:
+    /// this request read it becomes an order, as the web's "Place order" does, at exactly the
+    /// `lines` the shopper confirmed when the app sends them (``APICheckoutLines``), once per intent:
     /// the `Idempotency-Key` when sent (the same key again returns the order it placed, 200 with
     /// `Idempotent-Replayed: true`, and places none), else the cart's version as read.
     func checkout(_ request: APIRequest) throws -> Response {
@@ -74,10 +76,11 @@ struct APIShopController: Sendable {
         if intent.isIdempotencyKey, let order = try orders.order(intent: intent, for: request.session) {
             // A body that cannot be read is not the request that placed the order.
             let body = try? APIBody.read(request.http, fields: APIDelivery.checkoutFields)
-            return try replay(order, asksTheSame: body.map { Self.asks(for: order, given: APIDelivery.details(in: $0)) } ?? false)
+            return try replay(order, asksTheSame: body.map { (try? asks(for: order, in: $0)) ?? false } ?? false)
         }
         let body = try APIBody.read(request.http, fields: APIDelivery.checkoutFields)
         let given = APIDelivery.details(in: body)
+        let confirmed = try APICheckoutLines.lines(in: body)
         // The web's checkout asks for delivery details; so does this one.
         guard let details = try given ?? deliveryDetails.deliveryDetails(for: request.session)?.details else {
             throw APIProblem(
@@ -85,7 +88,8 @@ struct APIShopController: Sendable {
                 field: "delivery"
             )
         }
-        let shown = OrderPlacement.lines(of: request.cart)
+        // The lines the app says the shopper confirmed, else the cart as this request read it.
+        let shown = confirmed ?? OrderPlacement.lines(of: request.cart)
         let delivery = try APIDelivery.delivery(
             details, methods: try deliveryMethods.deliveryMethods(), subtotal: OrderPlacement.subtotal(of: shown), saved: given == nil
         )
@@ -93,8 +97,14 @@ struct APIShopController: Sendable {
         do {
             placed = try carts.placeOrder(OrderPlacement(intent: intent, shownLines: shown, delivery: delivery), for: request.session, at: request.now)
         } catch CartError.changedSinceShown {
-            // Another change came between this request's read and the placing.
-            guard case .active(let stored)? = try sessions.session(clientID: request.session.clientID) else { throw CartError.changedSinceShown }
+            // Another change came between this request's read and the placing, or an import
+            // this instance has not taken yet (it checks every two seconds): take it now, so
+            // that the cart the answer carries has the prices the placing checked.
+            _ = try? catalogUpdates.takeNewCatalog()
+            guard case .active(let stored)? = try sessions.session(clientID: request.session.clientID) else {
+                // Not stored yet (the placing was undone with its first change): the starter cart.
+                throw request.stale(request.cart.described(by: catalogDisplay.current.catalog), version: request.cartVersion)
+            }
             throw request.stale(stored.cart, version: stored.cartVersion)
         } catch CartError.emptyCart {
             throw APIProblem(.emptyCart, "The cart is empty, so there is nothing to check out.")
@@ -109,7 +119,7 @@ struct APIShopController: Sendable {
             throw APIProblem(.internalError, "The order was placed but could not be read back.")
         }
         // Another request with the same key placed it first.
-        if !placed.isNew { return try replay(order, asksTheSame: Self.asks(for: order, given: given)) }
+        if !placed.isNew { return try replay(order, asksTheSame: try asks(for: order, in: body)) }
         var response = answer(order, status: .created)
         response.headers["Location"] = "/api/v1/orders/" + order.number
         return response
@@ -129,9 +139,13 @@ struct APIShopController: Sendable {
         return keyed
     }
 
-    /// Whether a request with the delivery details `given` (`nil` when it sent none) asks for `order`.
-    private static func asks(for order: Order, given: DeliveryDetails?) -> Bool {
-        given == nil || given == order.delivery?.details
+    /// Whether a request with `body` asks for `order`: the same delivery details when it sends
+    /// some, the same lines when it names them.
+    private func asks(for order: Order, in body: APIBody) throws(APIProblem) -> Bool {
+        let given = APIDelivery.details(in: body)
+        guard given == nil || given == order.delivery?.details else { return false }
+        guard let lines = try APICheckoutLines.lines(in: body) else { return true }
+        return APICheckoutLines.are(lines, of: order, catalog: catalogDisplay.current.catalog)
     }
 
     /// The answer to a key that placed `order` already: the order again, when the request
