@@ -248,7 +248,8 @@ extension ShopTests {
                     icon: product.icon, isFeatured: product.isFeatured, isActive: product.isActive, image: nil
                 )
             }
-            _ = try storage.catalogStore.importCatalog(entries, origin: .own)
+            // The demo's own catalog still, so an app not stored yet keeps its starter lines.
+            _ = try storage.catalogStore.importCatalog(entries, origin: storage.liveCatalog.current.origin ?? .demo)
             storage.close()
             let key = [("Idempotency-Key", "confirmed-1")]
             let repriced = try app.send("POST", "/api/v1/checkout", json: ["delivery": TestApp.delivery, "lines": shown], headers: key)

@@ -14,7 +14,7 @@ extension APIRoutes: ShopFeature {
             shop: APIShopController(
                 catalogDisplay: shop.catalogDisplay, sessions: storage.sessions, productSearch: storage.productSearch, carts: storage.carts, orders: storage.orders,
                 deliveryMethods: storage.deliveryMethods, deliveryDetails: storage.deliveryDetails, publisher: shop.publisher,
-                catalogUpdates: CatalogUpdates(storage: storage, hub: shop.hub)
+                catalogUpdates: CatalogUpdates(storage: storage, hub: shop.hub), sessionManager: shop.sessionManager
             ),
             document: APIDocument(staticFiles: shop.staticFiles),
             metrics: routes.metrics,

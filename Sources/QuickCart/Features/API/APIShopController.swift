@@ -12,6 +12,7 @@ struct APIShopController: Sendable {
     let deliveryDetails: any DeliveryDetailsStore
     let publisher: any BadgePublisher
     let catalogUpdates: CatalogUpdates
+    let sessionManager: SessionManager
 
     /// The most results a search answers, as the Search tab shows.
     static let searchLimit = 50
@@ -102,8 +103,8 @@ struct APIShopController: Sendable {
             // that the cart the answer carries has the prices the placing checked.
             _ = try? catalogUpdates.takeNewCatalog()
             guard case .active(let stored)? = try sessions.session(clientID: request.session.clientID) else {
-                // Not stored yet (the placing was undone with its first change): the starter cart.
-                throw request.stale(request.cart.described(by: catalogDisplay.current.catalog), version: request.cartVersion)
+                // Not stored yet (the placing was undone with its first change): its starting cart now.
+                throw request.stale(sessionManager.startingCart(of: request.session), version: request.cartVersion)
             }
             throw request.stale(stored.cart, version: stored.cartVersion)
         } catch CartError.emptyCart {
