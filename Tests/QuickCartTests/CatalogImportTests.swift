@@ -181,6 +181,11 @@ struct CatalogImportTests {
         #expect(workspace.run(["catalog", "--help"]).output.hasPrefix("Usage: quickcart catalog import"))
         #expect(workspace.run(["catalog", "export", "--format", "xml"]).status == 2)
         #expect(workspace.run(["orders", "export", "--since", "yesterday"]).status == 2)
+        // Days and hours that do not exist are refused, not rolled over to the next.
+        for impossible in ["2026-02-30", "2026-02-29", "2026-13-01", "2026-12-04T25:00:00Z", "2026-12-04T10:60:00Z"] {
+            #expect(workspace.run(["orders", "export", "--since", impossible]).status == 2, "--since \(impossible)")
+        }
+        #expect(workspace.run(["orders", "export", "--since", "2028-02-29"]).status == 0, "a leap day")
         #expect(workspace.run(["catalog", "import", workspace.directory.path + "/nothing-here.csv"]).status == 1)
     }
 

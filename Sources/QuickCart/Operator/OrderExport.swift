@@ -98,7 +98,22 @@ enum OrderExport {
     /// seconds since 1970; `nil` when it is neither.
     static func parseSince(_ text: String) -> Int64? {
         let full = text.count == 10 ? text + "T00:00:00Z" : text
-        guard let date = try? Date(full, strategy: .iso8601) else { return nil }
+        guard namesRealTime(full), let date = try? Date(full, strategy: .iso8601) else { return nil }
         return Int64(date.timeIntervalSince1970.rounded(.down))
+    }
+
+    /// Whether the date and time of day that `text` (`2026-11-30T14:00:00…`) starts with exist:
+    /// Foundation's ISO 8601 reading rolls `2026-02-30` over to 2 March and `T25:00` to the next day.
+    private static func namesRealTime(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= bytes.count, bytes[range].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+            return Int(String(decoding: bytes[range], as: UTF8.self))
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), (1...12).contains(month) else { return false }
+        let isLeap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+        let days = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard (1...days).contains(day), let hour = number(11..<13), let minute = number(14..<16), hour < 24, minute < 60 else { return false }
+        return number(17..<19).map { $0 < 60 } ?? true
     }
 }
