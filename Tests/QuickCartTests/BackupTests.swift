@@ -95,9 +95,19 @@ struct BackupTests {
         #expect(try Self.displayName(unchanged.browser(cookie: shopper.sessionCookie)) == "After")
         unchanged.stop()
 
-        #expect(OperatorRun(["restore", copy], database: database).status == 0)
+        let replaced = OperatorRun(["restore", copy], database: database)
+        #expect(replaced.status == 0 && replaced.output == "restored \(database) from \(copy)\n", "\(replaced.output)")
         let restored = try TestShop(directory: directory)
         #expect(try Self.displayName(restored.browser(cookie: shopper.sessionCookie)) == "Before")
+        restored.stop()
+
+        // Where there was no database (a new machine, or a mistyped --db), it says it made one.
+        let elsewhere = directory.path + "/new-machine.sqlite"
+        let made = OperatorRun(["restore", copy], database: elsewhere)
+        #expect(made.status == 0 && made.output.hasSuffix("(a new file: there was no database there before)\n"), "\(made.output)")
+        // A backup of a database that is not there names it from the root.
+        let missing = OperatorRun(["backup", directory.path + "/other.sqlite"], database: "no-such-shop.sqlite")
+        #expect(missing.report.contains("there is no database at \(FileManager.default.currentDirectoryPath)/no-such-shop.sqlite"), "\(missing.report)")
     }
 
     /// A folder holding a shop's database, made by serving it once, and the database's path.

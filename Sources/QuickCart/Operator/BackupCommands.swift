@@ -17,8 +17,9 @@ extension OperatorCommand {
             invocation, output: output, or: "restore replaces a SQLite file; for PostgreSQL use pg_restore",
             example: { database, file in "pg_restore --clean --if-exists --dbname '\(Storage.loggable(database))' \(file)" }
         ) { database, file in
-            try Storage.restore(from: file, to: database)
-            return "restored \(database) from \(file)"
+            // Said, so that a mistyped --db does not pass for the shop's database restored.
+            let isNew = try Storage.restore(from: file, to: database)
+            return "restored \(database) from \(file)" + (isNew ? " (a new file: there was no database there before)" : "")
         }
     }
 

@@ -69,7 +69,8 @@ public enum Storage {
     }
 
     /// Replaces the SQLite database at `databasePath` with the backup `file`, unless it is in use.
-    static func restore(from file: String, to databasePath: String) throws {
+    /// - Returns: Whether there was no database there before: the restore made a new file.
+    static func restore(from file: String, to databasePath: String) throws -> Bool {
         try SQLiteBackup.restore(from: file, to: databasePath)
     }
 

@@ -16,7 +16,7 @@ enum SQLiteBackup {
     /// - Returns: The size of the copy in bytes.
     static func backUp(databasePath: String, to file: String, replacing: Bool) throws -> Int64 {
         guard FileManager.default.fileExists(atPath: databasePath) else {
-            throw SQLiteBackupError("there is no database at \(databasePath)")
+            throw SQLiteBackupError("there is no database at \(SQLiteStoreError.absolute(databasePath))")
         }
         try checkDestination(file, databasePath: databasePath, replacing: replacing)
         // Shared, beside the server: only a restore under way (or a file with two names) stops it.
@@ -52,10 +52,13 @@ enum SQLiteBackup {
     /// copy (see `checkBackup`), unless the database is in use (see ``SQLiteUseLock``). The
     /// copy goes in through the backup API inside the database's own transaction, so a restore
     /// cut short leaves the database as it was, and its WAL is dealt with by SQLite.
-    static func restore(from file: String, to databasePath: String) throws {
+    /// - Returns: Whether there was no database at `databasePath` before (a new machine's, or a mistyped `--db`).
+    @discardableResult
+    static func restore(from file: String, to databasePath: String) throws -> Bool {
         guard FileManager.default.fileExists(atPath: file) else {
             throw SQLiteBackupError("there is no backup at \(file)")
         }
+        let isNew = !FileManager.default.fileExists(atPath: databasePath)
         try checkBackup(file)
         let lock = try SQLiteUseLock(databasePath: databasePath, for: .restoring)
         try mapping {
@@ -70,6 +73,7 @@ enum SQLiteBackup {
             source.close()
         }
         withExtendedLifetime(lock) {}
+        return isNew
     }
 
     /// Fails unless `file` is a QuickCart database this build can serve: a SQLite file with the
