@@ -144,7 +144,7 @@ extension ShopTests {
             #expect(try browser.get("/checkout/review").text.contains("United States"))
         }
 
-        @Test("Names written with zero-width joiners are names; bidi overrides, zero-width spaces, line separators and digits with marks are refused")
+        @Test("Names written with zero-width joiners are names; bidi overrides, zero-width spaces, line separators, text that shows as nothing and digits with marks are refused")
         func invisibleCharacters() throws {
             let browser = try TestShop(inProcess: true).browser()
             for name in ["\u{645}\u{6CC}\u{200C}\u{62E}\u{648}\u{627}\u{647}\u{645}", "\u{915}\u{94D}\u{200D}\u{937}", "Ann \u{1F469}\u{200D}\u{1F467}"] {
@@ -153,6 +153,11 @@ extension ShopTests {
             }
             for name in ["Ann\u{202E}elk", "Ann\u{200B}Lee", "Ann\u{2066}Lee", "Ann\u{2028}Lee", "Ann\u{2029}Lee"] {
                 #expect(try browser.postDelivery(["name": name]).text.contains("Remove the line breaks or other invisible characters."))
+            }
+            // Text that shows as nothing is no name: fillers, the Braille blank, marks or a joiner alone.
+            for name in ["\u{3164}", "\u{2800}", "\u{200D}", "\u{301}\u{301}", "\u{FE0F}", "\u{115F}\u{1160}"] {
+                let refused = try browser.postDelivery(["name": name])
+                #expect(refused.status == 400 && refused.text.contains("this shows as nothing"), "\(name.unicodeScalars.map { String($0.value, radix: 16) }): \(refused.summary)")
             }
             let marked = try browser.postDelivery(["phone": "1\u{338}2\u{338}3\u{338}4\u{338}5\u{338}"])
             #expect(marked.status == 400 && marked.text.contains("Enter a phone number with digits"), "\(marked.summary)")

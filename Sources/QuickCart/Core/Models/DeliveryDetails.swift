@@ -123,6 +123,9 @@ public struct DeliveryDetails: Sendable, Hashable {
         if value.unicodeScalars.contains(where: Self.isInvisible) {
             return "Remove the line breaks or other invisible characters."
         }
+        if !value.isEmpty, !value.unicodeScalars.contains(where: Self.isSeen) {
+            return "Enter letters or digits that can be seen: this shows as nothing."
+        }
         switch field {
         case .name: return value.isEmpty ? "Enter your full name." : nil
         case .email: return Self.isEmailAddress(value) ? nil : value.isEmpty ? "Enter your email address." : "Enter an email address like name@example.com."
@@ -175,6 +178,25 @@ public struct DeliveryDetails: Sendable, Hashable {
     /// a combining mark is one Character, and in "0"..."9".
     private static func isPhoneScalar(_ scalar: Unicode.Scalar) -> Bool {
         ("0"..."9").contains(scalar) || ["+", "-", "(", ")", ".", " "].contains(scalar)
+    }
+
+    /// Whether `scalar` shows on its own: a letter, digit, punctuation or symbol, but the blanks
+    /// that are letters or symbols by their category (Hangul fillers, the Braille blank). Marks,
+    /// joiners and variation selectors only change what they follow.
+    static func isSeen(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x115F, 0x1160, 0x2800, 0x3164, 0xFFA0: return false
+        default: break
+        }
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .decimalNumber, .letterNumber, .otherNumber,
+             .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation, .finalPunctuation, .otherPunctuation,
+             .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
+            return true
+        default:
+            return false
+        }
     }
 
     /// Control characters, the line and paragraph separators (U+2028, U+2029: line breaks to
