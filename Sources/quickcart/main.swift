@@ -23,6 +23,10 @@ func fail(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
+// A reload asked for while the shop starts finds nothing to reread yet (start reads the
+// certificate): ignored from the first line, where the default action would end the process.
+signal(SIGHUP, SIG_IGN)
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 // `quickcart catalog …`, `orders …`, `backup` and `restore` are the operator's commands; anything else serves.
 if OperatorCommand.isCommand(arguments) {
@@ -60,10 +64,6 @@ for signalNumber in [SIGINT, SIGTERM] {
     source.resume()
     signalSources.append(source)
 }
-// A reload asked for while the shop starts finds nothing to reread yet (start reads the
-// certificate): ignored, where the default action would end the process.
-signal(SIGHUP, SIG_IGN)
-
 let app: QuickCartApp
 do {
     app = try QuickCartApp(configuration: configuration)

@@ -238,6 +238,14 @@ extension ShopTests {
                 let refused = try app.send("POST", "/api/v1/checkout", json: ["delivery": TestApp.delivery, "lines": lines])
                 #expect(refused.status == 422 && refused.problem == "invalid-value" && refused.json["field"] as? String == field, "\(backend), \(field): \(refused)")
             }
+            // A member left out is a body the document rules out (400), as anywhere else.
+            for (lines, field) in [
+                ([line.filter { $0.key != "productId" }], "lines[0].productId"), ([line.filter { $0.key != "quantity" }], "lines[0].quantity"),
+                ([line.merging(["unitPrice": ["currency": "USD"]]) { $1 }], "lines[0].unitPrice.amount"),
+            ] as [([[String: Any]], String)] {
+                let refused = try app.send("POST", "/api/v1/checkout", json: ["delivery": TestApp.delivery, "lines": lines])
+                #expect(refused.status == 400 && refused.problem == "invalid-body" && refused.json["field"] as? String == field, "\(backend), \(field): \(refused)")
+            }
 
             // The shoes cost more now: an import after the app showed the cart.
             let storage = try #require(shop.location).open()

@@ -182,10 +182,11 @@ struct CatalogImportTests {
         #expect(workspace.run(["catalog", "export", "--format", "xml"]).status == 2)
         #expect(workspace.run(["orders", "export", "--since", "yesterday"]).status == 2)
         // Days and hours that do not exist are refused, not rolled over to the next.
-        for impossible in ["2026-02-30", "2026-02-29", "2026-13-01", "2026-12-04T25:00:00Z", "2026-12-04T10:60:00Z"] {
+        for impossible in ["2026-02-30", "2026-02-29", "2026-13-01", "2026-12-04T25:00:00Z", "2026-12-04T10:60:00Z", "2026-12-04T10:00:00+00:99", "2026-12-04T10:00:00+24:00"] {
             #expect(workspace.run(["orders", "export", "--since", impossible]).status == 2, "--since \(impossible)")
         }
         #expect(workspace.run(["orders", "export", "--since", "2028-02-29"]).status == 0, "a leap day")
+        #expect(workspace.run(["orders", "export", "--since", "2026-12-04T10:00:00+05:30"]).status == 0, "an offset")
         #expect(workspace.run(["catalog", "import", workspace.directory.path + "/nothing-here.csv"]).status == 1)
     }
 

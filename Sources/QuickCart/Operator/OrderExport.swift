@@ -114,6 +114,12 @@ enum OrderExport {
         let isLeap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
         let days = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
         guard (1...days).contains(day), let hour = number(11..<13), let minute = number(14..<16), hour < 24, minute < 60 else { return false }
-        return number(17..<19).map { $0 < 60 } ?? true
+        guard number(17..<19).map({ $0 < 60 }) ?? true else { return false }
+        // An offset after the time (and any fraction of a second): `+05:30` or `-0800`, at most 23:59.
+        guard let sign = bytes.lastIndex(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }), sign > 10 else { return true }
+        let offset = bytes[(sign + 1)...].filter { $0 != UInt8(ascii: ":") }
+        guard offset.count == 4, let hours = number(sign + 1..<sign + 3), hours < 24 else { return false }
+        let minutes = Array(offset.suffix(2))
+        return minutes.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) && Int(String(decoding: minutes, as: UTF8.self)).map { $0 < 60 } == true
     }
 }

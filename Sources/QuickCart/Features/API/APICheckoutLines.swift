@@ -23,12 +23,13 @@ enum APICheckoutLines {
         var lines: [OrderPlacement.ShownLine] = []
         for (index, line) in objects.enumerated() {
             let name = "lines[\(index)]"
+            for member in ["productId", "quantity", "unitPrice"] where !line.has(member) {
+                throw APIProblem(.invalidBody, "The field “\(name).\(member)” is required.", field: name + "." + member)
+            }
             guard let id = line.string("productId").flatMap(RecordID.parse) else {
                 throw APIProblem(.invalidValue, "“\(name).productId” is not a product id.", field: name + ".productId")
             }
-            guard let quantity = line.integer("quantity") else {
-                throw APIProblem(.invalidBody, "The field “\(name).quantity” is required.", field: name + ".quantity")
-            }
+            let quantity = line.integer("quantity") ?? 0
             guard Cart.quantityRange.contains(quantity) else {
                 throw APIProblem(
                     .invalidValue, "“\(name).quantity” must be from \(Cart.quantityRange.lowerBound) to \(Cart.quantityRange.upperBound).",
@@ -36,7 +37,10 @@ enum APICheckoutLines {
                 )
             }
             guard let price = line.object("unitPrice") else {
-                throw APIProblem(.invalidBody, "The field “\(name).unitPrice” is required.", field: name + ".unitPrice")
+                throw APIProblem(.invalidBody, "“\(name).unitPrice” must be an object.", field: name + ".unitPrice")
+            }
+            for member in ["amount", "currency"] where !price.has(member) {
+                throw APIProblem(.invalidBody, "The field “\(name).unitPrice.\(member)” is required.", field: name + ".unitPrice." + member)
             }
             guard price.string("currency") == APIModels.currency else {
                 throw APIProblem(.invalidValue, "“\(name).unitPrice.currency” must be \(APIModels.currency).", field: name + ".unitPrice.currency")

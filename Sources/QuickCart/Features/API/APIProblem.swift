@@ -80,7 +80,7 @@ struct APIProblem: Error {
             case .unauthorized: "Send `Authorization: Bearer TOKEN` with a token from `POST /api/v1/clients`. A token signed out from the devices list, or idle past the shop's idle lifetime, no longer works: create a new client."
             case .notFound: "There is nothing at this address, or it is not this shopper's."
             case .methodNotAllowed: "This address does not take this method; `Allow` lists those it takes."
-            case .staleCart: "`If-Match` named a cart version that is no longer current. The answer holds the current cart (`cart`) and its `ETag`; apply the change to it again if it still makes sense."
+            case .staleCart: "`If-Match` named a cart version that is no longer current, or checkout's cart (or the `lines` it was sent) is not the cart as it is now. The answer holds the current cart (`cart`) and its `ETag`; apply the change to it again, or show it again, if it still makes sense."
             case .emptyCart: "Checkout needs a cart with something in it."
             case .nothingForSale: "No line of the cart is for sale any more; remove those lines first."
             case .productUnavailable: "The product is no longer for sale, so no more of it can be added."

@@ -29,10 +29,11 @@ struct APIRequest {
         return cartVersion
     }
 
-    /// The `stale-cart` problem, carrying `cart` at `version` and its `ETag`.
-    func stale(_ cart: Cart, version: Int64) -> APIProblem {
+    /// The `stale-cart` problem, carrying `cart` at `version` and its `ETag`; `detail` says
+    /// what was stale (by default, the version `If-Match` named).
+    func stale(_ cart: Cart, version: Int64, detail: String? = nil) -> APIProblem {
         var problem = APIProblem(
-            .staleCart, "The cart is at version \(version) now, not the one If-Match named: it changed since it was read.",
+            .staleCart, detail ?? "The cart is at version \(version) now, not the one If-Match named: it changed since it was read.",
             headers: [("ETag", APIRequest.etag(of: version))]
         )
         problem.cart = APIModels.cartBytes(cart, version: version)

@@ -102,11 +102,14 @@ struct APIShopController: Sendable {
             // this instance has not taken yet (it checks every two seconds): take it now, so
             // that the cart the answer carries has the prices the placing checked.
             _ = try? catalogUpdates.takeNewCatalog()
+            let detail = confirmed == nil
+                ? "The cart changed while the order was being placed; nothing was ordered. Show it again."
+                : "The cart or its prices are no longer the lines sent; nothing was ordered. Show the cart as it is now again."
             guard case .active(let stored)? = try sessions.session(clientID: request.session.clientID) else {
                 // Not stored yet (the placing was undone with its first change): its starting cart now.
-                throw request.stale(sessionManager.startingCart(of: request.session), version: request.cartVersion)
+                throw request.stale(sessionManager.startingCart(of: request.session), version: request.cartVersion, detail: detail)
             }
-            throw request.stale(stored.cart, version: stored.cartVersion)
+            throw request.stale(stored.cart, version: stored.cartVersion, detail: detail)
         } catch CartError.emptyCart {
             throw APIProblem(.emptyCart, "The cart is empty, so there is nothing to check out.")
         } catch CartError.nothingForSale {

@@ -3,7 +3,8 @@ import MicroHTTP
 extension CheckoutController: ShopFeature {
     static func register(with shop: ShopContext, in routes: inout ShopRouter) throws {
         let checkout = CheckoutController(
-            catalogDisplay: shop.catalogDisplay, carts: shop.storage.carts, orders: shop.storage.orders, methods: shop.storage.deliveryMethods,
+            catalogDisplay: shop.catalogDisplay, carts: shop.storage.carts, orders: shop.storage.orders, sessions: shop.storage.sessions,
+            methods: shop.storage.deliveryMethods,
             details: shop.storage.deliveryDetails,
             publisher: shop.publisher, notices: shop.pages.notices, catalogUpdates: CatalogUpdates(storage: shop.storage, hub: shop.hub),
             deliveryPage: try shop.pages.page(CheckoutDeliveryView.self, tab: .cart),
@@ -29,6 +30,7 @@ struct CheckoutController: Sendable {
     let catalogDisplay: CatalogDisplay
     let carts: any CartStore
     let orders: any OrderStore
+    let sessions: any SessionStore
     let methods: any DeliveryMethodStore
     let details: any DeliveryDetailsStore
     let publisher: any BadgePublisher
@@ -100,6 +102,9 @@ struct CheckoutController: Sendable {
         if let order = try orders.order(intent: intent, for: request.session) {
             return .redirect(to: Self.confirmation(of: order.id))
         }
+        // Emptied since Review (placed from another tab at another version, or taken out):
+        // that is what to say, whatever else changed with it.
+        if !shown.isEmpty, request.cart.items.isEmpty { throw emptied(request) }
         guard let saved = try details.deliveryDetails(for: request.session) else { throw reviewAgain(request, to: Self.path, "Enter your delivery details first.") }
         guard Int64(clamping: shownDetails) == saved.version else {
             throw reviewAgain(request, "Your delivery details changed since you saw them. Check them below.")
@@ -118,16 +123,12 @@ struct CheckoutController: Sendable {
             // seconds): take it now, so that the notice names it and Review shows what Place
             // order checks against.
             _ = try? catalogUpdates.takeNewCatalog()
-            // Emptied since Review (placed from another tab at another version, or taken out):
-            // there is nothing to review again.
-            guard !request.cart.items.isEmpty else {
-                throw reviewAgain(
-                    request, to: TabBar.TabID.cart.path,
-                    "Your cart was emptied since that Review page was shown, so nothing was ordered from it. Your orders are on Profile."
-                )
-            }
+            // The cart as the placing found it: another tab may have changed it after this request read it.
+            let current: Cart
+            if case .active(let stored)? = try? sessions.session(clientID: request.session.clientID) { current = stored.cart } else { current = request.cart }
+            guard !current.items.isEmpty else { throw emptied(request) }
             let catalog = catalogDisplay.current.catalog
-            let cart = request.cart.described(by: catalog)
+            let cart = current.described(by: catalog)
             var changes = ReviewChanges(shown: shown, now: cart, catalog: catalog).sentences
             let now = OrderDelivery(details: saved.details, method: method, subtotal: cart.subtotal).price
             if now.cents != Int64(clamping: shownDelivery) {
@@ -139,6 +140,14 @@ struct CheckoutController: Sendable {
         } catch CartError.nothingForSale {
             throw HTTPError(.badRequest, "Nothing in your cart is for sale any more; remove those items to continue.")
         }
+    }
+
+    /// Nothing placed from a Review of a cart emptied since: the cart, saying so.
+    private func emptied(_ request: ShopRequest) -> NothingChanged {
+        reviewAgain(
+            request, to: TabBar.TabID.cart.path,
+            "Your cart was emptied since that Review page was shown, so nothing was ordered from it. Your orders are on Profile."
+        )
     }
 
     /// Where Place order leads once order `id` is placed: its confirmation on Profile.
