@@ -8,11 +8,13 @@ enum APIDelivery {
         ("city", .city), ("region", .region), ("postalCode", .postalCode), ("country", .country), ("method", .method),
     ]
 
-    /// What checkout's body may hold.
-    static let checkoutFields: [String: APIBody.FieldType] = [
-        "delivery": .object(Dictionary(uniqueKeysWithValues: members.map { ($0.name.description, .string) })),
-        "lines": APICheckoutLines.field,
-    ]
+    /// What checkout's body may hold (made for each checkout, as ``APICheckoutLines/field`` is).
+    static var checkoutFields: [String: APIBody.FieldType] {
+        [
+            "delivery": .object(Dictionary(uniqueKeysWithValues: members.map { ($0.name.description, .string) })),
+            "lines": APICheckoutLines.field,
+        ]
+    }
 
     /// The details of the body's `delivery`, tidied as the web's form is (trimmed, the
     /// country's code in capitals); `nil` without one.
