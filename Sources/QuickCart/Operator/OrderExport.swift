@@ -106,8 +106,9 @@ enum OrderExport {
     /// Foundation's ISO 8601 reading rolls `2026-02-30` over to 2 March and `T25:00` to the next day.
     private static func namesRealTime(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
+        func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
         func number(_ range: Range<Int>) -> Int? {
-            guard range.upperBound <= bytes.count, bytes[range].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+            guard range.upperBound <= bytes.count, bytes[range].allSatisfy(isDigit) else { return nil }
             return Int(String(decoding: bytes[range], as: UTF8.self))
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), (1...12).contains(month) else { return false }
@@ -118,8 +119,7 @@ enum OrderExport {
         // An offset after the time (and any fraction of a second): `+05:30` or `-0800`, at most 23:59.
         guard let sign = bytes.lastIndex(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }), sign > 10 else { return true }
         let offset = bytes[(sign + 1)...].filter { $0 != UInt8(ascii: ":") }
-        guard offset.count == 4, let hours = number(sign + 1..<sign + 3), hours < 24 else { return false }
-        let minutes = Array(offset.suffix(2))
-        return minutes.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) && Int(String(decoding: minutes, as: UTF8.self)).map { $0 < 60 } == true
+        guard offset.count == 4, offset.allSatisfy(isDigit), let hhmm = Int(String(decoding: offset, as: UTF8.self)) else { return false }
+        return hhmm / 100 < 24 && hhmm % 100 < 60
     }
 }

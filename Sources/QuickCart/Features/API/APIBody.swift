@@ -194,18 +194,20 @@ struct APIBody {
 
     /// The object member `name` as a body of its own (its members were checked with it).
     func object(_ name: String) -> APIBody? {
-        guard case .object(let list, _)? = members[name] else { return nil }
-        return APIBody(members: Dictionary(list.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }))
+        members[name].flatMap(Self.body(of:))
     }
 
     /// The array member `name`'s objects, each a body of its own (checked with it); `nil`
     /// when not given.
     func objects(_ name: String) -> [APIBody]? {
         guard case .array(let values, _)? = members[name] else { return nil }
-        return values.compactMap { value in
-            guard case .object(let list, _) = value else { return nil }
-            return APIBody(members: Dictionary(list.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }))
-        }
+        return values.compactMap(Self.body(of:))
+    }
+
+    /// A JSON object as a body of its own; `nil` for any other value.
+    private static func body(of value: JSONText) -> APIBody? {
+        guard case .object(let list, _) = value else { return nil }
+        return APIBody(members: Dictionary(list.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }))
     }
 
     /// Whether the member `name` was given.

@@ -49,7 +49,7 @@ enum APICheckoutLines {
             guard price.string("currency") == APIModels.currency else {
                 throw APIProblem(.invalidValue, "“\(name).unitPrice.currency” must be \(APIModels.currency).", field: name + ".unitPrice.currency")
             }
-            guard let amount = price.string("amount").flatMap(Self.cents) else {
+            guard let unitPrice = price.string("amount").flatMap(APIModels.money(amount:)) else {
                 throw APIProblem(
                     .invalidValue, "“\(name).unitPrice.amount” must be an amount with two decimals, such as 24.50.", field: name + ".unitPrice.amount"
                 )
@@ -57,20 +57,9 @@ enum APICheckoutLines {
             guard !lines.contains(where: { $0.productID == id }) else {
                 throw APIProblem(.invalidValue, "“lines” names product \(id) twice.", field: "lines")
             }
-            lines.append(OrderPlacement.ShownLine(productID: id, unitPrice: Money(cents: amount), quantity: quantity))
+            lines.append(OrderPlacement.ShownLine(productID: id, unitPrice: unitPrice, quantity: quantity))
         }
         return lines
-    }
-
-    /// `349.00` as 34,900 cents: digits, a point and two digits, as the API writes amounts
-    /// (``APIModels/decimal(_:)``); `nil` for anything else or past any price.
-    static func cents(_ amount: String) -> Int64? {
-        let parts = amount.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard parts.count == 2, (1...12).contains(parts[0].count), parts[1].count == 2,
-              parts.allSatisfy({ $0.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }),
-              let units = Int64(Substring(parts[0])), let hundredths = Int64(Substring(parts[1]))
-        else { return nil }
-        return units * 100 + hundredths
     }
 
     /// Whether `lines` are `order`'s, by product (through `catalog`), quantity and price; true

@@ -18,6 +18,17 @@ enum APIModels {
         return (amount.cents < 0 ? "-" : "") + String(magnitude / 100) + (cents < 10 ? ".0" : ".") + String(cents)
     }
 
+    /// What ``decimal(_:)`` writes for an amount not below zero, read back: `349.00` is 34,900
+    /// cents; digits, a point and two digits, or `nil` (also past any price).
+    static func money(amount: String) -> Money? {
+        let parts = amount.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...12).contains(parts[0].count), parts[1].count == 2,
+              parts.allSatisfy({ $0.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }),
+              let units = Int64(Substring(parts[0])), let hundredths = Int64(Substring(parts[1]))
+        else { return nil }
+        return Money(cents: units * 100 + hundredths)
+    }
+
     static func product(_ product: Product, into json: inout JSONWriter) {
         json.object { json in
             json.field("id") { $0.string(String(product.id)) }

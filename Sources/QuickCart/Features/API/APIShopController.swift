@@ -76,8 +76,11 @@ struct APIShopController: Sendable {
         // refused because the shop's methods or the saved details changed since it was placed.
         if intent.isIdempotencyKey, let order = try orders.order(intent: intent, for: request.session) {
             // A body that cannot be read is not the request that placed the order.
-            let body = try? APIBody.read(request.http, fields: APIDelivery.checkoutFields)
-            return try replay(order, asksTheSame: body.map { (try? asks(for: order, in: $0)) ?? false } ?? false)
+            let asked = try? { () throws(APIProblem) -> Bool in
+                let body = try APIBody.read(request.http, fields: APIDelivery.checkoutFields)
+                return asks(for: order, given: APIDelivery.details(in: body), lines: try APICheckoutLines.lines(in: body))
+            }()
+            return try replay(order, asksTheSame: asked ?? false)
         }
         let body = try APIBody.read(request.http, fields: APIDelivery.checkoutFields)
         let given = APIDelivery.details(in: body)
@@ -123,7 +126,7 @@ struct APIShopController: Sendable {
             throw APIProblem(.internalError, "The order was placed but could not be read back.")
         }
         // Another request with the same key placed it first.
-        if !placed.isNew { return try replay(order, asksTheSame: try asks(for: order, in: body)) }
+        if !placed.isNew { return try replay(order, asksTheSame: asks(for: order, given: given, lines: confirmed)) }
         var response = answer(order, status: .created)
         response.headers["Location"] = "/api/v1/orders/" + order.number
         return response
@@ -143,12 +146,11 @@ struct APIShopController: Sendable {
         return keyed
     }
 
-    /// Whether a request with `body` asks for `order`: the same delivery details when it sends
-    /// some, the same lines when it names them.
-    private func asks(for order: Order, in body: APIBody) throws(APIProblem) -> Bool {
-        let given = APIDelivery.details(in: body)
+    /// Whether a request that sent the delivery details `given` and the `lines` (each `nil`
+    /// when not sent) asks for `order`: the same details, the same lines.
+    private func asks(for order: Order, given: DeliveryDetails?, lines: [OrderPlacement.ShownLine]?) -> Bool {
         guard given == nil || given == order.delivery?.details else { return false }
-        guard let lines = try APICheckoutLines.lines(in: body) else { return true }
+        guard let lines else { return true }
         return APICheckoutLines.are(lines, of: order, catalog: catalogDisplay.current.catalog)
     }
 

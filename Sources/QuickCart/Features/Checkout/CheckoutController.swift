@@ -4,8 +4,7 @@ extension CheckoutController: ShopFeature {
     static func register(with shop: ShopContext, in routes: inout ShopRouter) throws {
         let checkout = CheckoutController(
             catalogDisplay: shop.catalogDisplay, carts: shop.storage.carts, orders: shop.storage.orders, sessions: shop.storage.sessions,
-            methods: shop.storage.deliveryMethods,
-            details: shop.storage.deliveryDetails,
+            methods: shop.storage.deliveryMethods, details: shop.storage.deliveryDetails,
             publisher: shop.publisher, notices: shop.pages.notices, catalogUpdates: CatalogUpdates(storage: shop.storage, hub: shop.hub),
             deliveryPage: try shop.pages.page(CheckoutDeliveryView.self, tab: .cart),
             reviewPage: try shop.pages.page(CheckoutReviewView.self, tab: .cart)
@@ -124,8 +123,8 @@ struct CheckoutController: Sendable {
             // order checks against.
             _ = try? catalogUpdates.takeNewCatalog()
             // The cart as the placing found it: another tab may have changed it after this request read it.
-            let current: Cart
-            if case .active(let stored)? = try? sessions.session(clientID: request.session.clientID) { current = stored.cart } else { current = request.cart }
+            var current = request.cart
+            if case .active(let stored)? = try? sessions.session(clientID: request.session.clientID) { current = stored.cart }
             guard !current.items.isEmpty else { throw emptied(request) }
             let catalog = catalogDisplay.current.catalog
             let cart = current.described(by: catalog)

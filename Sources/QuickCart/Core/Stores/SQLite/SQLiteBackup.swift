@@ -53,7 +53,6 @@ enum SQLiteBackup {
     /// copy goes in through the backup API inside the database's own transaction, so a restore
     /// cut short leaves the database as it was, and its WAL is dealt with by SQLite.
     /// - Returns: Whether there was no database at `databasePath` before (a new machine's, or a mistyped `--db`).
-    @discardableResult
     static func restore(from file: String, to databasePath: String) throws -> Bool {
         guard FileManager.default.fileExists(atPath: file) else {
             throw SQLiteBackupError("there is no backup at \(file)")
