@@ -128,12 +128,12 @@ struct CheckoutController: Sendable {
             guard !current.items.isEmpty else { throw emptied(request) }
             let catalog = catalogDisplay.current.catalog
             let cart = current.described(by: catalog)
-            var changes = ReviewChanges(shown: shown, now: cart, catalog: catalog).sentences
+            var changes = ReviewChanges(shown: shown, now: cart, catalog: catalog)
             let now = OrderDelivery(details: saved.details, method: method, subtotal: cart.subtotal).price
             if now.cents != Int64(clamping: shownDelivery) {
-                changes.append("Delivery now costs \(now == .zero ? "nothing" : now.formatted) (it was \(Money(cents: Int64(clamping: shownDelivery)).formatted)).")
+                changes.deliveryChanged(now: now, was: Money(cents: Int64(clamping: shownDelivery)))
             }
-            throw reviewAgain(request, ReviewChanges.notice(changes))
+            throw reviewAgain(request, changes.notice)
         } catch CartError.emptyCart {
             throw HTTPError(.badRequest, "Your cart is empty, so there is nothing to order.")
         } catch CartError.nothingForSale {
