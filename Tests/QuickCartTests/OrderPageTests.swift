@@ -96,6 +96,13 @@ extension ShopTests {
             #expect(shown.title == "Order #\(cancelled) is cancelled.")
             #expect(shown.text.contains("Cancelled since") && shown.text.contains("nothing to pay") && shown.text.contains("Reason: Out of stock, refunded"), "\(shown.text)")
             #expect(!shown.text.contains(payment) && !shown.text.contains(transfer) && !shown.text.contains("Thank you"), "\(shown.text)")
+            // Cancelled once paid: there was something to pay, and the shop gives it back.
+            let refunding = shop.browser()
+            let refunded = try Self.checkOut(refunding)
+            mark(refunded, ["paid"])
+            mark(refunded, ["cancelled"])
+            let refundedShown = try Self.confirmation(refunding, refunded)
+            #expect(refundedShown.text.contains("the shop refunds what you paid for it") && !refundedShown.text.contains("nothing to pay"), "\(refundedShown.text)")
 
             // Paid on delivery: shipped unpaid, the carrier still collects, and both pages say how.
             let courier = shop.browser()

@@ -116,6 +116,8 @@ struct OrderConfirmationView: MustacheView {
         case .paid: "The shop has your payment: there is nothing more to pay."
         case .shipped: "The order is on its way."
         case .delivered: "The order has arrived."
+        // QuickCart takes no payment: a paid order's refund is the shop's to make.
+        case .cancelled where order.history.contains { $0.state == .paid }: "It will not be sent, and the shop refunds what you paid for it."
         case .cancelled: "It will not be sent, and there is nothing to pay for it."
         }
     }
