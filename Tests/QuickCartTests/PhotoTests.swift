@@ -112,6 +112,33 @@ struct PhotoTests {
         #expect((try? FileManager.default.contentsOfDirectory(atPath: generated))?.isEmpty ?? true, "no thumbnail of a refused image")
     }
 
+    @Test("An import into a media folder its user may not write is refused before anything is made, a dry run too, naming the folder and what to do")
+    func unwritableMediaFolder() throws {
+        let workspace = try CatalogImportTests.Workspace()
+        try Self.write(try ImageProcessor.solidImage(width: 200, height: 200, format: .png), to: workspace.media + "/chair.png")
+        let file = try workspace.file("photos.csv", "slug,name,category,price,image\ncamp-chair,Camp Chair,Camping,45.00,chair.png\n")
+        // As root, the folders stay root's and the import runs as nobody, as when root copied the
+        // photos in and the service's user imports them; otherwise the media folder is read-only.
+        let user: String? = getuid() == 0 ? "nobody" : nil
+        #expect(chmod(workspace.directory.path, 0o755) == 0 && chmod(file, 0o644) == 0 && chmod(workspace.media + "/chair.png", 0o644) == 0)
+        #expect(chmod(workspace.media, user == nil ? 0o555 : 0o755) == 0)
+        defer { chmod(workspace.media, 0o755) }
+        let generated = CatalogImages.generatedDirectory(in: workspace.media)
+        let name = user ?? String(cString: getpwuid(geteuid()).pointee.pw_name)
+        for dryRun in [["--dry-run"], []] {
+            let run = try ExecutableRun(
+                ["catalog", "import", file] + dryRun + ["--db", workspace.database, "--media", workspace.media, "--resources", TestShop.repositoryRoot], user: user
+            )
+            #expect(run.status == 1, "\(dryRun): \(run.output)")
+            #expect(run.errors == "quickcart: cannot write thumbnails into \(generated) (\(workspace.media): Permission denied): make the media folder writable by \(name), "
+                + "the user this runs as (chown -R \(name): \(workspace.media)); nothing was imported\n", "\(dryRun): \(run.errors)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: generated))
+        let storage = try workspace.open()
+        defer { storage.close() }
+        #expect(try storage.catalogStore.loadCatalog().origin == .demo, "nothing was imported")
+    }
+
     @Test("An import with a damaged photo writes nothing and names the line; a good one stores the photo and round-trips")
     func importWithPhotos() throws {
         let workspace = try CatalogImportTests.Workspace()

@@ -45,6 +45,21 @@ final class CatalogImages: Sendable {
         return FileManager.default.fileExists(atPath: mediaDirectory, isDirectory: &isDirectory) && isDirectory
     }
 
+    /// Why thumbnails cannot be written under `generated/`, or `nil`: asked before an import
+    /// that names photos, a dry run too, so that a folder this user may not write (the photos
+    /// copied in by root, the import run as the service's user) is named before anything is
+    /// made, with what to do about it.
+    var thumbnailFolderProblem: String? {
+        let folder = Self.generatedDirectory(in: mediaDirectory)
+        var isDirectory = false
+        // Where the thumbnails go, or where generated/ is made when there is none yet.
+        let written = FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) ? folder : mediaDirectory
+        guard access(written, W_OK | X_OK) != 0 else { return nil }
+        let reason = String(cString: strerror(errno))
+        let user = getpwuid(geteuid()).map { String(cString: $0.pointee.pw_name) } ?? "uid \(geteuid())"
+        return "cannot write thumbnails into \(folder) (\(written): \(reason)): make the media folder writable by \(user), the user this runs as (chown -R \(user): \(mediaDirectory))"
+    }
+
     /// Whether the media folder holds a regular file `name`.
     func hasFile(_ name: String) -> Bool {
         var isDirectory = false
@@ -74,6 +89,8 @@ final class CatalogImages: Sendable {
             for thumbnail in prepared.thumbnails {
                 do {
                     try Self.writeOnce(thumbnail.bytes, to: folder + "/" + prepared.image.thumbnailName(width: thumbnail.width))
+                } catch let error as WriteError {
+                    return .failure(ImageProblem("cannot write the thumbnail of “\(fileName)” into \(folder): \(error.reason)"))
                 } catch {
                     return .failure(ImageProblem("cannot write the thumbnail of “\(fileName)” into \(folder): \(error)"))
                 }
@@ -154,15 +171,38 @@ final class CatalogImages: Sendable {
     /// its bytes never change once served (the ETag is strong and the URL immutable).
     private static func writeOnce(_ bytes: [UInt8], to path: String) throws {
         guard !FileManager.default.fileExists(atPath: path) else { return }
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // generated/ sits in the media folder, which the import has checked exists.
+        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+        if mkdir(folder, 0o755) != 0, errno != EEXIST { throw WriteError(path: folder) }
         // Written beside it and renamed, so a server never sends half a file.
-        let temporary = path + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
-        try Data(bytes).write(to: URL(fileURLWithPath: temporary))
-        if rename(temporary, path) != 0 {
-            let code = errno
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        let temporary = path + ".partial-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw WriteError(path: temporary) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                let error = WriteError(path: temporary)
+                close(descriptor)
+                unlink(temporary)
+                throw error
+            }
+            written += count
+        }
+        guard close(descriptor) == 0, rename(temporary, path) == 0 else {
+            let error = WriteError(path: path)
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    /// A file or folder that could not be written, with the system's reason (errno's text).
+    private struct WriteError: Error {
+        let reason: String
+
+        init(path: String) {
+            reason = "\(path): \(String(cString: strerror(errno)))"
         }
     }
 }

@@ -173,6 +173,10 @@ public enum OperatorCommand {
         case .success(let read): rows = read
         case .failure(let failure): return refuse(failure.problems, path: path, output: output)
         }
+        if rows.contains(where: { $0.image != nil }), let problem = images.thumbnailFolderProblem {
+            output.report("quickcart: \(problem); nothing was imported")
+            return failure
+        }
         // Every photo was checked with the file (its thumbnails made then); now they are written.
         var problems: [CatalogFile.Problem] = []
         var madeImages: [Int: ProductImage] = [:]
