@@ -140,11 +140,11 @@ static inline int cvips_load(const CVipsLibrary *vips, CVipsFormat format, void 
     return -1;
 }
 
-/// A thumbnail `width` pixels wide (never upscaled; the height follows the aspect ratio),
-/// turned upright by its orientation tag, of a loaded image. 0 on success.
-static inline int cvips_thumbnail(const CVipsLibrary *vips, VipsImage *image, VipsImage **out, int width) {
+/// A thumbnail that fits in `width` × `height` pixels, keeping the aspect ratio (never
+/// upscaled), turned upright by its orientation tag, of a loaded image. 0 on success.
+static inline int cvips_thumbnail(const CVipsLibrary *vips, VipsImage *image, VipsImage **out, int width, int height) {
     return vips->thumbnail_image(image, out, width,
-        "height", CVIPS_MAX_COORD,
+        "height", height,
         "size", CVIPS_SIZE_DOWN,
         NULL);
 }

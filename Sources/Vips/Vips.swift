@@ -56,11 +56,12 @@ public enum ImageProcessor {
         }
     }
 
-    /// Decodes the image, shrinks it to `width` pixels wide (never enlarges it), turns it
-    /// upright by its orientation tag and encodes it as WebP without any metadata. Only the
-    /// loader of the format the bytes start as (``ImageFormat``) reads them.
+    /// Decodes the image, shrinks it to `width` pixels wide, or less when that would make it
+    /// taller than `maximumHeight` (never enlarges it), turns it upright by its orientation tag
+    /// and encodes it as WebP without any metadata. Only the loader of the format the bytes
+    /// start as (``ImageFormat``) reads them.
     /// - Throws: ``ImageError`` when the image is damaged or cannot be read.
-    public static func webPThumbnail(of bytes: [UInt8], width: Int, quality: Int = 80) throws(ImageError) -> Encoded {
+    public static func webPThumbnail(of bytes: [UInt8], width: Int, maximumHeight: Int? = nil, quality: Int = 80) throws(ImageError) -> Encoded {
         let format = try ImageFormat.of(bytes)
         // A JPEG decodes at 1/2, 1/4 or 1/8 of its size for less time and memory, as long as
         // that still leaves at least the width asked for.
@@ -71,7 +72,8 @@ public enum ImageProcessor {
         }
         let webP = try withImage(bytes, format: format, shrink: shrink, operation: "decoding the image") { vips, image throws(ImageError) in
             var thumbnail: OpaquePointer?
-            guard cvips_thumbnail(vips, image, &thumbnail, Int32(width)) == 0, let thumbnail else {
+            let height = maximumHeight.map { Int32(clamping: $0) } ?? CVIPS_MAX_COORD
+            guard cvips_thumbnail(vips, image, &thumbnail, Int32(width), height) == 0, let thumbnail else {
                 throw ImageError.last(from: vips, operation: "decoding the image")
             }
             defer { cvips_unref(vips, thumbnail) }

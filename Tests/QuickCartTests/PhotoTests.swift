@@ -89,6 +89,27 @@ struct PhotoTests {
         let image = try CatalogImages(mediaDirectory: directory.path).process(fileName: "small.png", write: false).get()
         #expect(image.width == 200 && image.height == 100)
         #expect(!FileManager.default.fileExists(atPath: CatalogImages.generatedDirectory(in: directory.path)), "nothing is written without write")
+        #expect(ProductPhoto(image, name: "Small").srcset.string == "/media/\(image.key)-160.webp 160w, /media/\(image.key)-320.webp 200w")
+        // Narrower than both: the two thumbnails are alike, and the page offers one (two
+        // candidates of one width make a srcset invalid).
+        try Self.write(try ImageProcessor.solidImage(width: 120, height: 60, format: .png), to: directory.path + "/tiny.png")
+        let tiny = try CatalogImages(mediaDirectory: directory.path).process(fileName: "tiny.png", write: false).get()
+        #expect(ProductPhoto(tiny, name: "Tiny").srcset.string == "/media/\(tiny.key)-160.webp 120w")
+    }
+
+    @Test("A very tall original is shrunk to fit four times its width in height, not sent at full height")
+    func tallOriginalBounded() throws {
+        let directory = try TemporaryDirectory()
+        try Self.write(try ImageProcessor.solidImage(width: 150, height: 6000, format: .png), to: directory.path + "/banner.png")
+        let image = try CatalogImages(mediaDirectory: directory.path).process(fileName: "banner.png", write: true).get()
+        #expect(image.width == 32 && image.height == 1280, "\(image.width) × \(image.height)")
+        for width in ProductImage.widths {
+            let path = CatalogImages.generatedDirectory(in: directory.path) + "/" + image.thumbnailName(width: width)
+            let header = try ImageProcessor.header(of: try #require(FileManager.default.contents(atPath: path).map(Array.init)))
+            #expect(header.height == width * ProductImage.maximumAspect && header.width == width / 10, "\(width): \(header)")
+            #expect(image.thumbnailSize(width: width) == (header.width, header.height))
+        }
+        #expect(ProductPhoto(image, name: "Banner").srcset.string == "/media/\(image.key)-160.webp 16w, /media/\(image.key)-320.webp 32w")
     }
 
     @Test("A damaged, fake or huge image is refused with a clear message")

@@ -23,7 +23,14 @@ final class ProductPhoto: Sendable {
     init(_ image: ProductImage, name: String) {
         let widths = ProductImage.widths
         src = MustacheText(MediaFiles.path(of: image, width: widths[0]))
-        srcset = MustacheText(widths.map { "\(MediaFiles.path(of: image, width: $0)) \(image.thumbnailSize(width: $0).width)w" }.joined(separator: ", "))
+        // A small original's thumbnails are the same size: one candidate per width, the first
+        // file of each (two with one descriptor make the whole `srcset` invalid).
+        var candidates: [(width: Int, path: String)] = []
+        for width in widths {
+            let drawn = image.thumbnailSize(width: width).width
+            if !candidates.contains(where: { $0.width == drawn }) { candidates.append((drawn, MediaFiles.path(of: image, width: width))) }
+        }
+        srcset = MustacheText(candidates.map { "\($0.path) \($0.width)w" }.joined(separator: ", "))
         alt = MustacheText(name)
         (width, height) = image.thumbnailSize(width: widths[0])
     }

@@ -125,7 +125,7 @@ final class CatalogImages: Sendable {
         var widest: ImageProcessor.Encoded?
         for width in ProductImage.widths {
             do {
-                let thumbnail = try ImageProcessor.webPThumbnail(of: bytes, width: width)
+                let thumbnail = try ImageProcessor.webPThumbnail(of: bytes, width: width, maximumHeight: width * ProductImage.maximumAspect)
                 thumbnails.append((width, thumbnail.bytes))
                 widest = thumbnail
             } catch {

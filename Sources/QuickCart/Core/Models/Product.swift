@@ -42,6 +42,10 @@ public struct Product: Hashable, Sendable, Identifiable {
 public struct ProductImage: Hashable, Sendable {
     /// The widths, in pixels, of the thumbnails made at import (1× and 2× of a card or cart row).
     public static let widths = [160, 320]
+    /// A thumbnail is at most this many times as tall as it is wide: pages draw photos in a
+    /// square, and a very tall original would otherwise send thousands of pixels no one sees
+    /// (a 150 × 12,000 banner gets 8 × 640 and 16 × 1,280, not two of 150 × 12,000).
+    public static let maximumAspect = 4
 
     /// The original's file name in the media folder, as the catalog file names it.
     public var fileName: String
@@ -64,10 +68,17 @@ public struct ProductImage: Hashable, Sendable {
         "\(key)-\(width).webp"
     }
 
-    /// The size of the thumbnail made for `width` (never wider than the widest one).
+    /// The size of the thumbnail made for `width`: the widest one's, fitted into `width` ×
+    /// ``maximumAspect`` `width` (never larger than the widest one).
     public func thumbnailSize(width: Int) -> (width: Int, height: Int) {
-        let scaledWidth = min(width, self.width)
-        let scaledHeight = max(1, (height * scaledWidth + self.width / 2) / max(1, self.width))
-        return (scaledWidth, scaledHeight)
+        let fullWidth = max(1, self.width), fullHeight = max(1, height)
+        let maximumHeight = width * Self.maximumAspect
+        // Scaled by the side that meets its bound first, in whole-number arithmetic.
+        if fullHeight * width > maximumHeight * fullWidth {
+            let scaledHeight = min(maximumHeight, fullHeight)
+            return (max(1, (fullWidth * scaledHeight + fullHeight / 2) / fullHeight), scaledHeight)
+        }
+        let scaledWidth = min(width, fullWidth)
+        return (scaledWidth, max(1, (fullHeight * scaledWidth + fullWidth / 2) / fullWidth))
     }
 }
