@@ -20,6 +20,8 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 
 ROOT = Path(__file__).resolve().parents[2]
+# The quickcart under test: make test's debug build, unless QUICKCART_BINARY names another.
+BINARY = Path(os.environ.get("QUICKCART_BINARY", ROOT / ".build" / "debug" / "quickcart"))
 SCREENSHOTS = ROOT / ".build" / "screenshots"
 PHONE = (390, 844)
 TABLET = (1024, 1366)
@@ -82,10 +84,9 @@ class QuickCartServer:
 
 @pytest.fixture(scope="session")
 def server():
-    binary = Path(os.environ.get("QUICKCART_BINARY", ROOT / ".build" / "debug" / "quickcart"))
-    if not binary.exists():
-        pytest.fail(f"no quickcart binary at {binary}: run `swift build` first (make test does)")
-    instance = QuickCartServer(binary)
+    if not BINARY.exists():
+        pytest.fail(f"no quickcart binary at {BINARY}: run `swift build` first (make test does)")
+    instance = QuickCartServer(BINARY)
     yield instance
     instance.stop()
 

@@ -12,7 +12,7 @@ import pytest
 from openapi_spec_validator import validate
 
 from api_document import Client, Document
-from conftest import ROOT, QuickCartServer
+from conftest import BINARY, ROOT, QuickCartServer
 
 # Answers no single request can bring about here: storage out of reach (the Swift and cluster
 # suites take storage away), and checkout's 412, which needs a change between its read and its
@@ -22,7 +22,6 @@ UNREACHABLE_STATUSES = {"503"}
 
 DELIVERY = {"name": "Dana Reyes", "email": "dana@example.com", "addressLine1": "12 Trail Street", "city": "Portland",
             "region": "OR", "postalCode": "97201", "country": "US", "method": "express"}
-BINARY = Path(os.environ.get("QUICKCART_BINARY", ROOT / ".build" / "debug" / "quickcart"))
 
 
 @pytest.fixture(scope="module")

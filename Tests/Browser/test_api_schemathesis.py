@@ -5,7 +5,6 @@ fuzzing and stateful phases then repeat, with the next deterministic seed, until
 (about 1,500 test cases on two cores).
 Tests/Browser/schemathesis.toml names the few answers only the shop's data decides."""
 import json
-import os
 import subprocess
 import sys
 import urllib.request
@@ -13,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, QuickCartServer
+from conftest import BINARY, ROOT, QuickCartServer
 
-BINARY = Path(os.environ.get("QUICKCART_BINARY", ROOT / ".build" / "debug" / "quickcart"))
 HERE = Path(__file__).resolve().parent
 
 

@@ -1,7 +1,6 @@
 """Checkout in a real Chromium, with JavaScript on and off (issue 24): Delivery's errors fixed
 field by field, the details offered next time, two tabs pressing Place order, and a catalog
 price change between Review and Place order."""
-import os
 import subprocess
 import sys
 import tempfile
@@ -14,11 +13,9 @@ from axe_selenium_python import Axe
 from selenium.webdriver.common.by import By
 
 from checkout_steps import ADA, check_out, field, fill_delivery, on_path
-from conftest import PHONE, ROOT, QuickCartServer
+from conftest import BINARY, PHONE, ROOT, QuickCartServer
 from forms_support import spoken
 from pages import press, wait_for
-
-BINARY = Path(os.environ.get("QUICKCART_BINARY", ROOT / ".build" / "debug" / "quickcart"))
 
 
 @pytest.fixture
