@@ -9,7 +9,7 @@ from axe_selenium_python import Axe
 from selenium.webdriver.common.by import By
 
 from checkout_steps import check_out
-from conftest import PHONE, SCREENSHOTS, TABLET
+from conftest import BINARY, PHONE, SCREENSHOTS, TABLET, QuickCartServer
 from pages import press, wait_for
 from test_photos import photo_shop  # noqa: F401 (a fixture: a shop whose catalog mixes photos and icons)
 
@@ -49,9 +49,35 @@ def test_the_in_cart_pill_never_overlaps_add_to_cart_at_320px(server, browser):
                 amount = overlap(rect(driver, pill), rect(driver, add))
                 assert amount == 0, f"the “{pill.text}” pill overlaps Add to cart by {amount:.1f} px (JavaScript {javascript})"
                 assert rect(driver, pill)["right"] <= rect(driver, card)["right"], "the pill leaves its card"
+                lines = driver.execute_script("return arguments[0].getClientRects().length", pill)
+                assert lines == 1, f"the “{pill.text}” pill breaks over {lines} lines (JavaScript {javascript})"
         assert pills >= 1, "expected a card saying how many are in the cart"
         width = driver.execute_script("return document.documentElement.scrollWidth")
         assert width <= SMALL[0], f"the page scrolls sideways at 320 px ({width} px wide)"
+
+
+@pytest.fixture(scope="module")
+def long_named_shop():
+    shop = QuickCartServer(BINARY, ("--shop-name", "Mountain & Trail Outfitters Co."))
+    yield shop
+    shop.stop()
+
+
+@pytest.mark.parametrize("width", [768, 800, 1024, 1280])
+def test_the_shops_name_never_runs_under_the_centred_bar(server, long_named_shop, browser, width):
+    """On tablets and desktops the bar floats centred at the top, beside the header's name: a
+    name longer than the room there ends in an ellipsis (the title has it whole); the default
+    one fits whole from 768 px."""
+    for shop, whole in ((server, True), (long_named_shop, width >= 1280)):
+        driver = browser(size=(width, 900))
+        driver.get(shop.url + "/cart")
+        brand = driver.find_element(By.CSS_SELECTOR, ".app-header__brand")
+        bar = driver.find_element(By.CSS_SELECTOR, ".tab-bar__list")
+        gap = rect(driver, bar)["left"] - rect(driver, brand)["right"]
+        assert gap >= 4, f"“{brand.text}” runs {-gap:.0f} px under the bar at {width} px"
+        clipped = driver.execute_script("return arguments[0].scrollWidth > arguments[0].clientWidth", brand)
+        assert clipped != whole, f"“{brand.get_attribute('textContent')}” at {width} px: clipped {clipped}"
+        assert driver.title.endswith(brand.get_attribute("textContent")), driver.title
 
 
 @pytest.mark.parametrize("javascript, text", [(True, 100), (False, 100), (True, 200)], ids=["js", "no-js", "text-200"])
