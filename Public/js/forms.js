@@ -265,6 +265,9 @@ export function start(live) {
       control: control && controlKey(control, form),
       pressed: submitter && controlKey(submitter, form),
       row: row ? row.id : null,
+      // Where focus belongs when the pressed control goes away with its press (Reset turns
+      // itself off; Undo's notice goes): the id the form's answer without JavaScript leads to.
+      after: form.dataset.focusAfter || null,
       index: control && row ? controlsIn(row).indexOf(control) : -1,
       next: siblings.slice(at + 1).map((r) => r.id),
       previous: siblings.slice(0, Math.max(0, at)).reverse().map((r) => r.id),
@@ -350,6 +353,7 @@ export function start(live) {
         () => next && controlsIn(next).find(usable),
         () => previous && controlsIn(previous)[place.index],
         () => previous && controlsIn(previous).find(usable),
+        () => landing(place.after),
       ].map((pick) => pick()).find(usable) || heading();
       if (target && document.activeElement !== target) target.focus({ preventScroll: true });
     };
@@ -371,6 +375,17 @@ export function start(live) {
       if (usable(controls[index + d])) return controls[index + d];
     }
     return null;
+  }
+
+  // The element `id` names, to take focus: a row's first usable control, else the element
+  // itself (a section's heading), made focusable from script only.
+  function landing(id) {
+    const el = id && document.getElementById(id);
+    if (!el) return null;
+    const control = el.matches('li') && controlsIn(el).find(usable);
+    if (control) return control;
+    if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '-1');
+    return el;
   }
 
   function heading() {

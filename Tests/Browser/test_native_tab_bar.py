@@ -10,7 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import PHONE, SCREENSHOTS, TABLET, resize
-from forms_support import spoken
+from forms_support import focused_name, spoken
 from pages import press, tab_links, two_windows, wait_for
 
 PAGES = ["/", "/search?q=a", "/cart", "/profile"]
@@ -294,6 +294,18 @@ def test_moving_profile_up_without_javascript_reorders_the_tab_bar_everywhere(se
     wait_for(lambda: tab_labels(driver) == STANDARD_ORDER, what="the standard order after Reset")
     driver.get(server.url + "/cart")
     assert tab_labels(driver) == STANDARD_ORDER, f"expected the standard order on /cart after Reset, saw {tab_labels(driver)}"
+
+
+def test_reset_with_javascript_leaves_focus_on_the_sections_heading(server, browser):
+    """Reset turns itself off with its press: focus goes to the heading of its section (where
+    the answer without JavaScript leads), not to the page's title far above."""
+    driver = browser(size=PHONE)
+    driver.get(server.url + "/profile")
+    press(driver, "Move Profile up")
+    wait_for(lambda: tab_labels(driver) == ["Home", "Profile", "Cart", "Search"], what="Profile moved up")
+    press(driver, "Reset")
+    wait_for(lambda: tab_labels(driver) == STANDARD_ORDER, what="the standard order after Reset")
+    wait_for(lambda: focused_name(driver) == "Customize tab bar", what=f"focus on the section's heading, not on {focused_name(driver)!r}")
 
 
 def test_dragging_profile_above_home_reorders_the_tab_bar(server, browser):

@@ -35,6 +35,10 @@ def test_undo_puts_the_removed_line_back_with_its_quantity_once(server, browser,
     wait_for(lambda: not driver.find_elements(By.CSS_SELECTOR, ".notice--undo"), what="the Undo gone once used")
     if javascript:
         assert driver.execute_script("return window.__sameDocument === true"), "Undo reloaded the page"
+        # The Undo went with its notice: focus goes to the row it put back, not to the page's title.
+        focused_row = driver.execute_script(
+            "const row = document.activeElement.closest('.cart-item'); return row && row.querySelector('.cart-item__name').textContent")
+        assert focused_row == "Insulated Water Bottle", f"focus is on {driver.execute_script('return document.activeElement.outerHTML')[:120]}"
     assert driver.find_element(By.CSS_SELECTOR, "td[data-count]").text == "3"
 
 
