@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTesting
 @testable import QuickCart
 import Testing
 
@@ -149,6 +150,19 @@ extension ShopTests {
                 #expect(try renewed.post("/profile/devices/sign-out", form: [("device", handle)]).status == 403)
             }
             #expect(try phone.cart().badge == victim.cart().badge, "a device was signed out with the renewed cookie")
+        }
+
+        @Test("A new event stream under a cookie the first change replaced (in its grace) is refused: a planted cookie hears nothing of the shopper")
+        func renewedCookieOpensNoStream() throws {
+            let shop = try TestShop()
+            let victim = shop.browser()
+            _ = try victim.get("/cart")
+            let planted = try #require(victim.sessionCookie)
+            #expect(try victim.post("/cart/items", form: [("product", "3")]).status == 303)
+            let renewed = try TestEventStreamClient(port: shop.port, headers: [("Cookie", "quickcart_session=\(planted)")])
+            #expect(renewed.status == 403, "a stream under the replaced cookie would hear the shopper past its grace")
+            let own = try TestEventStreamClient(port: shop.port, headers: [("Cookie", "quickcart_session=\(try #require(victim.sessionCookie))")])
+            #expect(own.status == 200)
         }
 
         @Test("The sixth wrong try voids a code; an expired code is refused; nothing is joined", arguments: StoreBackend.allCases)

@@ -15,10 +15,15 @@ struct EventsController: Sendable {
     let hub: BadgeHub
 
     /// Streams only for a session the server issued: a request without a working session
-    /// cookie gets 403 and opens nothing, so streams cannot be had for free.
+    /// cookie gets 403 and opens nothing, so streams cannot be had for free. Nor for a cookie
+    /// the first change replaced (in its grace): a stream would outlast the grace, and that
+    /// cookie may be one planted before the change; the browser holds the new one.
     func stream(_ request: ShopRequest) throws -> Response {
         guard !request.isNewSession else {
             throw HTTPError(.forbidden, "The live badge needs a session of this shop. Open a page of the shop first.")
+        }
+        guard !request.session.isGraceCookie else {
+            throw HTTPError(.forbidden, "This browser's session has a new cookie since this page was opened. Reload the page.")
         }
         return open(for: request.session, current: request.badge, wantsTexts: request.http.query["texts"] != nil)
     }
