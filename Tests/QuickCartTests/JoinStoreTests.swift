@@ -172,10 +172,20 @@ struct JoinStoreTests {
             ("add", { _ = try storage.carts.add(productID: tent.id, for: laptopBefore, at: now + 4) }),
             ("add after the join", { _ = try storage.carts.add(productID: tent.id, for: TestSessions.stored(laptop), at: now + 4) }),
             ("checkout", { _ = try storage.carts.placeOrder(OrderPlacement(intent: .review(cartVersion: 0)), for: laptopBefore, at: now + 4) }),
+            ("code", { try storage.joinCodes.createCode(hash: "hash-m", nonce: "nonce-m", for: laptopBefore, at: now + 4) }),
         ]
         for (what, change) in refused {
             #expect(throws: StorageError.signedOut, "\(backend): \(what)") { try change() }
         }
+        #expect(try storage.joinCodes.preview(hash: "hash-m", at: now + 5) == nil, "\(backend): a signed-out client's code")
+        // A visitor never stored, signed out while its Show a code was on its way: no code (and the
+        // shopper the write would have stored first rolls back with it).
+        let visitor = TestSessions.new()
+        try storage.sessions.endClients([visitor.clientID], ofShopper: visitor.shopperID, spendingUnstored: visitor.clientID, at: now + 3)
+        #expect(throws: StorageError.signedOut, "\(backend)") {
+            try storage.joinCodes.createCode(hash: "hash-v", nonce: "nonce-v", for: visitor, at: now + 4)
+        }
+        #expect(try storage.joinCodes.newestCode(ofClient: visitor.clientID) == nil, "\(backend)")
         let after = try #require(try storage.sessions.stored(dana))
         #expect(after.displayName == "Dana Scully" && after.preferences == dark && after.cart.items.isEmpty, "\(backend): \(after.displayName)")
         #expect(try storage.deliveryDetails.deliveryDetails(for: TestSessions.stored(dana)) == nil, "\(backend)")

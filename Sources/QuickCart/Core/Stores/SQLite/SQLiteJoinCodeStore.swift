@@ -11,14 +11,15 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
     private static let shownByMember = "EXISTS (SELECT 1 FROM clients cl WHERE cl.id = j.client_id AND cl.shopper_id = j.shopper_id AND cl.spent_at IS NULL)"
 
     func createCode(hash: String, nonce: String, for session: Session, at now: Int64) throws {
-        try pool.write(storing: session, at: now) { db in
+        // For the cart the client is in now; none for a client a sign-out overtook.
+        try pool.write(asClientOf: session, storingAt: now) { db, shopperID in
             try db.execute("DELETE FROM join_codes WHERE client_id = ? AND used_at IS NULL", [session.clientID])
             try db.execute(
                 """
                 INSERT INTO join_codes (code_hash, nonce, shopper_id, client_id, created_at, expires_at)
                 VALUES (?, ?, ?, ?, ?, ?)
                 """,
-                [hash, nonce, session.shopperID, session.clientID, now, now + JoinCode.lifetime]
+                [hash, nonce, shopperID, session.clientID, now, now + JoinCode.lifetime]
             )
         }
     }
