@@ -49,6 +49,19 @@ extension ShopTests {
             #expect(try phone.cart().row(Products.bottle)?.quantity == 4)
         }
 
+        @Test("A press that changes nothing (the quantity there already) leaves a visitor never stored as it was: no new cookie, and the page's other forms still work")
+        func unchangedPressKeepsTheVisitorsCookie() throws {
+            let browser = try TestShop(inProcess: true).browser()
+            let page = try browser.get("/cart")
+            let cookie = try #require(browser.sessionCookie)
+            let id = try #require(page.cartSnapshot.row(Products.shoes)?.id)
+            let same = try browser.post("/cart/items/\(id)/quantity", form: [("quantity", "1"), ("shown", "1")])
+            #expect(same.status == 303, "\(same.summary)")
+            #expect(browser.sessionCookie == cookie, "a change of nothing moved the visitor to a new cookie")
+            #expect(try browser.click("Increase quantity of \(Products.bottle)", on: page).status == 303, "the page's other forms stopped working")
+            #expect(try browser.cart().row(Products.bottle)?.quantity == 3)
+        }
+
         static let clampedDifferences: [(start: String, quantity: String, shown: String, expected: Int)] = [
             ("9", "10", "9", 10), ("10", "11", "10", 10), ("2", "1", "2", 1), ("2", "-50", "2", 1),
             ("3", "99999999999999999999999", "-99999999999999999999999", 10),

@@ -49,7 +49,7 @@ struct CartController: Sendable {
         }
         let change = try carts.add(productID: product.id, for: request.session, at: request.now, key: key)
         let notice = Self.quantityNotice(for: product.name, id: product.id, before: request.cart, after: change, verb: "Added ")
-        return committed(change, request, returnTo: Self.returnPath(request, at: product.id), notice: Notice(text: notice))
+        return try committed(change, request, returnTo: Self.returnPath(request, at: product.id), notice: Notice(text: notice))
     }
 
     /// `POST /cart/items/:id/quantity` with `quantity`, clamped into 1...10. With `shown`, the
@@ -79,7 +79,7 @@ struct CartController: Sendable {
             }
             let name = product?.name ?? "The item"
             let notice = Self.quantityNotice(for: name, id: productID, before: request.cart, after: change, verb: "")
-            return committed(change, request, returnTo: Self.returnPath(request, at: productID), notice: Notice(text: notice))
+            return try committed(change, request, returnTo: Self.returnPath(request, at: productID), notice: Notice(text: notice))
         } catch CartError.notInCart {
             throw HTTPError(.notFound, "That item is not in your cart.")
         }
@@ -100,7 +100,7 @@ struct CartController: Sendable {
         let neighbour = index.flatMap { rest.indices.contains($0) ? rest[$0] : rest.last }
         let name = catalogDisplay.current.catalog.product(id: productID)?.name ?? "the item"
         let undo = Notice.Undo(productID: productID, quantity: request.cart.quantity(of: productID), cartVersion: change.version)
-        return committed(
+        return try committed(
             change, request,
             returnTo: Self.returnPath(request, at: neighbour?.product.id),
             notice: Notice(text: "Removed \(name)", undo: undo)
@@ -127,7 +127,7 @@ struct CartController: Sendable {
         do {
             let change = try carts.restore(productID: productID, quantity: quantity, for: request.session, at: request.now)
             let text = "Put back \(product.name) — \(Cart.clamp(quantity)) in cart"
-            return committed(change, request, returnTo: Self.returnPath(request, at: productID), notice: Notice(text: text))
+            return try committed(change, request, returnTo: Self.returnPath(request, at: productID), notice: Notice(text: text))
         } catch CartError.alreadyInCart {
             throw tooLate
         }
@@ -145,11 +145,15 @@ struct CartController: Sendable {
         return key
     }
 
-    private func committed(_ change: CartChange, _ request: ShopRequest, returnTo path: String, notice: Notice? = nil) -> Response {
-        // A replay changed nothing: its streams heard the count when the change was made.
-        if !change.isReplay { publisher.publish(change, for: request.session) }
+    private func committed(_ change: CartChange, _ request: ShopRequest, returnTo path: String, notice: Notice? = nil) throws -> Response {
         var response = Response.redirect(to: path)
         if let notice { response.setCookie(notices.cookie(notice, at: request.now)) }
+        // Nothing written (the quantity there already, an add at the limit): a change always
+        // takes the cart past the version this request read. A visitor never stored stays so,
+        // and keeps its cookie, so the forms of its other tabs keep working.
+        if change.movedToShopperLiveKey == nil, change.version <= request.cartVersion { throw NothingChanged(answer: response) }
+        // A replay changed nothing: its streams heard the count when the change was made.
+        if !change.isReplay { publisher.publish(change, for: request.session) }
         return response
     }
 
