@@ -106,9 +106,11 @@ struct OrderLifeTests {
             #expect(run.report.contains(message), "\(arguments): \(run.report)")
             #expect(!run.report.contains("\u{1B}"), "nothing from the operator drives the terminal")
         }
-        let notANumber = OperatorRun(["orders", "mark", "#\(id)", "paid"], database: location.database)
-        #expect(notANumber.status == 2)
-        #expect(notANumber.report.contains("the order number must be digits like 1042"))
+        for number in ["x\(id)", "##\(id)", "#", "-1", "-\(id)"] {
+            let notANumber = OperatorRun(["orders", "mark", number, "paid"], database: location.database)
+            #expect(notANumber.status == 2)
+            #expect(notANumber.report.contains("the order number must be digits like 1042, not “\(number)”"), "\(number): \(notANumber.report)")
+        }
         for number in ["99999999999999999999", "9223372036854775808", "0"] {
             let outOfRange = OperatorRun(["orders", "mark", number, "paid"], database: location.database)
             #expect(outOfRange.status == 2)
@@ -116,6 +118,10 @@ struct OrderLifeTests {
         }
         #expect(OperatorRun(["orders", "mark", "", "paid"], database: location.database).report.contains("must be digits"))
         #expect(try Self.history(of: id, in: storage).map(\.state) == [.placed], "nothing refused was written")
+        // "#1042", as the shopper's pages write it, is the order's number.
+        let hashed = OperatorRun(["orders", "mark", "#\(id)", "paid"], database: location.database)
+        #expect(hashed.status == 0, "\(hashed.report)")
+        #expect(try Self.history(of: id, in: storage).map(\.state) == [.placed, .paid])
     }
 
     @Test("shipped keeps its carrier and tracking link, cancelled its reason, and the command prints them", arguments: StoreBackend.allCases)

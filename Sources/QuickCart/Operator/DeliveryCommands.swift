@@ -6,7 +6,7 @@ extension OperatorCommand {
     static func importDelivery(_ invocation: Invocation, output: Output) throws -> Int32 {
         let path = invocation.file ?? ""
         guard let data = FileManager.default.contents(atPath: path) else {
-            output.report("quickcart: cannot read \(path)")
+            output.report("quickcart: cannot read \(path): \(OperatorCommand.whyUnreadable(path))")
             return failure
         }
         let methods: [DeliveryMethod]

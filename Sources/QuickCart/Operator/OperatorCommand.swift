@@ -159,7 +159,7 @@ public enum OperatorCommand {
     private static func importCatalog(_ invocation: Invocation, output: Output) throws -> Int32 {
         let path = invocation.file ?? ""
         guard let data = FileManager.default.contents(atPath: path) else {
-            output.report("quickcart: cannot read \(path)")
+            output.report("quickcart: cannot read \(path): \(whyUnreadable(path))")
             return failure
         }
         let configuration = invocation.configuration
@@ -196,17 +196,33 @@ public enum OperatorCommand {
         let entries = CatalogFile.entries(rows, images: madeImages, stored: stored)
         let changes = CatalogChanges(from: stored, to: entries)
         if invocation.dryRun {
-            output.write("dry run: \(path) is valid (\(entries.count) products); nothing was written\n")
+            output.write("dry run: \(path) is valid (\(Self.products(entries.count))); nothing was written\n")
         } else if changes.isEmpty, current.origin == .own, stored.map(\.slug).starts(with: entries.map(\.slug)) {
             // The catalog as it is, in its order: a new version would only make every instance
             // reload it and every open page read itself again.
-            output.write("\(path) is the catalog as it is (\(entries.count) products); nothing was written (catalog version \(current.version))\n")
+            output.write("\(path) is the catalog as it is (\(Self.products(entries.count))); nothing was written (catalog version \(current.version))\n")
         } else {
             let imported = try storage.catalogStore.importCatalog(entries, origin: .own)
-            output.write("imported \(entries.count) products from \(path) (catalog version \(imported.version))\n")
+            output.write("imported \(Self.products(entries.count)) from \(path) (catalog version \(imported.version))\n")
         }
         output.write(changes.lines.joined(separator: "\n") + "\n")
         return success
+    }
+
+    /// "1 product", "30 products".
+    private static func products(_ count: Int) -> String {
+        count == 1 ? "1 product" : "\(count) products"
+    }
+
+    /// Why `path` could not be read, in the system's words ("No such file or directory"), or
+    /// that it is a folder.
+    static func whyUnreadable(_ path: String) -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+        defer { close(descriptor) }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { return "it is a folder, not a file" }
+        return "it cannot be read"
     }
 
     static func refuse(_ problems: [CatalogFile.Problem], path: String, output: Output) -> Int32 {
@@ -373,13 +389,18 @@ struct Invocation {
             case "--since" where noun == "orders" && verb == "export":
                 let text = try value()
                 guard let since = OrderExport.parseSince(text) else {
-                    throw Configuration.UsageError(description: "--since must be a date like 2026-11-30 or an ISO 8601 time, not “\(text)”")
+                    throw Configuration.UsageError(
+                        description: "--since must be a date like 2026-11-30 or an ISO 8601 time with its offset like 2026-11-30T09:00:00Z or 2026-11-30T10:00:00+01:00, not “\(text)”"
+                    )
                 }
                 self.since = since
             case _ where ConfigurationOption.named(name)?.takesValue == true:
                 // The serving option's value, never taken for the FILE.
                 serving.append(name)
                 serving.append(try value())
+            case _ where verb == "mark" && name.count > 1 && name.utf8.dropFirst().allSatisfy({ (0x30...0x39).contains($0) }):
+                // `orders mark -1 paid`: a number, though it looks like an option.
+                positional.append(argument)
             case _ where name.hasPrefix("-"):
                 serving.append(argument)
             case _ where verb == "mark":
@@ -408,13 +429,15 @@ struct Invocation {
         guard positional.count == 2 else {
             throw Configuration.UsageError(description: "orders mark needs an order number and a state (\(states))")
         }
-        guard !positional[0].isEmpty, positional[0].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+        // "#1042", as the shopper's pages show it and a shopper reads it out, is 1042.
+        let number = positional[0].hasPrefix("#") ? String(positional[0].dropFirst()) : positional[0]
+        guard !number.isEmpty, number.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
             throw Configuration.UsageError(description: "the order number must be digits like 1042, not “\(positional[0])”")
         }
         // Digits, yet no order's: ids are positive 64-bit integers, as both backends store them.
-        guard let id = Int64(positional[0]), id > 0 else {
+        guard let id = Int64(number), id > 0 else {
             throw Configuration.UsageError(
-                description: "the order number \(positional[0]) is out of range: order numbers run from 1 to \(Int64.max)"
+                description: "the order number \(number) is out of range: order numbers run from 1 to \(Int64.max)"
             )
         }
         guard let state = OrderState(rawValue: positional[1]), state != .placed else {
@@ -428,7 +451,10 @@ struct Invocation {
             throw Configuration.UsageError(description: "\(option) is empty")
         }
         if let tracking = said["--tracking"], !OrderStateChange.isTrackingURL(tracking) {
-            throw Configuration.UsageError(description: "--tracking must be an http:// or https:// link with a host (and a port from 1 to 65535, if any), at most 2048 characters, without spaces or quotes")
+            throw Configuration.UsageError(
+                description: "--tracking must be an http:// or https:// link with a host (and a port from 1 to 65535, if any), at most 2048 characters, "
+                    + "without spaces, quotes, backslashes, backticks, < or > (percent-encode them: %20, %22, %3C, %3E)"
+            )
         }
         if let carrier = said["--carrier"], !OrderStateChange.isPrintable(carrier, within: OrderStateChange.carrierLimit) {
             throw Configuration.UsageError(description: "--carrier must be printable text of at most 80 characters")
