@@ -152,6 +152,39 @@ extension ShopTests {
             #expect(try phone.cart().badge == victim.cart().badge, "a device was signed out with the renewed cookie")
         }
 
+        @Test("A browser stored already goes on under a new cookie when it joins: whoever kept its old one reaches nothing of the cart it joined", arguments: StoreBackend.allCases)
+        func joinGivesAStoredBrowserANewCookie(backend: StoreBackend) throws {
+            let shop = try TestShop(on: backend)
+            defer { shop.stop() }
+            let phone = shop.browser()
+            #expect(try phone.post("/profile/name", form: [("display_name", "Dana")]).status == 303)
+            let code = try Self.showCode(phone)
+            // A browser with a stored session whose cookie someone else kept (a shared computer).
+            let laptop = shop.browser()
+            #expect(try laptop.post("/cart/items", form: [("product", "3")]).status == 303)
+            let kept = try #require(laptop.sessionCookie)
+            let stream = try TestEventStreamClient(port: shop.port, headers: [("Cookie", "quickcart_session=\(kept)")])
+            #expect(stream.status == 200)
+            #expect(try laptop.post("/join", form: [("code", code)]).status == 303)
+            #expect(laptop.sessionCookie != kept, "\(backend): the join kept the browser's cookie")
+            #expect(try laptop.get("/profile").text.contains("Dana"), "\(backend): the laptop is not in Dana's cart")
+            #expect(try laptop.cart().badge == phone.cart().badge, "\(backend)")
+            let holder = shop.browser(cookie: kept)
+            #expect(!(try holder.get("/profile").text.contains("Dana")), "\(backend): the old cookie reaches the cart it joined")
+            #expect(try holder.cart().rows.isEmpty, "\(backend): the old cookie's next page is not an empty cart")
+            var ending = ""
+            for _ in 0..<20 {
+                do { _ = try stream.next() } catch { ending = "\(error)"; break }
+            }
+            #expect(ending.contains("stream ended"), "\(backend): the old identity's stream outlived the join: \(ending)")
+            // The devices list names the laptop by its new identity: signing it out reaches it.
+            let devices = try phone.get("/profile")
+            let handles = devices.html.elements("input") { $0["name"] == "device" }.compactMap { $0["value"] }
+            #expect(handles.count == 1, "\(backend): \(devices.summary)")
+            #expect(try phone.post("/profile/devices/sign-out", form: [("device", try #require(handles.first))]).status == 303)
+            #expect(!(try laptop.get("/profile").text.contains("Dana")), "\(backend): the laptop was not signed out")
+        }
+
         @Test("A new event stream under a cookie the first change replaced (in its grace) is refused: a planted cookie hears nothing of the shopper")
         func renewedCookieOpensNoStream() throws {
             let shop = try TestShop()

@@ -23,7 +23,7 @@ struct JoinStoreTests {
         try storage.joinCodes.createCode(hash: "hash-1", nonce: "nonce-1", for: TestSessions.stored(dana), at: now)
         #expect(try storage.joinCodes.preview(hash: "hash-1", at: now + 1) == JoinPreview(displayName: "Guest", itemCount: 7, shopperID: dana.shopperID))
 
-        let outcome = try storage.joinCodes.join(hash: "hash-1", for: TestSessions.stored(laptop), at: now + 2)
+        let outcome = try storage.joinCodes.join(hash: "hash-1", for: TestSessions.stored(laptop), renamingTo: nil, at: now + 2)
         guard case .joined(let merged, let change, let shopper, _, let showing) = outcome else {
             Issue.record("\(backend): \(outcome)")
             return
@@ -37,7 +37,7 @@ struct JoinStoreTests {
         #expect(try storage.searches.recentSearches(for: TestSessions.stored(dana)) == ["lamp", "tent"], "\(backend): the browser's searches came along")
         #expect(try storage.sessions.stored(dana)?.newestSearch == "lamp" && storage.sessions.stored(laptop)?.newestSearch == "lamp")
         #expect(try storage.sessions.devices(ofShopper: dana.shopperID).map(\.clientID).sorted() == [dana.clientID, laptop.clientID].sorted())
-        #expect(try storage.joinCodes.join(hash: "hash-1", for: TestSessions.new(), at: now + 3) == .refused, "\(backend): a used code joined")
+        #expect(try storage.joinCodes.join(hash: "hash-1", for: TestSessions.new(), renamingTo: nil, at: now + 3) == .refused, "\(backend): a used code joined")
         #expect(try storage.joinCodes.newestCode(ofClient: dana.clientID)?.usedAt == now + 2)
     }
 
@@ -64,7 +64,7 @@ struct JoinStoreTests {
         _ = try storage.deliveryDetails.saveDeliveryDetails(DeliveryStoreTests.details(name: "Laptop Person"), for: TestSessions.stored(laptop), at: now * 1000)
 
         try storage.joinCodes.createCode(hash: "hash-o1", nonce: "nonce-o1", for: TestSessions.stored(dana), at: now + 2)
-        guard case .joined = try storage.joinCodes.join(hash: "hash-o1", for: TestSessions.stored(laptop), at: now + 3) else {
+        guard case .joined = try storage.joinCodes.join(hash: "hash-o1", for: TestSessions.stored(laptop), renamingTo: nil, at: now + 3) else {
             Issue.record("\(backend): the join failed")
             return
         }
@@ -78,14 +78,14 @@ struct JoinStoreTests {
         // The phone saves its own details and joins: Dana's (the laptop's) stay.
         _ = try storage.deliveryDetails.saveDeliveryDetails(DeliveryStoreTests.details(name: "Phone Person"), for: phone, at: now * 1000)
         try storage.joinCodes.createCode(hash: "hash-o2", nonce: "nonce-o2", for: danaNow, at: now + 4)
-        _ = try storage.joinCodes.join(hash: "hash-o2", for: TestSessions.stored(phone), at: now + 5)
+        _ = try storage.joinCodes.join(hash: "hash-o2", for: TestSessions.stored(phone), renamingTo: nil, at: now + 5)
         #expect(try storage.deliveryDetails.deliveryDetails(for: danaNow)?.details.name == "Laptop Person", "\(backend)")
 
         // The laptop leaves the shared cart for a friend's: the orders stay with Dana's devices.
         let friend = TestSessions.new()
         _ = try storage.carts.add(productID: tent.id, for: friend, at: now)
         try storage.joinCodes.createCode(hash: "hash-o3", nonce: "nonce-o3", for: TestSessions.stored(friend), at: now + 6)
-        _ = try storage.joinCodes.join(hash: "hash-o3", for: TestSessions.stored(laptop), at: now + 7)
+        _ = try storage.joinCodes.join(hash: "hash-o3", for: TestSessions.stored(laptop), renamingTo: nil, at: now + 7)
         #expect(try storage.orders.orders(for: danaNow).count == 4, "\(backend)")
         #expect(try storage.orders.orders(for: TestSessions.stored(friend)).isEmpty, "\(backend): a shared cart's orders went along")
     }
@@ -102,12 +102,12 @@ struct JoinStoreTests {
         // The laptop's session as a request read it before the join committed.
         let laptopBefore = TestSessions.stored(laptop)
         try storage.joinCodes.createCode(hash: "hash-m", nonce: "nonce-m", for: TestSessions.stored(dana), at: now)
-        guard case .joined(_, let joined, _, let danaKey, _) = try storage.joinCodes.join(hash: "hash-m", for: laptopBefore, at: now + 1) else {
+        guard case .joined(_, let joined, _, let danaKey, _) = try storage.joinCodes.join(hash: "hash-m", for: laptopBefore, renamingTo: nil, at: now + 1) else {
             Issue.record("\(backend): the join failed")
             return
         }
         #expect(danaKey == dana.shopperLiveKey)
-        #expect(try storage.joinCodes.join(hash: "hash-m", for: laptopBefore, at: now + 1) == .alreadyJoined, "\(backend): a second press")
+        #expect(try storage.joinCodes.join(hash: "hash-m", for: laptopBefore, renamingTo: nil, at: now + 1) == .alreadyJoined, "\(backend): a second press")
 
         let added = try storage.carts.add(productID: shoes.id, for: laptopBefore, at: now + 2)
         #expect(added == CartChange(itemCount: 3, version: joined.version + 1, movedToShopperLiveKey: danaKey), "\(backend): \(added)")
@@ -143,7 +143,7 @@ struct JoinStoreTests {
         // The laptop's session as requests read it before the join committed.
         let laptopBefore = TestSessions.stored(laptop)
         try storage.joinCodes.createCode(hash: "hash-p", nonce: "nonce-p", for: TestSessions.stored(dana), at: now)
-        guard case .joined = try storage.joinCodes.join(hash: "hash-p", for: laptopBefore, at: now + 1) else {
+        guard case .joined = try storage.joinCodes.join(hash: "hash-p", for: laptopBefore, renamingTo: nil, at: now + 1) else {
             Issue.record("\(backend): the join failed")
             return
         }
@@ -205,7 +205,7 @@ struct JoinStoreTests {
         for _ in 0..<4 { laptopVersion = try storage.carts.adjustQuantity(by: 1, of: shoes.id, for: TestSessions.stored(laptop), at: now).version }
         let laptopBefore = TestSessions.stored(laptop)
         try storage.joinCodes.createCode(hash: "hash-l1", nonce: "nonce-l1", for: TestSessions.stored(dana), at: now)
-        guard case .joined(_, let joined, _, _, _) = try storage.joinCodes.join(hash: "hash-l1", for: laptopBefore, at: now + 1) else {
+        guard case .joined(_, let joined, _, _, _) = try storage.joinCodes.join(hash: "hash-l1", for: laptopBefore, renamingTo: nil, at: now + 1) else {
             Issue.record("\(backend): the join failed")
             return
         }
@@ -220,9 +220,9 @@ struct JoinStoreTests {
         // cart's lines stay with the phone, and nothing of them is added to the friend's.
         _ = try storage.carts.add(productID: tent.id, for: friend, at: now)
         try storage.joinCodes.createCode(hash: "hash-l2", nonce: "nonce-l2", for: TestSessions.stored(dana), at: now + 3)
-        _ = try storage.joinCodes.join(hash: "hash-l2", for: phone, at: now + 3)
+        _ = try storage.joinCodes.join(hash: "hash-l2", for: phone, renamingTo: nil, at: now + 3)
         try storage.joinCodes.createCode(hash: "hash-l3", nonce: "nonce-l3", for: TestSessions.stored(friend), at: now + 4)
-        guard case .joined(let merged, let shared, _, _, _) = try storage.joinCodes.join(hash: "hash-l3", for: TestSessions.stored(dana), at: now + 5) else {
+        guard case .joined(let merged, let shared, _, _, _) = try storage.joinCodes.join(hash: "hash-l3", for: TestSessions.stored(dana), renamingTo: nil, at: now + 5) else {
             Issue.record("\(backend): the second join failed")
             return
         }
@@ -237,7 +237,7 @@ struct JoinStoreTests {
         let dana = TestSessions.new(), thief = TestSessions.new(), accomplice = TestSessions.new()
         try storage.sessions.setDisplayName("Dana", for: dana, at: now)
         try storage.joinCodes.createCode(hash: "hash-3", nonce: "nonce-3", for: TestSessions.stored(dana), at: now)
-        _ = try storage.joinCodes.join(hash: "hash-3", for: thief, at: now + 1)
+        _ = try storage.joinCodes.join(hash: "hash-3", for: thief, renamingTo: nil, at: now + 1)
         let thiefInside = Session(
             clientID: thief.clientID, shopperID: dana.shopperID, createdAt: now, displayName: "Dana", isStored: true,
             csrfToken: thief.csrfToken, liveKey: thief.liveKey, shopperLiveKey: dana.shopperLiveKey
@@ -247,15 +247,15 @@ struct JoinStoreTests {
 
         try storage.sessions.endClients([thief.clientID], ofShopper: dana.shopperID, spendingUnstored: nil, at: now + 4)
         #expect(try storage.joinCodes.preview(hash: "hash-4", at: now + 5) == nil, "\(backend): a signed-out device's code previews")
-        #expect(try storage.joinCodes.join(hash: "hash-4", for: accomplice, at: now + 5) == .refused, "\(backend): a signed-out device's code joined")
+        #expect(try storage.joinCodes.join(hash: "hash-4", for: accomplice, renamingTo: nil, at: now + 5) == .refused, "\(backend): a signed-out device's code joined")
         #expect(try storage.sessions.devices(ofShopper: dana.shopperID).map(\.clientID) == [dana.clientID])
 
         // A device that showed a code and then joined another cart takes its invitation along.
         let other = TestSessions.new()
         try storage.joinCodes.createCode(hash: "hash-5", nonce: "nonce-5", for: TestSessions.stored(dana), at: now + 6)
         try storage.joinCodes.createCode(hash: "hash-6", nonce: "nonce-6", for: other, at: now + 6)
-        _ = try storage.joinCodes.join(hash: "hash-6", for: TestSessions.stored(dana), at: now + 7)
-        #expect(try storage.joinCodes.join(hash: "hash-5", for: accomplice, at: now + 8) == .refused, "\(backend): the code of a device that left joined")
+        _ = try storage.joinCodes.join(hash: "hash-6", for: TestSessions.stored(dana), renamingTo: nil, at: now + 7)
+        #expect(try storage.joinCodes.join(hash: "hash-5", for: accomplice, renamingTo: nil, at: now + 8) == .refused, "\(backend): the code of a device that left joined")
     }
 
     @Test("A code shown in the same second as the one just used is the one a device's page shows", arguments: StoreBackend.allCases)
@@ -264,7 +264,7 @@ struct JoinStoreTests {
         defer { storage.close() }
         let dana = TestSessions.new()
         try storage.joinCodes.createCode(hash: "hash-7", nonce: "nonce-7", for: dana, at: now)
-        _ = try storage.joinCodes.join(hash: "hash-7", for: TestSessions.new(), at: now + 1)
+        _ = try storage.joinCodes.join(hash: "hash-7", for: TestSessions.new(), renamingTo: nil, at: now + 1)
         try storage.joinCodes.createCode(hash: "hash-8", nonce: "nonce-8", for: TestSessions.stored(dana), at: now + 1)
         let newest = try storage.joinCodes.newestCode(ofClient: dana.clientID)
         #expect(newest?.nonce == "nonce-8" && newest?.usedAt == nil, "\(backend): \(String(describing: newest))")
@@ -277,7 +277,7 @@ struct JoinStoreTests {
         let dana = TestSessions.new(), laptop = TestSessions.new()
         try storage.sessions.setDisplayName("Dana", for: dana, at: now)
         try storage.joinCodes.createCode(hash: "hash-2", nonce: "nonce-2", for: TestSessions.stored(dana), at: now)
-        _ = try storage.joinCodes.join(hash: "hash-2", for: laptop, at: now + 1)
+        _ = try storage.joinCodes.join(hash: "hash-2", for: laptop, renamingTo: nil, at: now + 1)
         let (order, _) = try storage.carts.checkout(for: TestSessions.stored(dana), at: now + 2)
 
         #expect(try storage.sessions.endClients([laptop.clientID], ofShopper: "someone-else", spendingUnstored: nil, at: now + 3) == [])

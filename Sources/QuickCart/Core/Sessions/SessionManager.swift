@@ -256,6 +256,26 @@ public final class SessionManager: Sendable {
         cookie(for: token.rotated(key: key, at: now))
     }
 
+    /// The new identity of a stored browser that joins another shopper: as at a first change,
+    /// the client goes on under an id no cookie carried before (``JoinCodeStore/join(hash:for:renamingTo:at:)``
+    /// stores it), and the answer sets its cookie, so whoever held the old one reaches nothing
+    /// of the shopper joined.
+    public struct Renamed: Sendable {
+        /// The id the client is stored under from the join on.
+        public let clientID: String
+        /// Its streams' key.
+        public let liveKey: String
+        /// The cookie to set on the join's answer.
+        public let cookie: Cookie
+    }
+
+    /// A new identity for a stored browser's join, issued `now`.
+    public func renamedClient(at now: Int64) -> Renamed {
+        let token = SessionToken.issue(at: now, startsEmpty: false)
+        let derived = derive(token)
+        return Renamed(clientID: derived.rotatedClientID, liveKey: derived.rotatedLiveKey, cookie: cookie(rotating: token, at: now))
+    }
+
     /// Signs `session`'s client out of this browser: its id is spent for good (a stored one,
     /// and the id an unstored one would have been stored under, so no cookie of it before or
     /// after rotation leads anywhere again); a shopper left without clients is deleted with

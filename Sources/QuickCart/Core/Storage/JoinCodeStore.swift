@@ -67,6 +67,9 @@ public protocol JoinCodeStore: Sendable {
     /// transaction: the client is stored if it was not (under that shopper), its own cart's
     /// lines are added to the shopper's (quantities added, clamped to the maximum), the shopper
     /// it leaves is deleted when no client is left (its orders stay, as records), and the code
-    /// is used. A hash of no live code counts one wrong try against every live code.
-    func join(hash: String, for session: Session, at now: Int64) throws -> JoinOutcome
+    /// is used. A hash of no live code counts one wrong try against every live code. With
+    /// `newClientID`, a client stored already goes on under that id, and its own is spent as a
+    /// sign-out spends it (a browser's, against session fixation: whoever held its cookie
+    /// before the join reaches nothing of the shopper it joined).
+    func join(hash: String, for session: Session, renamingTo newClientID: String?, at now: Int64) throws -> JoinOutcome
 }

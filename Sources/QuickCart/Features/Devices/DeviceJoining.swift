@@ -26,14 +26,17 @@ struct DeviceJoining: Sendable {
     }
 
     /// Joins `session`'s client (the device `device`, as its list will name it) with the code
-    /// `typed`, as sent from `address`.
-    func join(typed: String, session: Session, device: String, address: String, at now: Int64) throws -> Outcome {
+    /// `typed`, as sent from `address`; with `renamed`, a stored client goes on under that
+    /// identity and its old one is spent, its streams ended (a browser's page opens a new one
+    /// with the new cookie).
+    func join(typed: String, session: Session, device: String, address: String, renamed: SessionManager.Renamed? = nil, at now: Int64) throws -> Outcome {
         guard attempts.allows(address, at: now) else { return .tooManyTries }
         guard let code = JoinCode.normalized(typed) else {
             attempts.record(address, at: now)
             return .malformed
         }
-        switch try joinCodes.join(hash: sessionManager.joinCodeHash(code), for: session, at: now) {
+        let renamed = session.isStored ? renamed : nil
+        switch try joinCodes.join(hash: sessionManager.joinCodeHash(code), for: session, renamingTo: renamed?.clientID, at: now) {
         case .refused:
             attempts.record(address, at: now)
             return .refused
@@ -44,12 +47,14 @@ struct DeviceJoining: Sendable {
                 // FSI … PDI isolate the name as <bdi> would: the notice is plain text (a page
                 // sets it as text, an app shows it), and a name must not reorder the rest.
                 text: "A new device joined: \u{2068}\(device)\u{2069} — not you? Sign it out.",
-                device: sessionManager.deviceHandle(ofClient: session.clientID)
+                device: sessionManager.deviceHandle(ofClient: renamed?.clientID ?? session.clientID)
             )
             publisher.joined(
-                client: session.liveKey, shopper: shopperKey, change: change,
+                client: renamed?.liveKey ?? session.liveKey, shopper: shopperKey, change: change,
                 showingClient: sessionManager.liveKey(ofClient: showingClient), notice: notice
             )
+            // The old identity's streams end with it, as a sign-out's do.
+            if renamed != nil { publisher.endStreams(ofClients: [session.liveKey]) }
             return .joined(merged: merged)
         }
     }

@@ -114,8 +114,12 @@ struct DevicesController: Sendable {
             try Self.refuseRenewedCookie(request)
         }
         let device = DeviceName.of(userAgent: request.http.headers["User-Agent"])
+        // A browser stored already goes on under a new cookie (one not stored yet gets its
+        // rotated one with the join, as with any first change).
+        let renamed = request.session.isStored ? sessionManager.renamedClient(at: request.now) : nil
         switch try joining.join(
-            typed: request.http.form["code"] ?? "", session: request.session, device: device, address: request.http.remoteAddress, at: request.now
+            typed: request.http.form["code"] ?? "", session: request.session, device: device, address: request.http.remoteAddress,
+            renamed: renamed, at: request.now
         ) {
         case .tooManyTries:
             let wait = attempts.secondsUntilAllowed(request.http.remoteAddress, at: request.now)
@@ -130,8 +134,10 @@ struct DevicesController: Sendable {
             // What was merged travels in the address, as checkout's order number does: the
             // script follows a post that leads to another page by loading it again, which would
             // spend a one-shot notice before the shopper saw it. Tagged for this client alone.
-            let tag = sessionManager.joinedTag(merged: merged, ofClient: request.session.clientID)
-            return .redirect(to: TabBar.TabID.cart.path("?joined=\(merged).\(tag)"))
+            let tag = sessionManager.joinedTag(merged: merged, ofClient: renamed?.clientID ?? request.session.clientID)
+            var answer = Response.redirect(to: TabBar.TabID.cart.path("?joined=\(merged).\(tag)"))
+            if let renamed { answer.setCookie(renamed.cookie) }
+            return answer
         }
     }
 

@@ -69,7 +69,7 @@ struct PostgresJoinCodeStore: JoinCodeStore {
         }
     }
 
-    func join(hash: String, for session: Session, at now: Int64) throws -> JoinOutcome {
+    func join(hash: String, for session: Session, renamingTo newClientID: String?, at now: Int64) throws -> JoinOutcome {
         try pool.write { connection in
             let code = try connection.fetchAll(
                 """
@@ -119,7 +119,15 @@ struct PostgresJoinCodeStore: JoinCodeStore {
                     "SELECT NOT EXISTS (SELECT 1 FROM clients WHERE shopper_id = $1 AND id <> $2 AND spent_at IS NULL)", old, session.clientID, as: Bool.self
                 ) ?? false
                 if ownsCart { merged = try Self.merge(old, into: code.shopper, in: connection, at: now) }
-                try connection.execute("UPDATE clients SET shopper_id = $1 WHERE id = $2", code.shopper, session.clientID)
+                if let newClientID {
+                    try connection.execute(
+                        "INSERT INTO clients (id, shopper_id, created_at, last_seen, device) SELECT $1, $2, created_at, $3, device FROM clients WHERE id = $4",
+                        newClientID, code.shopper, now, session.clientID
+                    )
+                    try connection.execute("UPDATE clients SET shopper_id = NULL, spent_at = $1 WHERE id = $2", now, session.clientID)
+                } else {
+                    try connection.execute("UPDATE clients SET shopper_id = $1 WHERE id = $2", code.shopper, session.clientID)
+                }
                 try connection.execute("DELETE FROM shoppers WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM clients WHERE shopper_id = $1)", old)
             } else {
                 try connection.execute(

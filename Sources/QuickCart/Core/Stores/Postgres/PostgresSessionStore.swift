@@ -70,10 +70,14 @@ struct PostgresSessionStore: SessionStore {
             // shoppers: a join in flight commits first, and what it moved is seen below.
             var ownShopper: String?
             for clientID in Set(clientIDs + (spendingUnstored.map { [$0] } ?? [])).sorted() {
-                let current = try connection.fetchValue(
-                    "SELECT shopper_id FROM clients WHERE id = $1 AND spent_at IS NULL FOR UPDATE", clientID, as: String.self
-                )
-                if clientID == spendingUnstored { ownShopper = current }
+                let current = try connection.fetchOne(
+                    "SELECT shopper_id, spent_at IS NOT NULL FROM clients WHERE id = $1 FOR UPDATE", clientID
+                ) { row in (shopper: try row.get(0, as: String?.self), isSpent: try row.bool(1)) }
+                guard clientID == spendingUnstored else { continue }
+                // Spent meanwhile, by another sign-out or by a join that moved this browser to a
+                // new id (whose cookie it holds now): this request's id has nothing left to sign out.
+                if current?.isSpent == true { throw StorageError.signedOut }
+                ownShopper = current?.shopper ?? nil
             }
             // The caller's own client is signed out of whichever cart a join moved it to.
             let shoppers = Set([shopperID] + (ownShopper.map { [$0] } ?? [])).sorted()

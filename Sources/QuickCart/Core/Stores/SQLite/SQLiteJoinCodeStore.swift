@@ -70,7 +70,7 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
         }
     }
 
-    func join(hash: String, for session: Session, at now: Int64) throws -> JoinOutcome {
+    func join(hash: String, for session: Session, renamingTo newClientID: String?, at now: Int64) throws -> JoinOutcome {
         try pool.write { db in
             let code = try db.withFirstRow(
                 "SELECT shopper_id, client_id, used_at IS NULL AND expires_at > ? AND wrong_tries <= ? AND \(Self.shownByMember), code_hash FROM join_codes j WHERE code_hash = ?",
@@ -102,7 +102,15 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
                     "SELECT NOT EXISTS (SELECT 1 FROM clients WHERE shopper_id = ? AND id <> ? AND spent_at IS NULL)", [old, session.clientID], as: Bool.self
                 ) ?? false
                 if ownsCart { merged = try Self.merge(old, into: code.shopper, in: db, at: now) }
-                try db.execute("UPDATE clients SET shopper_id = ? WHERE id = ?", [code.shopper, session.clientID])
+                if let newClientID {
+                    try db.execute(
+                        "INSERT INTO clients (id, shopper_id, created_at, last_seen, device) SELECT ?, ?, created_at, ?, device FROM clients WHERE id = ?",
+                        [newClientID, code.shopper, now, session.clientID]
+                    )
+                    try db.execute("UPDATE clients SET shopper_id = NULL, spent_at = ? WHERE id = ?", [now, session.clientID])
+                } else {
+                    try db.execute("UPDATE clients SET shopper_id = ? WHERE id = ?", [code.shopper, session.clientID])
+                }
                 try db.execute("DELETE FROM shoppers WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM clients WHERE shopper_id = ?1)", [old])
             } else {
                 try db.execute(

@@ -63,6 +63,11 @@ struct SQLiteSessionStore: SessionStore {
     @discardableResult
     func endClients(_ clientIDs: [String], ofShopper shopperID: String, spendingUnstored: String?, at now: Int64) throws -> [String] {
         try pool.write { db in
+            // Spent meanwhile, by another sign-out or by a join that moved this browser to a new
+            // id (whose cookie it holds now): this request's id has nothing left to sign out.
+            if let own = spendingUnstored, try db.fetchValue("SELECT spent_at IS NOT NULL FROM clients WHERE id = ?", [own], as: Bool.self) == true {
+                throw StorageError.signedOut
+            }
             // The caller's own client is signed out of whichever cart a join moved it to.
             let ownShopper = try spendingUnstored.flatMap { own in
                 try db.fetchValue("SELECT shopper_id FROM clients WHERE id = ? AND spent_at IS NULL", [own], as: String.self)
