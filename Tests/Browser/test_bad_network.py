@@ -7,13 +7,10 @@ shop (`tunnel_proxy.py`); the browser's offline and online by the DevTools Proto
 shop runs with `--test-heartbeat 1` (a keep-alive comment every second, not every 15), so a
 silent stream is noticed in about 4.5 s rather than 25.5 s.
 """
-import os
-from pathlib import Path
-
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import PHONE, ROOT, QuickCartServer
+from conftest import BINARY, PHONE, QuickCartServer
 from forms_support import page_marker, same_page
 from pages import badge, button, press, wait_for
 from test_live_pages import inline_error, offline_bar
@@ -24,8 +21,7 @@ from tunnel_proxy import TunnelProxy
 @pytest.fixture
 def shop():
     """A shop of its own with a keep-alive comment every second, behind a proxy."""
-    binary = Path(os.environ.get("QUICKCART_BINARY", ROOT / ".build" / "debug" / "quickcart"))
-    server = QuickCartServer(binary, ("--test-heartbeat", "1"))
+    server = QuickCartServer(BINARY, ("--test-heartbeat", "1"))
     proxy = TunnelProxy(int(server.url.rsplit(":", 1)[1]))
     yield server, proxy
     proxy.close()
@@ -33,11 +29,22 @@ def shop():
 
 
 def other_client(browser, driver, server_url):
-    """A second browser of the same session that reaches the shop directly, not through the proxy."""
+    """A second browser of the same session that reaches the shop directly, not through the proxy.
+
+    The session is stored first (a post of the theme it has), and both browsers take the cookie
+    that gives it, as two tabs of one browser would: the cookie before a first change only
+    finishes what was in flight, and opens no stream once replaced."""
     other = browser(size=PHONE)
     other.get(server_url + "/healthz")
     for cookie in driver.get_cookies():
         other.add_cookie({"name": cookie["name"], "value": cookie["value"], "path": "/"})
+    other.get(server_url + "/cart")
+    stored = other.execute_script("""
+        const body = new URLSearchParams({ csrf: document.querySelector('input[name="csrf"]').value, theme: 'system' });
+        return fetch('/profile/theme', { method: 'POST', body, redirect: 'manual' }).then((answer) => answer.type);""")
+    assert stored == "opaqueredirect", f"the theme post that stores the session: {stored}"
+    session = other.get_cookie("quickcart_session")
+    driver.add_cookie({"name": session["name"], "value": session["value"], "path": "/"})
     other.get(server_url + "/cart")
     return other
 
