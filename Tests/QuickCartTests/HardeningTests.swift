@@ -136,15 +136,16 @@ extension ShopTests {
                 method: "POST", target: "/cart/items"
             )
             #expect(added.status == 303, "\(added.summary)")
-            let notice = try #require(added.setCookies.first { $0.name == "quickcart_notice" }, "the add left no notice")
+            // Prefixed as the session's is, so no sibling subdomain can set one.
+            let notice = try #require(added.setCookies.first { $0.name == "__Host-quickcart_notice" }, "the add left no notice")
             #expect(notice.attributes["secure"] != nil, "the notice cookie is not Secure: \(added.response.headers(named: "Set-Cookie"))")
             for cookie in added.setCookies { #expect(cookie.attributes["secure"] != nil, "\(cookie.name) is not Secure") }
 
             let shown = Page(
-                try shop.client().get("/", headers: [("Cookie", "\(sessionPair); quickcart_notice=\(notice.value)")]),
+                try shop.client().get("/", headers: [("Cookie", "\(sessionPair); __Host-quickcart_notice=\(notice.value)")]),
                 method: "GET", target: "/"
             )
-            let clearing = try #require(shown.setCookies.first { $0.name == "quickcart_notice" }, "the page did not clear the notice")
+            let clearing = try #require(shown.setCookies.first { $0.name == "__Host-quickcart_notice" }, "the page did not clear the notice")
             #expect(clearing.attributes["secure"] != nil, "the clearing cookie is not Secure")
         }
 

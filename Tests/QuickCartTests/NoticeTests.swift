@@ -87,15 +87,31 @@ extension ShopTests {
             #expect(!page.text.contains("555-0100"))
         }
 
-        @Test("The cookie's form and MAC are those any instance of the shop computes: HMAC-SHA-256 of notice|EXPIRES|UNDO|TEXT under the notice key, 16 bytes in hex")
+        @Test("The cookie's form and MAC are those any instance of the shop computes: HMAC-SHA-256 of notice|EXPIRES|UNDO|CLIENT|TEXT under the notice key, 16 bytes in hex")
         func noticeCookieIsPinned() throws {
             let notices = NoticeCookies(secret: [UInt8](repeating: 1, count: 32), secure: false)
             let now: Int64 = 1_800_000_000
             // Computed outside the shop (Python's hmac) from the same secret.
-            #expect(notices.cookie(Notice(text: "Added Trail Running Shoes — 2 in cart"), at: now).value
-                    == "1800000060..adfc3970cd65f591b7d69da09a5873ca.Added%20Trail%20Running%20Shoes%20%E2%80%94%202%20in%20cart")
+            #expect(notices.cookie(Notice(text: "Added Trail Running Shoes — 2 in cart"), forClient: "client-1", at: now).value
+                    == "1800000060..17e7249383cf22b5a789c6023b9bd2ff.Added%20Trail%20Running%20Shoes%20%E2%80%94%202%20in%20cart")
             let removed = Notice(text: "Removed Insulated Water Bottle", undo: Notice.Undo(productID: 7, quantity: 2, cartVersion: 41))
-            #expect(notices.cookie(removed, at: now).value == "1800000060.7-2-41.02f57b8132b452657fd0d22900626612.Removed%20Insulated%20Water%20Bottle")
+            #expect(notices.cookie(removed, forClient: "client-1", at: now).value
+                    == "1800000060.7-2-41.e30bb4be6979f9d34a615dd481a1e0c6.Removed%20Insulated%20Water%20Bottle")
+            #expect(NoticeCookies(secret: [UInt8](repeating: 1, count: 32), secure: true).cookie(removed, forClient: "client-1", at: now).name == "__Host-quickcart_notice")
+        }
+
+        @Test("A notice this shop wrote for another browser shows nothing: its owner's display name cannot be shown on a victim's page")
+        func anotherClientsNoticeIsIgnored() throws {
+            let shop = try TestShop(inProcess: true)
+            let owner = shop.browser()
+            let named = try owner.post("/profile/name", form: [("display_name", "Call 555-0100 to claim a refund")])
+            let cookie = try #require(Self.noticeCookie(of: named), "no notice on \(named.summary)").value
+            #expect(Self.notice(on: try owner.get("/profile", headers: [("Cookie", "quickcart_notice=\(cookie)")]))?.contains("555-0100") == true)
+            let victim = shop.browser()
+            _ = try victim.get("/cart")
+            let page = try victim.get("/cart", headers: [("Cookie", "quickcart_notice=\(cookie)")])
+            #expect(page.status == 200 && Self.notice(on: page) == nil, "another browser's notice showed: \(Self.notice(on: page) ?? "")")
+            #expect(!page.text.contains("555-0100"))
         }
 
         @Test("A signed notice with its text or its Undo changed shows nothing")

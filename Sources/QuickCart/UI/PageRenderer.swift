@@ -87,6 +87,6 @@ struct PageRenderer: Sendable {
 
     /// The notice the form post that led to `request` left, if any (see ``Notice``).
     func notice(in request: ShopRequest) -> Notice? {
-        notices.notice(in: request.http, at: request.now)
+        notices.notice(in: request)
     }
 }

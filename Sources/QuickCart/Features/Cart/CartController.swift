@@ -120,7 +120,7 @@ struct CartController: Sendable {
         }
         let tooLate = NothingChanged(answer: {
             var answer = Response.redirect(to: Self.returnPath(request, at: nil))
-            answer.setCookie(notices.cookie(Notice(text: "That can no longer be undone."), at: request.now))
+            answer.setCookie(notices.cookie(Notice(text: "That can no longer be undone."), for: request))
             return answer
         }())
         guard Int64(clamping: version) == request.cartVersion, request.cart.quantity(of: productID) == 0 else { throw tooLate }
@@ -147,7 +147,7 @@ struct CartController: Sendable {
 
     private func committed(_ change: CartChange, _ request: ShopRequest, returnTo path: String, notice: Notice? = nil) throws -> Response {
         var response = Response.redirect(to: path)
-        if let notice { response.setCookie(notices.cookie(notice, at: request.now)) }
+        if let notice { response.setCookie(notices.cookie(notice, for: request)) }
         // Nothing written (the quantity there already, an add at the limit): a change always
         // takes the cart past the version this request read. A visitor never stored stays so,
         // and keeps its cookie, so the forms of its other tabs keep working.

@@ -157,7 +157,7 @@ struct CheckoutController: Sendable {
     /// Nothing placed: back to Review (or `path`) with `text` said there, and nothing stored.
     private func reviewAgain(_ request: ShopRequest, to path: String = Self.path + "/review?changed", _ text: String) -> NothingChanged {
         var answer = Response.redirect(to: path)
-        answer.setCookie(notices.cookie(Notice(text: text), at: request.now))
+        answer.setCookie(notices.cookie(Notice(text: text), for: request))
         return NothingChanged(answer: answer)
     }
 

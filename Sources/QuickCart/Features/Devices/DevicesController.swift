@@ -174,7 +174,7 @@ struct DevicesController: Sendable {
     /// Back to Profile's list of devices, saying what was signed out.
     private func backToDevices(_ request: ShopRequest, notice: String) -> Response {
         var response = Response.redirect(to: Self.devicesList(request))
-        response.setCookie(notices.cookie(Notice(text: notice), at: request.now))
+        response.setCookie(notices.cookie(Notice(text: notice), for: request))
         return response
     }
 

@@ -111,7 +111,7 @@ struct PreferencesController: Sendable {
         change(&preferences)
         try sessions.setPreferences(preferences, for: request.session, at: request.now)
         var response = Response.redirect(to: returnTo)
-        if let notice { response.setCookie(notices.cookie(Notice(text: notice), at: request.now)) }
+        if let notice { response.setCookie(notices.cookie(Notice(text: notice), for: request)) }
         return response
     }
 }

@@ -81,7 +81,7 @@ struct ProfileController: Sendable {
         // Said once on the page it leads to (spoken, with JavaScript), where the greeting
         // shows the new name too.
         var response = Response.redirect(to: request.returnPath(default: Self.tab.path))
-        response.setCookie(notices.cookie(Notice(text: "Display name saved: \(name)"), at: request.now))
+        response.setCookie(notices.cookie(Notice(text: "Display name saved: \(name)"), for: request))
         return response
     }
 

@@ -36,7 +36,7 @@ struct SavedDeliveryController: Sendable {
         guard problems.isEmpty else { throw NothingChanged(answer: render(typed, problems: problems, methods: offered, request, status: .badRequest)) }
         _ = try details.saveDeliveryDetails(typed, for: request.session, at: request.nowMilliseconds)
         var answer = Response.redirect(to: Self.tab.path + "#delivery-title")
-        answer.setCookie(notices.cookie(Notice(text: "Delivery details saved"), at: request.now))
+        answer.setCookie(notices.cookie(Notice(text: "Delivery details saved"), for: request))
         return answer
     }
 
@@ -44,7 +44,7 @@ struct SavedDeliveryController: Sendable {
     func delete(_ request: ShopRequest) throws -> Response {
         let deleted = try details.deleteDeliveryDetails(for: request.session)
         var answer = Response.redirect(to: Self.tab.path + "#delivery-title")
-        if deleted { answer.setCookie(notices.cookie(Notice(text: "Delivery details deleted"), at: request.now)) }
+        if deleted { answer.setCookie(notices.cookie(Notice(text: "Delivery details deleted"), for: request)) }
         return answer
     }
 
