@@ -110,6 +110,34 @@ struct BackupTests {
         #expect(missing.report.contains("there is no database at \(FileManager.default.currentDirectoryPath)/no-such-shop.sqlite"), "\(missing.report)")
     }
 
+    @Test("Restore names the order numbers the database replaced had and the backup has not: new orders are given them again")
+    func restoreNamesNumbersGivenAgain() throws {
+        let (directory, database) = try Self.stoppedShop()
+        let placing = { (count: Int) throws -> [Int64] in
+            var configuration = Configuration()
+            configuration.databasePath = database
+            configuration.resourcesPath = TestShop.repositoryRoot
+            let storage = try Storage.open(configuration, connections: 2)
+            defer { storage.close() }
+            return try (0..<count).map { _ in try OrderExportTests.placeOrder(storage, ["camp-mug"], at: TestSessions.start) }
+        }
+        #expect(try placing(1) == [1])
+        let backup = directory.path + "/orders-backup.sqlite"
+        #expect(OperatorRun(["backup", backup], database: database).status == 0)
+        #expect(try placing(2) == [2, 3])
+        let run = OperatorRun(["restore", backup], database: database)
+        #expect(run.status == 0, "\(run.report)")
+        #expect(run.output == "restored \(database) from \(backup)\nnote: orders #2 to #3 are not in the backup (the database replaced had them), "
+            + "and new orders will be given those numbers again: check payments and shoppers' messages that name them\n", "\(run.output)")
+        #expect(try placing(1) == [2], "the note says what happens")
+        let again = OperatorRun(["restore", backup], database: database)
+        #expect(again.output == "restored \(database) from \(backup)\nnote: order #2 is not in the backup (the database replaced had it), "
+            + "and new orders will be given that number again: check payments and shoppers' messages that name it\n", "\(again.output)")
+        // Nothing to say when the backup has every order the database had.
+        let same = OperatorRun(["restore", backup], database: database)
+        #expect(same.output == "restored \(database) from \(backup)\n", "\(same.output)")
+    }
+
     /// A folder holding a shop's database, made by serving it once, and the database's path.
     static func stoppedShop() throws -> (directory: TemporaryDirectory, database: String) {
         let directory = try TemporaryDirectory()

@@ -18,8 +18,16 @@ extension OperatorCommand {
             example: { database, file in "pg_restore --clean --if-exists --dbname '\(Storage.loggable(database))' \(file)" }
         ) { database, file in
             // Said, so that a mistyped --db does not pass for the shop's database restored.
-            let isNew = try Storage.restore(from: file, to: database)
-            return "restored \(database) from \(file)" + (isNew ? " (a new file: there was no database there before)" : "")
+            let report = try Storage.restore(from: file, to: database)
+            var line = "restored \(database) from \(file)" + (report.madeNewFile ? " (a new file: there was no database there before)" : "")
+            // Order numbers are what shoppers quote and bank transfers carry: say which ones
+            // the backup does not know, and that new orders take them again.
+            if let again = report.numbersGivenAgain {
+                let numbers = again.count == 1 ? "order #\(again.lowerBound) is" : "orders #\(again.lowerBound) to #\(again.upperBound) are"
+                line += "\nnote: \(numbers) not in the backup (the database replaced had \(again.count == 1 ? "it" : "them")), and new orders will be given "
+                    + "\(again.count == 1 ? "that number" : "those numbers") again: check payments and shoppers' messages that name \(again.count == 1 ? "it" : "them")"
+            }
+            return line
         }
     }
 

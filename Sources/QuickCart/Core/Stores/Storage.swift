@@ -69,8 +69,7 @@ public enum Storage {
     }
 
     /// Replaces the SQLite database at `databasePath` with the backup `file`, unless it is in use.
-    /// - Returns: Whether there was no database there before: the restore made a new file.
-    static func restore(from file: String, to databasePath: String) throws -> Bool {
+    static func restore(from file: String, to databasePath: String) throws -> RestoreReport {
         try SQLiteBackup.restore(from: file, to: databasePath)
     }
 
@@ -90,5 +89,22 @@ public enum Storage {
     /// else is a SQLite file path.
     public static func isPostgreSQL(_ location: String) -> Bool {
         PostgresConnectionString.isURL(location) || PostgresConnectionString.isKeywordValue(location)
+    }
+}
+
+/// What a restore found, for the operator's line.
+struct RestoreReport: Equatable {
+    /// There was no database there before: the restore made a new file.
+    let madeNewFile: Bool
+    /// The highest order number of the database the restore replaced, if it had orders.
+    let newestOrderReplaced: Int64?
+    /// The highest order number of the backup, if it has orders.
+    let newestOrderRestored: Int64?
+
+    /// Order numbers the database replaced had given out and the backup has not, which new
+    /// orders will be given again (`nil` when there are none).
+    var numbersGivenAgain: ClosedRange<Int64>? {
+        guard let replaced = newestOrderReplaced, replaced > (newestOrderRestored ?? 0) else { return nil }
+        return (newestOrderRestored ?? 0) + 1...replaced
     }
 }

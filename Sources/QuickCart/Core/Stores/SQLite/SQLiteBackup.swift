@@ -52,17 +52,20 @@ enum SQLiteBackup {
     /// copy (see `checkBackup`), unless the database is in use (see ``SQLiteUseLock``). The
     /// copy goes in through the backup API inside the database's own transaction, so a restore
     /// cut short leaves the database as it was, and its WAL is dealt with by SQLite.
-    /// - Returns: Whether there was no database at `databasePath` before (a new machine's, or a mistyped `--db`).
-    static func restore(from file: String, to databasePath: String) throws -> Bool {
+    /// - Returns: Whether there was no database at `databasePath` before (a new machine's, or a
+    ///   mistyped `--db`), and the newest order number of the database replaced and the backup's.
+    static func restore(from file: String, to databasePath: String) throws -> RestoreReport {
         guard FileManager.default.fileExists(atPath: file) else {
             throw SQLiteBackupError("there is no backup at \(file)")
         }
         let isNew = !FileManager.default.fileExists(atPath: databasePath)
         try checkBackup(file)
         let lock = try SQLiteUseLock(databasePath: databasePath, for: .restoring)
+        var newest: (replaced: Int64?, backup: Int64?) = (nil, nil)
         try mapping {
             let source = try Database(path: file, configuration: readOnly)
             let target = try Database(path: databasePath, configuration: Database.Configuration(fileMode: 0o600))
+            newest = (try? newestOrder(in: target), try newestOrder(in: source))
             try source.copy(into: target)
             let problems = try target.integrityProblems()
             guard problems.isEmpty else {
@@ -72,7 +75,13 @@ enum SQLiteBackup {
             source.close()
         }
         withExtendedLifetime(lock) {}
-        return isNew
+        return RestoreReport(madeNewFile: isNew, newestOrderReplaced: newest.replaced, newestOrderRestored: newest.backup)
+    }
+
+    /// The highest order number in `database`, or `nil` without orders (or, in a file that is
+    /// not a shop's database yet, without the table).
+    private static func newestOrder(in database: Database) throws -> Int64? {
+        try database.fetchValue("SELECT max(id) FROM orders", as: Int64.self)
     }
 
     /// Fails unless `file` is a QuickCart database this build can serve: a SQLite file with the
