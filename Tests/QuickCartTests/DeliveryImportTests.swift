@@ -27,6 +27,10 @@ struct DeliveryImportTests {
         let run = workspace.run(["delivery", "import", path])
         #expect(run.status == 0, "\(run.report)")
         #expect(run.output.contains("imported 3 delivery methods") && run.output.contains("added post") && run.output.contains("removed standard"))
+        // Again with the post's price changed: the dry run says which method changes, and which stay.
+        let changed = try workspace.file("changed.csv", Self.own.replacingOccurrences(of: "post,Posten,99.01", with: "post,Posten,109"))
+        let dry = workspace.run(["delivery", "import", changed, "--dry-run"])
+        #expect(dry.output.split(separator: "\n").dropFirst() == ["changed post", "kept shop", "kept door"], "\(dry.output)")
         let methods = try Self.methods(in: workspace)
         #expect(methods == [
             DeliveryMethod(code: "post", name: "Posten", price: Money(cents: 9_901), countries: ["NO", "SE"], freeFrom: Money(cents: 50_000),

@@ -16,15 +16,21 @@ extension OperatorCommand {
         }
         let storage = try openExisting(invocation.configuration)
         defer { storage.close() }
-        let stored = Set(try storage.deliveryMethods.deliveryMethods().map(\.code))
+        let stored = Dictionary(try storage.deliveryMethods.deliveryMethods().map { ($0.code, $0) }, uniquingKeysWith: { first, _ in first })
+        let count = methods.count == 1 ? "1 delivery method" : "\(methods.count) delivery methods"
         if invocation.dryRun {
-            output.write("dry run: \(path) is valid (\(methods.count) delivery methods); nothing was written\n")
+            output.write("dry run: \(path) is valid (\(count)); nothing was written\n")
         } else {
             try storage.deliveryMethods.replaceDeliveryMethods(methods)
-            output.write("imported \(methods.count) delivery methods from \(path)\n")
+            output.write("imported \(count) from \(path)\n")
         }
         let codes = Set(methods.map(\.code))
-        let lines = methods.map { (stored.contains($0.code) ? "kept " : "added ") + $0.code } + stored.subtracting(codes).sorted().map { "removed " + $0 }
+        // Each method of the file as the import finds it: new, the same, or changed (its name,
+        // price, countries or payment), so a dry run shows what an import will change.
+        let lines = methods.map { method in
+            guard let before = stored[method.code] else { return "added " + method.code }
+            return (before == method ? "kept " : "changed ") + method.code
+        } + Set(stored.keys).subtracting(codes).sorted().map { "removed " + $0 }
         output.write(lines.joined(separator: "\n") + "\n")
         return success
     }
