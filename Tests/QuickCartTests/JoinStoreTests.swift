@@ -186,6 +186,12 @@ struct JoinStoreTests {
             try storage.joinCodes.createCode(hash: "hash-v", nonce: "nonce-v", for: visitor, at: now + 4)
         }
         #expect(try storage.joinCodes.newestCode(ofClient: visitor.clientID) == nil, "\(backend)")
+        // Nor does a join sent before its browser was signed out use a code, or say a device joined.
+        try storage.joinCodes.createCode(hash: "hash-j", nonce: "nonce-j", for: TestSessions.stored(dana), at: now + 4)
+        #expect(throws: StorageError.signedOut, "\(backend)") {
+            _ = try storage.joinCodes.join(hash: "hash-j", for: laptopBefore, renamingTo: nil, at: now + 5)
+        }
+        #expect(try storage.joinCodes.preview(hash: "hash-j", at: now + 6) != nil, "\(backend): a signed-out browser's join used the code")
         let after = try #require(try storage.sessions.stored(dana))
         #expect(after.displayName == "Dana Scully" && after.preferences == dark && after.cart.items.isEmpty, "\(backend): \(after.displayName)")
         #expect(try storage.deliveryDetails.deliveryDetails(for: TestSessions.stored(dana)) == nil, "\(backend)")

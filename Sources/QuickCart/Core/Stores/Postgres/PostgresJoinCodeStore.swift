@@ -88,8 +88,13 @@ struct PostgresJoinCodeStore: JoinCodeStore {
                 return .refused
             }
             // The client as stored now, locked: the session may have been read before another
-            // join of it committed (a second press of the same button).
-            let current = try connection.fetchValue("SELECT shopper_id FROM clients WHERE id = $1 FOR UPDATE", session.clientID, as: String.self)
+            // join of it committed (a second press of the same button), or before a sign-out of
+            // it did, which leaves nothing to join (and the code as it was).
+            let client = try connection.fetchOne("SELECT shopper_id, spent_at IS NOT NULL FROM clients WHERE id = $1 FOR UPDATE", session.clientID) { row in
+                (shopper: try row.get(0, as: String?.self), isSpent: try row.bool(1))
+            }
+            if client?.isSpent == true { throw StorageError.signedOut }
+            let current = client?.shopper ?? nil
             if current == code.shopper { return .alreadyJoined }
             guard code.isLive else { return .refused }
             // Both carts' rows, in one order for every join: a change of either that is in

@@ -86,8 +86,13 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
                 return .refused
             }
             // The client as stored now: the session may have been read before another join of
-            // it committed (a second press of the same button).
-            let current = try db.fetchValue("SELECT shopper_id FROM clients WHERE id = ?", [session.clientID], as: String.self)
+            // it committed (a second press of the same button), or before a sign-out of it did,
+            // which leaves nothing to join (and the code as it was).
+            let client = try db.withFirstRow("SELECT shopper_id, spent_at IS NOT NULL FROM clients WHERE id = ?", [session.clientID]) { row in
+                (shopper: try row.get(0, as: String?.self), isSpent: try row.bool(1))
+            }
+            if client?.isSpent == true { throw StorageError.signedOut }
+            let current = client?.shopper ?? nil
             if current == code.shopper { return .alreadyJoined }
             guard code.isLive else { return .refused }
             var merged = 0
