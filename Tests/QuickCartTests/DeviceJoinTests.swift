@@ -98,6 +98,10 @@ extension ShopTests {
             let refused = try guesser.post("/join", form: [("code", "BBBB-BBBB")])
             #expect(refused.status == 429 && refused.text.contains("Too many wrong codes from this address."), "\(refused.summary)")
             #expect((Int(refused.header("Retry-After") ?? "") ?? 0) > 0, "\(refused.summary)")
+            // The join page opened with a code says the same, as the post does.
+            let opened = try guesser.get("/join?code=BBBB-BBBB")
+            #expect(opened.status == 429 && opened.text.contains("Too many wrong codes from this address."), "\(opened.summary)")
+            #expect((Int(opened.header("Retry-After") ?? "") ?? 0) > 0, "\(opened.summary)")
         }
 
         @Test("A second press of Join from a browser the first press stored (so its old cookie, in its grace) leads to the cart")

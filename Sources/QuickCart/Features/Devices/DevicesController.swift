@@ -83,9 +83,11 @@ struct DevicesController: Sendable {
         let given = request.http.query["code"] ?? ""
         var preview: JoinView.Preview?
         var problem: String?
+        var wait: Int64?
         if !given.isEmpty {
             if !attempts.allows(request.http.remoteAddress, at: request.now) {
                 problem = Self.tooManyTries
+                wait = attempts.secondsUntilAllowed(request.http.remoteAddress, at: request.now)
             } else if let code = JoinCode.normalized(given),
                       let found = try joinCodes.preview(hash: sessionManager.joinCodeHash(code), at: request.now) {
                 preview = found.shopperID == request.session.shopperID && request.session.isStored
@@ -95,10 +97,13 @@ struct DevicesController: Sendable {
                 problem = Self.notValid
             }
         }
-        return joinPage.render(
+        var page = joinPage.render(
             JoinView(code: JoinCode.normalized(given).map(JoinCode.display) ?? String(given.prefix(12)), preview: preview, problem: problem),
-            title: "Join a cart", returnTo: Self.joinPath, for: request, status: problem == nil ? .ok : .badRequest
+            title: "Join a cart", returnTo: Self.joinPath, for: request, status: wait != nil ? .tooManyRequests : problem == nil ? .ok : .badRequest
         )
+        // Throttled, as the post is: the status and the wait say so to a script, too.
+        if let wait { page.headers["Retry-After"] = String(wait) }
+        return page
     }
 
     /// `POST /join` with `code`: joins this browser to the code's shopper in one transaction,
