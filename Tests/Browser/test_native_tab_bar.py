@@ -380,6 +380,23 @@ def test_each_tab_keeps_its_place_and_tapping_it_again_goes_to_its_top(server, b
         wait_for(lambda: driver.execute_script("return scrollY") == 0, what="Search's root scrolled to the top")
         assert driver.execute_script("return window.stillHere === true"), "expected no reload when tapping the current root tab"
 
+    # Left at its root, the Search tab leads back to its root, not to the tent search.
+    tab("home").click()
+    wait_for(lambda: driver.execute_script("return document.body.dataset.page") == "home" and loaded(driver),
+             what="Home after its tab")
+    assert tab("search").get_attribute("href").endswith("/search"), \
+        f"expected the Search tab to lead back to its root, where it was left, saw {tab('search').get_attribute('href')}"
+    tab("search").click()
+    wait_for(lambda: driver.current_url.endswith("/search") and loaded(driver), what="Search's root again via the Search tab")
+    # A search made there is the tab's place again.
+    driver.find_element(By.CSS_SELECTOR, "input[name=q]").send_keys("lamp", Keys.ENTER)
+    wait_for(lambda: "q=lamp" in driver.current_url and loaded(driver), what="the lamp search")
+    tab("home").click()
+    wait_for(lambda: driver.execute_script("return document.body.dataset.page") == "home" and loaded(driver), what="Home")
+    assert tab("search").get_attribute("href").endswith("/search?q=lamp"), tab("search").get_attribute("href")
+    tab("search").click()
+    wait_for(lambda: "q=lamp" in driver.current_url and loaded(driver), what="the lamp search via the Search tab")
+
 
 # ---- notifications --------------------------------------------------------------------
 
