@@ -80,6 +80,19 @@ def test_the_shops_name_never_runs_under_the_centred_bar(server, long_named_shop
         assert driver.title.endswith(brand.get_attribute("textContent")), driver.title
 
 
+def test_the_tab_order_names_stay_whole_in_a_320px_desktop_window_with_scroll_bars(server, browser):
+    """Customize tab bar at 320 CSS px as a narrow desktop window (or 400% zoom) draws it: a
+    classic scroll bar takes 15 px, and no tab's name may be cut to "Sea…"."""
+    driver = browser(size=SMALL, scrollbars=True)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": SMALL[0], "height": SMALL[1], "deviceScaleFactor": 1, "mobile": False})
+    driver.get(server.url + "/profile")
+    titles = driver.execute_script("""return [...document.querySelectorAll('.tab-order__title')]
+        .map((title) => [title.textContent, title.scrollWidth, title.clientWidth]);""")
+    assert len(titles) == 4, titles
+    cut = [name for name, needed, shown in titles if needed > shown]
+    assert not cut, f"names cut at 320 px with a scroll bar: {cut} ({titles})"
+
+
 @pytest.mark.parametrize("javascript, text", [(True, 100), (False, 100), (True, 200)], ids=["js", "no-js", "text-200"])
 def test_at_320px_no_page_scrolls_sideways_and_the_code_field_shows_the_whole_code(server, browser, javascript, text):
     """Every page, in the states that add controls: saved delivery details (two buttons side by
