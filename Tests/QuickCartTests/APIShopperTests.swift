@@ -27,8 +27,14 @@ extension ShopTests {
 
             let wrong = try app.send("POST", "/api/v1/client/join", json: ["code": code == "BBBB-BBBB" ? "CCCC-CCCC" : "BBBB-BBBB"])
             #expect(wrong.status == 422 && wrong.problem == "invalid-code" && wrong.json["field"] as? String == "code", "\(backend): \(wrong)")
+            let showing = try browser.eventStream(path: "/events?texts")
+            _ = try showing.next()
             let joined = try app.send("POST", "/api/v1/client/join", json: ["code": code.lowercased()])
             #expect(joined.status == 200 && joined.json["added"] as? Int == 5 && joined.count == 8, "\(backend): \(joined)")
+            // The device that showed the code hears which one joined: the app, named as it was stored.
+            var heard: [String] = []
+            for _ in 0..<4 where !heard.contains(where: { $0.hasPrefix("device-joined") }) { heard.append(try showing.next().description) }
+            #expect(heard.contains { $0.hasPrefix("device-joined") && $0.contains("A new device joined: \u{2068}QuickCart app on iPhone\u{2069}") }, "\(backend): \(heard)")
             #expect(try browser.cart().badge == "8", "\(backend): the web does not show the merged cart")
 
             // Each side hears the other within 100 ms of the answer.

@@ -104,18 +104,25 @@ extension ShopTests {
             #expect((Int(opened.header("Retry-After") ?? "") ?? 0) > 0, "\(opened.summary)")
         }
 
-        @Test("A second press of Join from a browser the first press stored (so its old cookie, in its grace) leads to the cart")
-        func secondPressOfAFreshBrowser() throws {
-            let shop = try TestShop(inProcess: true)
-            let code = try Self.showCode(shop.browser())
+        @Test("A browser never stored that joins goes on under a new cookie: its old one, even within a first change's grace, reaches nothing of the cart it joined; a resend of the join with it is refused and changes nothing", arguments: StoreBackend.allCases)
+        func freshBrowsersOldCookieReachesNothing(backend: StoreBackend) throws {
+            let shop = try TestShop(on: backend)
+            defer { shop.stop() }
+            let phone = shop.browser()
+            #expect(try phone.post("/profile/name", form: [("display_name", "Dana")]).status == 303)
+            let code = try Self.showCode(phone)
             let laptop = shop.browser()
             #expect(try laptop.get("/join?code=\(code)").status == 200)
             let before = try #require(laptop.sessionCookie)
             let token = try laptop.token()
             #expect(try laptop.post("/join", form: [("code", code)]).status == 303)
-            #expect(laptop.sessionCookie != before, "the join stored the browser under a new cookie")
+            #expect(laptop.sessionCookie != before, "\(backend): the join stored the browser under its old cookie")
+            #expect(try laptop.get("/profile").text.contains("Dana"), "\(backend)")
+            let holder = shop.browser(cookie: before)
+            #expect(!(try holder.get("/profile").text.contains("Dana")), "\(backend): the old cookie reaches the cart it joined")
             let again = try shop.browser(cookie: before).post("/join", form: [("code", code)], csrf: .value(token))
-            #expect(again.status == 303 && again.location == "/cart", "\(again.summary)")
+            #expect(again.status == 403, "\(backend): \(again.summary)")
+            #expect(try phone.cart().badge == laptop.cart().badge, "\(backend)")
         }
 
         @Test("A cookie the first change replaced (in its five minutes of grace) can neither see this device's code, join it to another cart, nor sign any device out")

@@ -59,17 +59,13 @@ public protocol JoinCodeStore: Sendable {
     /// Whose cart the code known by `hash` joins, if it is live at `now`. Reads only.
     func preview(hash: String, at now: Int64) throws -> JoinPreview?
 
-    /// Whether the client stored under `clientID` belongs to the shopper of the code known by
-    /// `hash`, live or used: a second press of Join after the first one joined. Reads only.
-    func hasJoined(clientID: String, byCode hash: String) throws -> Bool
-
     /// Joins `session`'s client to the shopper of the live code known by `hash`, in ONE
     /// transaction: the client is stored if it was not (under that shopper), its own cart's
     /// lines are added to the shopper's (quantities added, clamped to the maximum), the shopper
     /// it leaves is deleted when no client is left (its orders stay, as records), and the code
     /// is used. A hash of no live code counts one wrong try against every live code. With
-    /// `newClientID`, a client stored already goes on under that id, and its own is spent as a
-    /// sign-out spends it (a browser's, against session fixation: whoever held its cookie
-    /// before the join reaches nothing of the shopper it joined).
+    /// `newClientID`, the client goes on (or is stored) under that id, and the session's own is
+    /// spent as a sign-out spends it (a browser's, against session fixation: whoever held its
+    /// cookie before the join reaches nothing of the shopper it joined).
     func join(hash: String, for session: Session, renamingTo newClientID: String?, at now: Int64) throws -> JoinOutcome
 }

@@ -50,7 +50,7 @@ struct APIClientsController: Sendable {
         let body = try APIBody.read(request.http, fields: ["code": .string], required: ["code"])
         let outcome = try joining.join(
             typed: body.string("code") ?? "", session: request.session, device: request.session.device,
-            address: request.http.remoteAddress, at: request.now
+            address: request.http.remoteAddress, renamed: nil, at: request.now
         )
         let merged: Int
         switch outcome {

@@ -25,29 +25,31 @@ struct DeviceJoining: Sendable {
         case joined(merged: Int)
     }
 
-    /// Joins `session`'s client (the device `device`, as its list will name it) with the code
-    /// `typed`, as sent from `address`; with `renamed`, a stored client goes on under that
-    /// identity and its old one is spent, its streams ended (a browser's page opens a new one
-    /// with the new cookie).
-    func join(typed: String, session: Session, device: String, address: String, renamed: SessionManager.Renamed? = nil, at now: Int64) throws -> Outcome {
+    /// Joins `session`'s client (the device `device`, as its list will name it; a stored client
+    /// is named as it was stored) with the code `typed`, as sent from `address`; with `renamed`,
+    /// the client goes on under that identity and its old one is spent, its streams ended (a
+    /// browser's page opens a new one with the new cookie).
+    func join(typed: String, session: Session, device: String, address: String, renamed: SessionManager.Renamed?, at now: Int64) throws -> Outcome {
         guard attempts.allows(address, at: now) else { return .tooManyTries }
         guard let code = JoinCode.normalized(typed) else {
             attempts.record(address, at: now)
             return .malformed
         }
-        let renamed = session.isStored ? renamed : nil
         switch try joinCodes.join(hash: sessionManager.joinCodeHash(code), for: session, renamingTo: renamed?.clientID, at: now) {
         case .refused:
             attempts.record(address, at: now)
             return .refused
         case .alreadyJoined:
             return .alreadyJoined
-        case .joined(let merged, let change, _, let shopperKey, let showingClient):
+        case .joined(let merged, let change, let shopperID, let shopperKey, let showingClient):
+            let clientID = renamed?.clientID ?? session.clientID
+            // A session read from storage carries no device name: the one its row keeps.
+            let device = session.isStored ? try sessions.devices(ofShopper: shopperID).first { $0.clientID == clientID }?.device ?? device : device
             let notice = BadgeHub.joinNotice(
                 // FSI … PDI isolate the name as <bdi> would: the notice is plain text (a page
                 // sets it as text, an app shows it), and a name must not reorder the rest.
                 text: "A new device joined: \u{2068}\(device)\u{2069} — not you? Sign it out.",
-                device: sessionManager.deviceHandle(ofClient: renamed?.clientID ?? session.clientID)
+                device: sessionManager.deviceHandle(ofClient: clientID)
             )
             publisher.joined(
                 client: renamed?.liveKey ?? session.liveKey, shopper: shopperKey, change: change,

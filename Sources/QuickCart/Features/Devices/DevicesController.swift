@@ -109,19 +109,11 @@ struct DevicesController: Sendable {
     /// `POST /join` with `code`: joins this browser to the code's shopper in one transaction,
     /// adding this browser's cart lines to the shopper's; on to the cart, saying what was added.
     func join(_ request: ShopRequest) throws -> Response {
-        if request.session.isGraceCookie {
-            // A second press of Join from a browser the first press stored, under a new cookie:
-            // the join is done, and the cart is where it leads.
-            if let code = JoinCode.normalized(request.http.form["code"] ?? ""),
-               try joinCodes.hasJoined(clientID: request.session.clientID, byCode: sessionManager.joinCodeHash(code)) {
-                throw NothingChanged(answer: .redirect(to: TabBar.TabID.cart.path))
-            }
-            try Self.refuseRenewedCookie(request)
-        }
+        try Self.refuseRenewedCookie(request)
         let device = DeviceName.of(userAgent: request.http.headers["User-Agent"])
-        // A browser stored already goes on under a new cookie (one not stored yet gets its
-        // rotated one with the join, as with any first change).
-        let renamed = request.session.isStored ? sessionManager.renamedClient(at: request.now) : nil
+        // The browser goes on under a new cookie, stored already or not: its old one (a planted
+        // one, in its first change's grace too) reaches nothing of the cart it joins.
+        let renamed = sessionManager.renamedClient(at: request.now)
         switch try joining.join(
             typed: request.http.form["code"] ?? "", session: request.session, device: device, address: request.http.remoteAddress,
             renamed: renamed, at: request.now
@@ -139,9 +131,9 @@ struct DevicesController: Sendable {
             // What was merged travels in the address, as checkout's order number does: the
             // script follows a post that leads to another page by loading it again, which would
             // spend a one-shot notice before the shopper saw it. Tagged for this client alone.
-            let tag = sessionManager.joinedTag(merged: merged, ofClient: renamed?.clientID ?? request.session.clientID)
+            let tag = sessionManager.joinedTag(merged: merged, ofClient: renamed.clientID)
             var answer = Response.redirect(to: TabBar.TabID.cart.path("?joined=\(merged).\(tag)"))
-            if let renamed { answer.setCookie(renamed.cookie) }
+            answer.setCookie(renamed.cookie)
             return answer
         }
     }

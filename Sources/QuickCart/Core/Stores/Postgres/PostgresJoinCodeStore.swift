@@ -40,18 +40,6 @@ struct PostgresJoinCodeStore: JoinCodeStore {
         }
     }
 
-    func hasJoined(clientID: String, byCode hash: String) throws -> Bool {
-        try pool.withConnection { connection in
-            try connection.fetchValue(
-                """
-                SELECT EXISTS (SELECT 1 FROM join_codes j JOIN clients c ON c.shopper_id = j.shopper_id
-                               WHERE j.code_hash = $1 AND c.id = $2 AND c.spent_at IS NULL)
-                """,
-                hash, clientID, as: Bool.self
-            ) ?? false
-        }
-    }
-
     func preview(hash: String, at now: Int64) throws -> JoinPreview? {
         try pool.withConnection { connection in
             try connection.fetchAll(
@@ -135,12 +123,26 @@ struct PostgresJoinCodeStore: JoinCodeStore {
                 }
                 try connection.execute("DELETE FROM shoppers WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM clients WHERE shopper_id = $1)", old)
             } else {
+                if newClientID != nil {
+                    // The id its cookie would have been stored under is spent, first: that cookie
+                    // (its first change's grace included) reaches nothing of the shopper joined. A
+                    // sign-out of it racing the join writes the same row, which no one could lock
+                    // before it was there: whichever inserts it first wins, the other is refused.
+                    let marked = try connection.fetchAll(
+                        """
+                        INSERT INTO clients (id, shopper_id, created_at, last_seen, spent_at) VALUES ($1, NULL, $2, $2, $2)
+                        ON CONFLICT (id) DO NOTHING RETURNING id
+                        """,
+                        session.clientID, now
+                    ) { row in try row.string(0) }
+                    if marked.isEmpty { throw StorageError.signedOut }
+                }
                 try connection.execute(
                     """
                     INSERT INTO clients (id, shopper_id, created_at, last_seen, device) VALUES ($1, $2, $3, $3, $4)
                     ON CONFLICT (id) DO NOTHING
                     """,
-                    session.clientID, code.shopper, now, session.device
+                    newClientID ?? session.clientID, code.shopper, now, session.device
                 )
             }
             try connection.execute("UPDATE join_codes SET used_at = $1 WHERE code_hash = $2", now, hash)

@@ -99,14 +99,18 @@ struct PostgresSessionStore: SessionStore {
                 if changed == 1 { ended.append(clientID) }
             }
             if let unstored = spendingUnstored, !ended.contains(unstored) {
-                // Spent even if its own join stored it meanwhile (and waited for that here).
-                try connection.execute(
+                // Spent even if its own join stored it meanwhile (and waited for that here); but a
+                // join that spent it first moved this browser to a new id, whose cookie it holds
+                // now: this request's id has nothing left to sign out.
+                let spent = try connection.fetchAll(
                     """
                     INSERT INTO clients (id, shopper_id, created_at, last_seen, spent_at) VALUES ($1, NULL, $2, $2, $2)
-                    ON CONFLICT (id) DO UPDATE SET shopper_id = NULL, spent_at = excluded.spent_at
+                    ON CONFLICT (id) DO UPDATE SET shopper_id = NULL, spent_at = excluded.spent_at WHERE clients.spent_at IS NULL
+                    RETURNING id
                     """,
                     unstored, now
-                )
+                ) { row in try row.string(0) }
+                if spent.isEmpty { throw StorageError.signedOut }
             }
             // Its cart lines and searches go with it (ON DELETE CASCADE); its orders stay.
             for shopper in shoppers {

@@ -41,18 +41,6 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
         }
     }
 
-    func hasJoined(clientID: String, byCode hash: String) throws -> Bool {
-        try pool.withConnection { db in
-            try db.fetchValue(
-                """
-                SELECT EXISTS (SELECT 1 FROM join_codes j JOIN clients c ON c.shopper_id = j.shopper_id
-                               WHERE j.code_hash = ? AND c.id = ? AND c.spent_at IS NULL)
-                """,
-                [hash, clientID], as: Bool.self
-            ) ?? false
-        }
-    }
-
     func preview(hash: String, at now: Int64) throws -> JoinPreview? {
         try pool.withConnection { db in
             try db.withFirstRow(
@@ -120,8 +108,19 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
             } else {
                 try db.execute(
                     "INSERT OR IGNORE INTO clients (id, shopper_id, created_at, last_seen, device) VALUES (?, ?, ?, ?, ?)",
-                    [session.clientID, code.shopper, now, now, session.device]
+                    [newClientID ?? session.clientID, code.shopper, now, now, session.device]
                 )
+                if newClientID != nil {
+                    // The id its cookie would have been stored under is spent: that cookie (its
+                    // first change's grace included) reaches nothing of the shopper joined.
+                    try db.execute(
+                        """
+                        INSERT INTO clients (id, shopper_id, created_at, last_seen, spent_at) VALUES (?1, NULL, ?2, ?2, ?2)
+                        ON CONFLICT (id) DO UPDATE SET shopper_id = NULL, spent_at = excluded.spent_at
+                        """,
+                        [session.clientID, now]
+                    )
+                }
             }
             try db.execute("UPDATE join_codes SET used_at = ? WHERE code_hash = ?", [now, hash])
             // A Review page shown before the join names a version of one cart or the other; sent
