@@ -104,13 +104,18 @@ extension ShopTests {
             #expect((Int(opened.header("Retry-After") ?? "") ?? 0) > 0, "\(opened.summary)")
         }
 
-        @Test("A browser never stored that joins goes on under a new cookie: its old one, even within a first change's grace, reaches nothing of the cart it joined; a resend of the join with it is refused and changes nothing", arguments: StoreBackend.allCases)
-        func freshBrowsersOldCookieReachesNothing(backend: StoreBackend) throws {
+        /// A shop on `backend` whose phone, of a shopper named Dana, shows a code.
+        static func danaShowsACode(on backend: StoreBackend) throws -> (shop: TestShop, phone: Browser, code: String) {
             let shop = try TestShop(on: backend)
-            defer { shop.stop() }
             let phone = shop.browser()
             #expect(try phone.post("/profile/name", form: [("display_name", "Dana")]).status == 303)
-            let code = try Self.showCode(phone)
+            return (shop, phone, try showCode(phone))
+        }
+
+        @Test("A browser never stored that joins goes on under a new cookie: its old one, even within a first change's grace, reaches nothing of the cart it joined; a resend of the join with it is refused and changes nothing", arguments: StoreBackend.allCases)
+        func freshBrowsersOldCookieReachesNothing(backend: StoreBackend) throws {
+            let (shop, phone, code) = try Self.danaShowsACode(on: backend)
+            defer { shop.stop() }
             let laptop = shop.browser()
             #expect(try laptop.get("/join?code=\(code)").status == 200)
             let before = try #require(laptop.sessionCookie)
@@ -165,11 +170,8 @@ extension ShopTests {
 
         @Test("A browser stored already goes on under a new cookie when it joins: whoever kept its old one reaches nothing of the cart it joined", arguments: StoreBackend.allCases)
         func joinGivesAStoredBrowserANewCookie(backend: StoreBackend) throws {
-            let shop = try TestShop(on: backend)
+            let (shop, phone, code) = try Self.danaShowsACode(on: backend)
             defer { shop.stop() }
-            let phone = shop.browser()
-            #expect(try phone.post("/profile/name", form: [("display_name", "Dana")]).status == 303)
-            let code = try Self.showCode(phone)
             // A browser with a stored session whose cookie someone else kept (a shared computer).
             let laptop = shop.browser()
             #expect(try laptop.post("/cart/items", form: [("product", "3")]).status == 303)
