@@ -358,11 +358,16 @@ def test_each_tab_keeps_its_place_and_tapping_it_again_goes_to_its_top(server, b
     place = driver.execute_script("return scrollY")
 
     tab = lambda name: driver.find_element(By.CSS_SELECTOR, f'nav[aria-label="Tabs"] a[data-tab="{name}"]')
-    tab("home").click()
-    wait_for(lambda: driver.execute_script("return document.body.dataset.page") == "home" and loaded(driver),
-             what="Home after its tab")
-    assert tab("search").get_attribute("href").endswith("/search?q=tent"), \
-        f"expected the Search tab to lead back to the tent search, saw {tab('search').get_attribute('href')}"
+
+    def search_tab_from_home_leads_to(address):
+        """Taps Home, and checks where the Search tab leads from there."""
+        tab("home").click()
+        wait_for(lambda: driver.execute_script("return document.body.dataset.page") == "home" and loaded(driver),
+                 what="Home after its tab")
+        href = tab("search").get_attribute("href")
+        assert href.endswith(address), f"expected the Search tab to lead to {address}, where it was left, saw {href}"
+
+    search_tab_from_home_leads_to("/search?q=tent")
 
     tab("search").click()
     wait_for(lambda: "q=tent" in driver.current_url and loaded(driver), what="the tent search again via the Search tab")
@@ -381,19 +386,13 @@ def test_each_tab_keeps_its_place_and_tapping_it_again_goes_to_its_top(server, b
         assert driver.execute_script("return window.stillHere === true"), "expected no reload when tapping the current root tab"
 
     # Left at its root, the Search tab leads back to its root, not to the tent search.
-    tab("home").click()
-    wait_for(lambda: driver.execute_script("return document.body.dataset.page") == "home" and loaded(driver),
-             what="Home after its tab")
-    assert tab("search").get_attribute("href").endswith("/search"), \
-        f"expected the Search tab to lead back to its root, where it was left, saw {tab('search').get_attribute('href')}"
+    search_tab_from_home_leads_to("/search")
     tab("search").click()
     wait_for(lambda: driver.current_url.endswith("/search") and loaded(driver), what="Search's root again via the Search tab")
     # A search made there is the tab's place again.
     driver.find_element(By.CSS_SELECTOR, "input[name=q]").send_keys("lamp", Keys.ENTER)
     wait_for(lambda: "q=lamp" in driver.current_url and loaded(driver), what="the lamp search")
-    tab("home").click()
-    wait_for(lambda: driver.execute_script("return document.body.dataset.page") == "home" and loaded(driver), what="Home")
-    assert tab("search").get_attribute("href").endswith("/search?q=lamp"), tab("search").get_attribute("href")
+    search_tab_from_home_leads_to("/search?q=lamp")
     tab("search").click()
     wait_for(lambda: "q=lamp" in driver.current_url and loaded(driver), what="the lamp search via the Search tab")
 

@@ -95,18 +95,15 @@ struct NoticeCookies: Sendable {
     /// The notice `request` carries, or `nil`: none, not signed by this shop for this client,
     /// expired, unreadable, or a refresh that must not take it.
     func notice(in request: ShopRequest) -> Notice? {
-        notice(in: request.http, forClient: request.session.clientID, at: request.now)
-    }
-
-    /// The notice `request` carries for the client stored under `clientID` at `now`, or `nil`.
-    func notice(in request: Request, forClient clientID: String, at now: Int64) -> Notice? {
-        guard request.headers[Notice.refreshHeader] == nil,
-              let value = request.cookies[name], !value.isEmpty
+        guard request.http.headers[Notice.refreshHeader] == nil,
+              let value = request.http.cookies[name], !value.isEmpty
         else { return nil }
         let parts = value.split(separator: ".", maxSplits: 3, omittingEmptySubsequences: false)
-        guard parts.count == 4, let expires = Int64(parts[0]), expires >= now,
+        guard parts.count == 4, let expires = Int64(parts[0]), expires >= request.now,
               let text = PercentEncoding.decoding(String(parts[3])),
-              ConstantTime.equals(String(parts[2]), mac(expires: String(parts[0]), undo: String(parts[1]), clientID: clientID, text: text)),
+              ConstantTime.equals(
+                String(parts[2]), mac(expires: String(parts[0]), undo: String(parts[1]), clientID: request.session.clientID, text: text)
+              ),
               text.count <= Notice.maximumLength, !text.containsControlCharacter
         else { return nil }
         return Notice(text: text, undo: Self.undo(parts[1]))

@@ -38,7 +38,9 @@ extension SessionManager {
         case .active(let stored):
             guard stored.lastSeen >= now - idleLifetime else { return nil }
             if now - stored.lastSeen >= touchInterval { try store.touch(clientID: keys.clientID, at: now) }
-            let session = storedSession(stored, clientID: keys.clientID, csrfToken: "", liveKey: keys.liveKey)
+            var session = storedSession(stored, clientID: keys.clientID, csrfToken: "", liveKey: keys.liveKey)
+            // The token names its device, stored or not (a join's notice names it).
+            session.device = APIToken.deviceName(keys.token.device)
             return Resolution(session: session, cart: stored.cart, cartVersion: stored.cartVersion, cookie: nil, isNew: false, token: nil)
         case .spent:
             return nil

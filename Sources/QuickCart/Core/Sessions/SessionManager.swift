@@ -256,8 +256,8 @@ public final class SessionManager: Sendable {
         cookie(for: token.rotated(key: key, at: now))
     }
 
-    /// The new identity of a stored browser that joins another shopper: as at a first change,
-    /// the client goes on under an id no cookie carried before (``JoinCodeStore/join(hash:for:renamingTo:at:)``
+    /// The new identity of a browser that joins another shopper, stored already or not: the
+    /// client goes on under an id no cookie carried before (``JoinCodeStore/join(hash:for:renamingTo:at:)``
     /// stores it), and the answer sets its cookie, so whoever held the old one reaches nothing
     /// of the shopper joined.
     public struct Renamed: Sendable {
@@ -269,7 +269,7 @@ public final class SessionManager: Sendable {
         public let cookie: Cookie
     }
 
-    /// A new identity for a stored browser's join, issued `now`.
+    /// A new identity for a browser's join, issued `now`.
     public func renamedClient(at now: Int64) -> Renamed {
         let token = SessionToken.issue(at: now, startsEmpty: false)
         let derived = derive(token)

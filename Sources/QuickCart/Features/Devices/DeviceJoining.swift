@@ -25,8 +25,8 @@ struct DeviceJoining: Sendable {
         case joined(merged: Int)
     }
 
-    /// Joins `session`'s client (the device `device`, as its list will name it; a stored client
-    /// is named as it was stored) with the code `typed`, as sent from `address`; with `renamed`,
+    /// Joins `session`'s client (the device `device`, as its list will name it) with the code
+    /// `typed`, as sent from `address`; with `renamed`,
     /// the client goes on under that identity and its old one is spent, its streams ended (a
     /// browser's page opens a new one with the new cookie).
     func join(typed: String, session: Session, device: String, address: String, renamed: SessionManager.Renamed?, at now: Int64) throws -> Outcome {
@@ -41,10 +41,8 @@ struct DeviceJoining: Sendable {
             return .refused
         case .alreadyJoined:
             return .alreadyJoined
-        case .joined(let merged, let change, let shopperID, let shopperKey, let showingClient):
+        case .joined(let merged, let change, _, let shopperKey, let showingClient):
             let clientID = renamed?.clientID ?? session.clientID
-            // A session read from storage carries no device name: the one its row keeps.
-            let device = session.isStored ? try sessions.devices(ofShopper: shopperID).first { $0.clientID == clientID }?.device ?? device : device
             let notice = BadgeHub.joinNotice(
                 // FSI … PDI isolate the name as <bdi> would: the notice is plain text (a page
                 // sets it as text, an app shows it), and a name must not reorder the rest.

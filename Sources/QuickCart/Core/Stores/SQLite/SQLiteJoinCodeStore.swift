@@ -100,7 +100,7 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
                         "INSERT INTO clients (id, shopper_id, created_at, last_seen, device) SELECT ?, ?, created_at, ?, device FROM clients WHERE id = ?",
                         [newClientID, code.shopper, now, session.clientID]
                     )
-                    try db.execute("UPDATE clients SET shopper_id = NULL, spent_at = ? WHERE id = ?", [now, session.clientID])
+                    try SQLiteSessionStore.spend(session.clientID, at: now, in: db)
                 } else {
                     try db.execute("UPDATE clients SET shopper_id = ? WHERE id = ?", [code.shopper, session.clientID])
                 }
@@ -113,13 +113,7 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
                 if newClientID != nil {
                     // The id its cookie would have been stored under is spent: that cookie (its
                     // first change's grace included) reaches nothing of the shopper joined.
-                    try db.execute(
-                        """
-                        INSERT INTO clients (id, shopper_id, created_at, last_seen, spent_at) VALUES (?1, NULL, ?2, ?2, ?2)
-                        ON CONFLICT (id) DO UPDATE SET shopper_id = NULL, spent_at = excluded.spent_at
-                        """,
-                        [session.clientID, now]
-                    )
+                    try SQLiteSessionStore.spend(session.clientID, at: now, in: db)
                 }
             }
             try db.execute("UPDATE join_codes SET used_at = ? WHERE code_hash = ?", [now, hash])

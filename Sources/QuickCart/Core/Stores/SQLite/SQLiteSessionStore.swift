@@ -60,18 +60,31 @@ struct SQLiteSessionStore: SessionStore {
         }
     }
 
+    /// Marks the id `clientID` spent, stored or not: its row stays as the mark, naming no
+    /// shopper, so no cookie of it leads anywhere again.
+    static func spend(_ clientID: String, at now: Int64, in db: Database) throws {
+        try db.execute(
+            """
+            INSERT INTO clients (id, shopper_id, created_at, last_seen, spent_at) VALUES (?1, NULL, ?2, ?2, ?2)
+            ON CONFLICT (id) DO UPDATE SET shopper_id = NULL, spent_at = excluded.spent_at
+            """,
+            [clientID, now]
+        )
+    }
+
     @discardableResult
     func endClients(_ clientIDs: [String], ofShopper shopperID: String, spendingUnstored: String?, at now: Int64) throws -> [String] {
         try pool.write { db in
-            // Spent meanwhile, by another sign-out or by a join that moved this browser to a new
-            // id (whose cookie it holds now): this request's id has nothing left to sign out.
-            if let own = spendingUnstored, try db.fetchValue("SELECT spent_at IS NOT NULL FROM clients WHERE id = ?", [own], as: Bool.self) == true {
-                throw StorageError.signedOut
+            // The caller's own client as stored now: spent meanwhile, by another sign-out or by a
+            // join that moved this browser to a new id (whose cookie it holds now), it has nothing
+            // left to sign out; else it is signed out of whichever cart a join moved it to.
+            let own = try spendingUnstored.flatMap { own in
+                try db.withFirstRow("SELECT shopper_id, spent_at IS NOT NULL FROM clients WHERE id = ?", [own]) { row in
+                    (shopper: try row.get(0, as: String?.self), isSpent: try row.bool(1))
+                }
             }
-            // The caller's own client is signed out of whichever cart a join moved it to.
-            let ownShopper = try spendingUnstored.flatMap { own in
-                try db.fetchValue("SELECT shopper_id FROM clients WHERE id = ? AND spent_at IS NULL", [own], as: String.self)
-            }
+            if own?.isSpent == true { throw StorageError.signedOut }
+            let ownShopper = own?.shopper ?? nil
             var ended: [String] = []
             for clientID in clientIDs {
                 // The row stays as the mark that the id is spent; it no longer names a shopper.
@@ -82,13 +95,7 @@ struct SQLiteSessionStore: SessionStore {
                 if db.changes == 1 { ended.append(clientID) }
             }
             if let unstored = spendingUnstored, !ended.contains(unstored) {
-                try db.execute(
-                    """
-                    INSERT INTO clients (id, shopper_id, created_at, last_seen, spent_at) VALUES (?1, NULL, ?2, ?2, ?2)
-                    ON CONFLICT (id) DO UPDATE SET shopper_id = NULL, spent_at = excluded.spent_at
-                    """,
-                    [unstored, now]
-                )
+                try Self.spend(unstored, at: now, in: db)
             }
             // Its cart lines and searches go with it (ON DELETE CASCADE); its orders stay.
             for shopper in Set([shopperID] + (ownShopper.map { [$0] } ?? [])) {
