@@ -31,6 +31,15 @@ struct DeliveryImportTests {
         let changed = try workspace.file("changed.csv", Self.own.replacingOccurrences(of: "post,Posten,99.01", with: "post,Posten,109"))
         let dry = workspace.run(["delivery", "import", changed, "--dry-run"])
         #expect(dry.output.split(separator: "\n").dropFirst() == ["changed post", "kept shop", "kept door"], "\(dry.output)")
+        // Countries in another order are the same countries; methods in another order are a change.
+        let reordered = try workspace.file("reordered.csv", """
+            code,name,price,countries,free_from,payment,payment_details
+            post,Posten,99.01,SE NO,500,bank-transfer,"Konto 1234.56.78901, merk med ordrenummer"
+            door,Cash on delivery,12.5,no,,on-delivery,=pay the driver
+            shop,Hent i butikken,0,*,,in-store,
+            """)
+        let moved = workspace.run(["delivery", "import", reordered, "--dry-run"])
+        #expect(moved.output.split(separator: "\n").dropFirst() == ["kept post", "kept door", "kept shop", "new order: post, door, shop"], "\(moved.output)")
         let methods = try Self.methods(in: workspace)
         #expect(methods == [
             DeliveryMethod(code: "post", name: "Posten", price: Money(cents: 9_901), countries: ["NO", "SE"], freeFrom: Money(cents: 50_000),
