@@ -181,7 +181,11 @@ export function start(live) {
         if (!doc || doc.body.dataset.page !== document.body.dataset.page) { recoverLater(); return; }
         if (posting > 0 || posted !== before) { refreshAgain = true; return; } // older than a post's answer
         // A newer release's page is not morphed into this one: install.js offers a reload.
-        if (otherRelease(doc)) { document.dispatchEvent(new CustomEvent('quickcart:release')); return; }
+        if (otherRelease(doc)) {
+          settleUncertain(true);
+          document.dispatchEvent(new CustomEvent('quickcart:release'));
+          return;
+        }
         takeNotice(doc);
         keepUndo(doc);
         const restore = holdPlace(null);
@@ -514,8 +518,10 @@ export function start(live) {
   }
 
   // The page now shows what the shop holds: each message of a change in doubt says so, and
-  // only now offers Retry, for the shopper who sees that the change is not there.
-  function settleUncertain() {
+  // only now offers Retry, for the shopper who sees that the change is not there. When the
+  // shop answered as a newer release, whose page is not morphed into this one, the message
+  // offers Reload instead, to see what it holds before trying again.
+  function settleUncertain(newRelease = false) {
     clearTimeout(recoverTimer);
     recoverTimer = 0;
     recoverAttempts = 0;
@@ -523,8 +529,10 @@ export function start(live) {
       delete box.dataset.uncertain;
       box.dataset.settled = '';
       const words = box.querySelector('p');
-      words.textContent = 'QuickCart answered again, and this page now shows what it holds. Check whether your change is there before you retry.';
-      box.append(errorButton(box.failedForm, box.failedSubmitter, box, true));
+      words.textContent = newRelease
+        ? 'QuickCart answered again, as a new version of the shop. Reload to see what it holds, and whether your change is there, before you try again.'
+        : 'QuickCart answered again, and this page now shows what it holds. Check whether your change is there before you retry.';
+      box.append(errorButton(box.failedForm, box.failedSubmitter, box, !newRelease));
       announce(words.textContent);
     }
   }

@@ -32,7 +32,7 @@ function registerWorker() {
   const container = navigator.serviceWorker;
   const mine = root.dataset.release;
   let reloading = false;
-  let offered = false;
+  let offered = null; // the worker Reload lets take over: the newest release's, once offered
   let lastCheck = Date.now();
 
   container.addEventListener('controllerchange', () => {
@@ -42,15 +42,19 @@ function registerWorker() {
     if (releaseOf(container.controller) !== mine) offerReload(container.controller);
   });
 
+  // A worker waiting now, one installing now (this page may have loaded while it did), and
+  // each found later.
   function watch(registration) {
-    if (registration.waiting) consider(registration.waiting);
-    registration.addEventListener('updatefound', () => {
-      const worker = registration.installing;
+    const follow = (worker) => {
       if (!worker) return;
+      if (worker.state === 'installed') { consider(worker); return; }
       worker.addEventListener('statechange', () => {
         if (worker.state === 'installed') consider(worker);
       });
-    });
+    };
+    follow(registration.waiting);
+    follow(registration.installing);
+    registration.addEventListener('updatefound', () => follow(registration.installing));
   }
 
   // A worker waiting to take over.
@@ -60,19 +64,26 @@ function registerWorker() {
     else offerReload(worker);
   }
 
+  // A release after the one offered replaces it (its worker replaced the other, which will
+  // never take over), under the same offer.
   function offerReload(worker) {
-    if (offered) return;
-    offered = true;
+    const already = offered !== null;
+    offered = worker;
+    if (already) return;
     const { box: bar, words, button } = sentenceWithButton('div', 'update-bar', 'A new version of the shop is ready.', 'Reload');
     bar.setAttribute('role', 'status');
     button.addEventListener('click', () => {
       // Not while a change is on its way: its answer would be lost with the page.
       if (document.querySelector('form[data-busy]')) { setTimeout(() => button.click(), 200); return; }
       reloading = true;
-      if (worker.state === 'activated') location.reload();
-      else worker.postMessage({ type: 'take-over' });
+      // Active already, or replaced since (the page then loads as a navigation, of the newest release).
+      if (offered.state === 'activated' || offered.state === 'redundant') location.reload();
+      else offered.postMessage({ type: 'take-over' });
     });
-    document.body.append(bar);
+    // Just before the content, where it is drawn: Tab reaches it before the page's controls.
+    const main = document.querySelector('main');
+    if (main) main.before(bar);
+    else document.body.prepend(bar);
     announce(words.textContent);
   }
 

@@ -288,6 +288,67 @@ def test_a_new_release_takes_over_without_mixing_its_files_with_the_last_ones(sh
              what=f"only the running release's cache kept (releases {first}, {second}, {third})")
 
 
+def update_offer(driver):
+    """The update bar's sentence while it is shown, else ''."""
+    return driver.execute_script(
+        "const b = document.querySelector('.update-bar'); return b && b.getClientRects().length ? b.querySelector('p').textContent : ''")
+
+
+def test_a_page_open_across_two_releases_reloads_into_the_newest(shop, profile, browser):
+    server = shop()
+    driver = browser(size=(320, 640), profile=profile())
+    driver.get(server.url + "/cart")
+    wait_until_controlled(driver)
+    first = page_release(driver)
+    server.release("1")
+    wait_for(lambda: update_offer(driver).startswith("A new version"), timeout=30.0, what="the offer of the first new release")
+    # The offer is at the top of the content, before it in the Tab order, and hides none of it.
+    placed = driver.execute_script(
+        "const bar = document.querySelector('.update-bar'), title = document.querySelector('main h1');"
+        "return [bar.nextElementSibling === document.querySelector('main'),"
+        "        bar.getBoundingClientRect().bottom <= title.getBoundingClientRect().top];")
+    assert placed == [True, True], "the update bar should sit just before the content, above the page's title"
+    # Offline, a reload could only show the offline page: the offer waits.
+    network(driver, online=False)
+    wait_for(lambda: offline_bar(driver), timeout=15.0, what="the Offline bar")
+    assert update_offer(driver) == "", "the offer of a reload shown while offline"
+    network(driver, online=True)
+    wait_for(lambda: update_offer(driver), timeout=15.0, what="the offer back once online")
+
+    # A second release before Reload was pressed: its worker replaces the first's, and
+    # Reload lets the newest take over.
+    server.release("2")
+    newest = json.loads(driver.execute_script("return fetch('/sw-assets.json', {cache: 'no-store'}).then((r) => r.text())"))["release"]
+    wait_for(lambda: driver.execute_async_script(
+        "const [release, done] = arguments; navigator.serviceWorker.getRegistration().then("
+        "(r) => done(!!(r && r.waiting && new URL(r.waiting.scriptURL).searchParams.get('v') === release)), () => done(false));", newest),
+        timeout=30.0, what=f"the second new release's worker ({newest}) waiting")
+    assert page_release(driver) == first
+    press(driver, "Reload")
+    wait_for(lambda: page_release(driver) == newest and controller_release(driver) == newest,
+             timeout=20.0, what="the page of the newest release, under its worker, after Reload")
+    assert driver.execute_script(
+        "return getComputedStyle(document.documentElement).getPropertyValue('--release-mark').trim()") == "2"
+
+
+def test_a_change_in_doubt_when_the_shop_returns_as_a_new_release_offers_a_reload(shop, profile, browser):
+    server = shop()
+    driver = browser(size=PHONE, profile=profile())
+    driver.get(server.url + "/cart")
+    wait_until_controlled(driver)
+    server.stop()
+    press(driver, "Increase quantity of Trail Running Shoes")
+    error = lambda: driver.execute_script("const e = document.querySelector('.form-error'); return e ? e.textContent : ''")
+    wait_for(lambda: "may or may not have been done" in error(), timeout=15.0, what="the message of a change in doubt")
+    server.release("1")
+    wait_for(lambda: error().startswith("QuickCart answered again, as a new version"), timeout=30.0,
+             what="the message settled once the shop answered as a new release")
+    press(driver, "Reload")
+    wait_for(lambda: page_release(driver) == controller_release(driver) and not driver.find_elements(By.CSS_SELECTOR, ".form-error"),
+             timeout=20.0, what="the page of the new release, under its worker, after Reload")
+    assert badge(driver) in ("3", "4"), "the cart as the shop holds it"
+
+
 def stream_attempts(driver):
     """When (ms since the page started) the page asked for its event stream."""
     return driver.execute_script(
