@@ -138,17 +138,20 @@ static inline enum MHD_Result cmhd_count_header(void *cls, enum MHD_ValueKind ki
     totals[0] += key_size + value_size + 4; /* ": " and CRLF, as sent */
     totals[1] += 1;
     if (key_size == 4 && strncasecmp(key, "host", 4) == 0) totals[2] += 1;
+    if (key_size == 0) totals[3] += 1;
     return MHD_YES;
 }
 
 /// The bytes of `connection`'s request header fields, each counted as sent (`name: value`
-/// and CRLF), with their count in `count` and the number of `Host` fields among them in
-/// `hosts`: one walk of libmicrohttpd's list, no text made.
-static inline size_t cmhd_header_bytes(struct MHD_Connection *connection, unsigned int *count, unsigned int *hosts) {
-    size_t totals[3] = { 0, 0, 0 };
+/// and CRLF), with their count in `count`, the number of `Host` fields among them in
+/// `hosts` and of fields without a name in `nameless`: one walk of libmicrohttpd's list, no
+/// text made.
+static inline size_t cmhd_header_bytes(struct MHD_Connection *connection, unsigned int *count, unsigned int *hosts, unsigned int *nameless) {
+    size_t totals[4] = { 0, 0, 0, 0 };
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, cmhd_count_header, totals);
     *count = (unsigned int)totals[1];
     *hosts = (unsigned int)totals[2];
+    *nameless = (unsigned int)totals[3];
     return totals[0];
 }
 

@@ -41,6 +41,8 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         case missingHost
         /// A request has more than one `Host` field.
         case repeatedHost
+        /// A header line has no field name (`: value`); its connection is closed.
+        case namelessField
         /// The body is larger than the server accepts.
         case bodyTooLarge
         /// The server is stopping.

@@ -167,8 +167,14 @@ extension Server {
         if targetLength > configuration.maximumTargetLength {
             return HTTPError(.uriTooLong, "The address is longer than the \(configuration.maximumTargetLength / 1024) KiB this server accepts.", reason: .targetTooLong)
         }
-        var fieldCount: UInt32 = 0, hostCount: UInt32 = 0
-        let headerBytes = cmhd_header_bytes(connection, &fieldCount, &hostCount)
+        var fieldCount: UInt32 = 0, hostCount: UInt32 = 0, namelessCount: UInt32 = 0
+        let headerBytes = cmhd_header_bytes(connection, &fieldCount, &hostCount, &namelessCount)
+        // A line ": value" ends libmicrohttpd's head early: what follows it would be read as
+        // another request on this connection (a front end may have sent it as this one's
+        // fields). So the request is refused, and the connection closed unread.
+        if namelessCount > 0 {
+            return HTTPError(.badRequest, "The request has a header field without a name.", reason: .namelessField, headers: ["Connection": "close"])
+        }
         if fieldCount > configuration.maximumHeaderFields {
             return HTTPError(.requestHeaderFieldsTooLarge, "The request has more than \(configuration.maximumHeaderFields) header fields.", reason: .headerFieldsTooLarge)
         }

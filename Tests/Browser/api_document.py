@@ -61,6 +61,9 @@ class Document:
             assert media in content, f"{what}: Content-Type {media!r} is not one of {sorted(content)}"
             if media in ("application/json", "application/problem+json"):
                 self.validate(json.loads(body), pointer + "/content/" + media.replace("/", "~1") + "/schema", what)
+            elif media == "text/event-stream":
+                for event in server_sent_events(body):
+                    self.validate(event, pointer + "/content/text~1event-stream/schema", f"{what}, event {event}")
         else:
             assert not body, f"{what}: a body where the document says none"
         for name, header in answer.get("headers", {}).items():
@@ -103,9 +106,36 @@ class Client:
             response = error
         status = response.status if hasattr(response, "status") else response.code
         answer_headers = response.headers
-        text = b"" if stream and status == 200 else response.read()
+        text = first_event(response) if stream and status == 200 else response.read()
         response.close()
         if check:
             self.document.check(method, path, status, answer_headers, text)
         parsed = json.loads(text) if text and (answer_headers.get("Content-Type") or "").startswith(("application/json", "application/problem+json")) else None
         return status, answer_headers, parsed
+
+
+def first_event(response):
+    """A stream's lines up to the end of its first event with data."""
+    lines = []
+    while line := response.readline():
+        lines.append(line)
+        if line.strip() == b"" and any(field.startswith(b"data:") for field in lines):
+            break
+    return b"".join(lines)
+
+
+def server_sent_events(body):
+    """Each event of a stream's text as a client reads it: its fields by name (`retry` a number)."""
+    events = []
+    for block in body.decode().replace("\r\n", "\n").split("\n\n"):
+        event = {}
+        for line in block.split("\n"):
+            if not line or line.startswith(":"):
+                continue
+            name, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            event[name] = int(value) if name == "retry" else event.get(name, "") + ("\n" if name == "data" and name in event else "") + value
+        if event:
+            events.append(event)
+    return events
+

@@ -422,6 +422,17 @@ extension ServerTests {
         #expect(try live.client().get("/").status == 200)
     }
 
+    @Test("A header field without a name, first among the fields, is the responder's 400, and its connection is closed")
+    func aNamelessFieldIs400AndClosesTheConnection() throws {
+        let live = try LiveServer(Self.markedRouter())
+        let response = try Self.answer(to: "GET / HTTP/1.1\r\n: x\r\nHost: a\r\nGET /echo?q=a:b HTTP/1.1\r\nHost: a\r\n\r\n", on: live)
+        #expect(response.status == 400)
+        #expect(response.header("X-Answered-By") == "responder")
+        #expect(response.header("Connection") == "close")
+        #expect(response.text.contains("a header field without a name"), "\(response.text)")
+        #expect(try live.client().get("/").status == 200)
+    }
+
     @Test("A space inside the target is the responder's 400")
     func aSpaceInTheTargetIs400() throws {
         let live = try LiveServer(Self.markedRouter())
