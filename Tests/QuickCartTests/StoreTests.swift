@@ -26,6 +26,28 @@ struct StoreTests {
         #expect(catalog.product(id: shoes.id) == shoes)
     }
 
+    @Test("The demo catalog is seeded only while no catalog was ever imported, never over the operator's", arguments: StoreBackend.allCases)
+    func demoSeedNeverOverAnImport(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let demo = storage.liveCatalog.current
+        #expect(demo.origin == .demo)
+        let entries = demo.catalog.products.map { product in
+            CatalogEntry(
+                slug: product.slug, name: product.name, summary: product.summary, category: product.category, price: product.price,
+                icon: product.icon, isFeatured: product.isFeatured, isActive: true, image: nil
+            )
+        }
+        // A second instance that read "never imported" before the first one's seed committed.
+        let again = try storage.catalogStore.importCatalogIfNeverImported(entries, origin: .demo)
+        #expect(again.version == demo.version, "the demo was seeded twice")
+        // And one queued behind the operator's import: the operator's catalog stays.
+        let own = try storage.catalogStore.importCatalog(Array(entries.prefix(1)), origin: .own)
+        let late = try storage.catalogStore.importCatalogIfNeverImported(entries, origin: .demo)
+        #expect(late.version == own.version && late.origin == .own)
+        #expect(late.products.filter(\.isActive).map(\.slug) == [entries[0].slug])
+    }
+
     @Test("The starter cart is the demo cart, or empty when asked", arguments: StoreBackend.allCases)
     func starterCart(backend: StoreBackend) throws {
         let location = try backend.makeLocation()

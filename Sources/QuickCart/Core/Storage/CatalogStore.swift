@@ -66,4 +66,10 @@ public protocol CatalogStore: Sendable {
     /// - Returns: The catalog as committed.
     @discardableResult
     func importCatalog(_ entries: [CatalogEntry], origin: CatalogOrigin) throws -> StoredCatalog
+
+    /// ``importCatalog(_:origin:)``, in one transaction with the check that no catalog was ever
+    /// imported: instances starting together on a new database seed it once, and never over an
+    /// import that ran meanwhile.
+    /// - Returns: The catalog as committed, or as stored when one was imported before.
+    func importCatalogIfNeverImported(_ entries: [CatalogEntry], origin: CatalogOrigin) throws -> StoredCatalog
 }

@@ -55,7 +55,7 @@ public enum Storage {
         guard current.origin == nil else { return }
         do {
             let entries = try DemoCatalog.entries(resourcesPath: resourcesPath)
-            storage.liveCatalog.replace(with: try storage.catalogStore.importCatalog(entries, origin: .demo))
+            storage.liveCatalog.replace(with: try storage.catalogStore.importCatalogIfNeverImported(entries, origin: .demo))
         } catch where !current.catalog.allProducts.isEmpty {
             Log.error("loading the demo catalog failed, serving the products stored: \(error)")
         }

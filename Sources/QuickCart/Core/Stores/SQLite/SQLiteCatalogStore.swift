@@ -15,45 +15,54 @@ struct SQLiteCatalogStore: CatalogStore {
 
     @discardableResult
     func importCatalog(_ entries: [CatalogEntry], origin: CatalogOrigin) throws -> StoredCatalog {
+        try pool.write { db in try Self.write(entries, origin: origin, to: db) }
+    }
+
+    func importCatalogIfNeverImported(_ entries: [CatalogEntry], origin: CatalogOrigin) throws -> StoredCatalog {
         try pool.write { db in
-            let plan = CatalogImportPlan(
-                entries: entries, stored: try db.fetchAll("SELECT slug FROM products ORDER BY position, id") { try $0.string(0) }
-            )
-            for listed in plan.listed {
-                let entry = listed.entry
-                try db.execute(
-                    """
-                    INSERT INTO products (slug, name, summary, category, price_cents, icon, featured, active, position,
-                                          image_file, image_key, image_width, image_height)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (slug) DO UPDATE SET
-                        name = excluded.name, summary = excluded.summary, category = excluded.category,
-                        price_cents = excluded.price_cents, icon = excluded.icon, featured = excluded.featured,
-                        active = excluded.active, position = excluded.position, image_file = excluded.image_file,
-                        image_key = excluded.image_key, image_width = excluded.image_width, image_height = excluded.image_height
-                    """,
-                    [
-                        entry.slug, entry.name, entry.summary, entry.category, entry.price, entry.icon, entry.isFeatured,
-                        entry.isActive, listed.position, entry.image?.fileName, entry.image?.key, entry.image?.width, entry.image?.height,
-                    ]
-                )
-            }
-            for unlisted in plan.unlisted {
-                try db.execute("UPDATE products SET active = 0, position = ? WHERE slug = ?", [unlisted.position, unlisted.slug])
-            }
+            let stored = try Self.load(from: db)
+            return stored.origin == nil ? try Self.write(entries, origin: origin, to: db) : stored
+        }
+    }
+
+    private static func write(_ entries: [CatalogEntry], origin: CatalogOrigin, to db: Database) throws -> StoredCatalog {
+        let plan = CatalogImportPlan(
+            entries: entries, stored: try db.fetchAll("SELECT slug FROM products ORDER BY position, id") { try $0.string(0) }
+        )
+        for listed in plan.listed {
+            let entry = listed.entry
             try db.execute(
                 """
-                INSERT INTO settings (key, value) VALUES (?, '1')
-                ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)
+                INSERT INTO products (slug, name, summary, category, price_cents, icon, featured, active, position,
+                                      image_file, image_key, image_width, image_height)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (slug) DO UPDATE SET
+                    name = excluded.name, summary = excluded.summary, category = excluded.category,
+                    price_cents = excluded.price_cents, icon = excluded.icon, featured = excluded.featured,
+                    active = excluded.active, position = excluded.position, image_file = excluded.image_file,
+                    image_key = excluded.image_key, image_width = excluded.image_width, image_height = excluded.image_height
                 """,
-                [CatalogImportPlan.versionKey]
+                [
+                    entry.slug, entry.name, entry.summary, entry.category, entry.price, entry.icon, entry.isFeatured,
+                    entry.isActive, listed.position, entry.image?.fileName, entry.image?.key, entry.image?.width, entry.image?.height,
+                ]
             )
-            try db.execute(
-                "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                [CatalogImportPlan.originKey, origin.rawValue]
-            )
-            return try Self.load(from: db)
         }
+        for unlisted in plan.unlisted {
+            try db.execute("UPDATE products SET active = 0, position = ? WHERE slug = ?", [unlisted.position, unlisted.slug])
+        }
+        try db.execute(
+            """
+            INSERT INTO settings (key, value) VALUES (?, '1')
+            ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)
+            """,
+            [CatalogImportPlan.versionKey]
+        )
+        try db.execute(
+            "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            [CatalogImportPlan.originKey, origin.rawValue]
+        )
+        return try Self.load(from: db)
     }
 
     private static func version(in db: Database) throws -> Int64 {
