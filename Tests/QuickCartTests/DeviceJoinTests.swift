@@ -94,6 +94,15 @@ extension ShopTests {
         @Test("After 20 wrong codes an address is refused with 429, Retry-After and a page saying to wait")
         func wrongCodesPerAddress() throws {
             let guesser = try TestShop(inProcess: true).browser()
+            // Text that is no code guesses none, and costs no try, posted or opened.
+            for junk in ["", "x", "BBBB-BBB", String(repeating: "B", count: 500)] {
+                for _ in 0..<6 {
+                    let refused = try guesser.post("/join", form: [("code", junk)])
+                    #expect(refused.status == 400 && refused.text.contains("A code is eight letters"), "\(refused.summary)")
+                    let opened = try guesser.get("/join?code=\(junk)")
+                    #expect(junk.isEmpty ? opened.status == 200 : opened.status == 400 && opened.text.contains("A code is eight letters"), "\(opened.summary)")
+                }
+            }
             for _ in 0..<20 { #expect(try guesser.post("/join", form: [("code", "BBBB-BBBB")]).status == 400) }
             let refused = try guesser.post("/join", form: [("code", "BBBB-BBBB")])
             #expect(refused.status == 429 && refused.text.contains("Too many wrong codes from this address."), "\(refused.summary)")

@@ -15,7 +15,7 @@ struct DeviceJoining: Sendable {
     enum Outcome: Equatable {
         /// This address made too many wrong tries lately; nothing was looked at.
         case tooManyTries
-        /// The text is no code at all (counted as a wrong try).
+        /// The text is no code at all: it guesses none, so it is not counted as a wrong try.
         case malformed
         /// No live code is that one (counted as a wrong try).
         case refused
@@ -31,10 +31,7 @@ struct DeviceJoining: Sendable {
     /// browser's page opens a new one with the new cookie).
     func join(typed: String, session: Session, device: String, address: String, renamed: SessionManager.Renamed?, at now: Int64) throws -> Outcome {
         guard attempts.allows(address, at: now) else { return .tooManyTries }
-        guard let code = JoinCode.normalized(typed) else {
-            attempts.record(address, at: now)
-            return .malformed
-        }
+        guard let code = JoinCode.normalized(typed) else { return .malformed }
         switch try joinCodes.join(hash: sessionManager.joinCodeHash(code), for: session, renamingTo: renamed?.clientID, at: now) {
         case .refused:
             attempts.record(address, at: now)

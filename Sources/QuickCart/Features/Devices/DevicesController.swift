@@ -88,13 +88,17 @@ struct DevicesController: Sendable {
             if !attempts.allows(request.http.remoteAddress, at: request.now) {
                 problem = Self.tooManyTries
                 wait = attempts.secondsUntilAllowed(request.http.remoteAddress, at: request.now)
-            } else if let code = JoinCode.normalized(given),
-                      let found = try joinCodes.preview(hash: sessionManager.joinCodeHash(code), at: request.now) {
-                preview = found.shopperID == request.session.shopperID && request.session.isStored
-                    ? .sharesCart : .join(name: found.displayName, items: Badge.itemCountText(found.itemCount))
+            } else if let code = JoinCode.normalized(given) {
+                if let found = try joinCodes.preview(hash: sessionManager.joinCodeHash(code), at: request.now) {
+                    preview = found.shopperID == request.session.shopperID && request.session.isStored
+                        ? .sharesCart : .join(name: found.displayName, items: Badge.itemCountText(found.itemCount))
+                } else {
+                    attempts.record(request.http.remoteAddress, at: request.now)
+                    problem = Self.notValid
+                }
             } else {
-                attempts.record(request.http.remoteAddress, at: request.now)
-                problem = Self.notValid
+                // No code at all guesses none: it costs the address none of its tries.
+                problem = Self.notACode
             }
         }
         var page = joinPage.render(
@@ -122,7 +126,7 @@ struct DevicesController: Sendable {
             let wait = attempts.secondsUntilAllowed(request.http.remoteAddress, at: request.now)
             throw HTTPError(.tooManyRequests, Self.tooManyTries, headers: ["Retry-After": String(wait)])
         case .malformed:
-            throw HTTPError(.badRequest, "A code is eight letters, such as BCDF-GHJK. Check it and try again.")
+            throw HTTPError(.badRequest, Self.notACode)
         case .refused:
             throw HTTPError(.badRequest, Self.notValid)
         case .alreadyJoined:
@@ -212,4 +216,5 @@ struct DevicesController: Sendable {
 
     static let notValid = "That code is not valid: it may be mistyped, used already, or expired. Ask the other device for a new one."
     static let tooManyTries = "Too many wrong codes from this address. Wait ten minutes and try again."
+    static let notACode = "A code is eight letters, such as BCDF-GHJK. Check it and try again."
 }
