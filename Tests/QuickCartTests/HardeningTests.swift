@@ -175,6 +175,8 @@ extension ShopTests {
                 ("GET /cart HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 400, "That didn’t work", "This request could not be read."),
                 ("GET /search?q=a b HTTP/1.1\r\nHost: x\r\n\r\n", 400, "That didn’t work", "This address has a mistake in it."),
                 ("GET http://user@x/cart HTTP/1.1\r\nHost: x\r\n\r\n", 400, "That didn’t work", "This address has a mistake in it."),
+                ("GET /cart HTTP/1.1\r\n: x\r\nHost: x\r\n\r\n", 400, "That didn’t work", "This request could not be read."),
+                ("POST /cart/items HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", 501, "Not supported", "This request could not be read."),
             ]
             for refusal in refusals {
                 let client = try shop.client()

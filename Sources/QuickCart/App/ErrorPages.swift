@@ -88,7 +88,10 @@ struct ErrorPages: Sendable {
         case 405: "Not possible here"
         case 413: "Too much data"
         case 414: "Address too long"
+        case 415: "Not a form this page takes"
+        case 429: "Too many tries for now"
         case 431: "Request too large"
+        case 501: "Not supported"
         case 503: "Back in a moment"
         default: "Something went wrong"
         }
