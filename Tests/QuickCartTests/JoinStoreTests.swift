@@ -41,6 +41,35 @@ struct JoinStoreTests {
         #expect(try storage.joinCodes.newestCode(ofClient: dana.clientID)?.usedAt == now + 2)
     }
 
+    @Test("A cart never changed (the starter cart of a browser stored for its theme) adds nothing at a join; once changed, all its lines are its own", arguments: StoreBackend.allCases)
+    func starterCartIsNotMerged(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let tent = try #require(storage.liveCatalog.current.catalog.product(slug: "ultralight-tent"))
+        let dana = TestSessions.new(), laptop = TestSessions.new(), tablet = TestSessions.new()
+        _ = try storage.carts.add(productID: tent.id, for: dana, at: now)
+        let danas = try #require(try storage.sessions.stored(dana)).cart
+        var dark = Preferences.standard
+        dark.theme = .dark
+        try storage.sessions.setPreferences(dark, for: laptop, at: now)
+        try storage.joinCodes.createCode(hash: "hash-s1", nonce: "nonce-s1", for: TestSessions.stored(dana), at: now)
+        guard case .joined(let merged, _, _, _, _) = try storage.joinCodes.join(hash: "hash-s1", for: TestSessions.stored(laptop), renamingTo: nil, at: now + 1) else {
+            Issue.record("\(backend): the laptop did not join")
+            return
+        }
+        #expect(merged == 0, "\(backend): \(merged) items of a starter cart nobody chose were added")
+        #expect(try storage.sessions.stored(dana)?.cart == danas, "\(backend)")
+        // A tablet that changed its cart once (a bottle less): every line it has is its own.
+        let bottle = try #require(danas.items.first { $0.quantity == 2 }).product
+        _ = try storage.carts.adjustQuantity(by: -1, of: bottle.id, for: tablet, at: now)
+        try storage.joinCodes.createCode(hash: "hash-s2", nonce: "nonce-s2", for: TestSessions.stored(dana), at: now + 2)
+        guard case .joined(let added, _, _, _, _) = try storage.joinCodes.join(hash: "hash-s2", for: TestSessions.stored(tablet), renamingTo: nil, at: now + 3) else {
+            Issue.record("\(backend): the tablet did not join")
+            return
+        }
+        #expect(added == 2, "\(backend): \(added)")
+    }
+
     @Test("The browser's orders and saved delivery details come along at the join (the shopper's own details win, an app's key both used stays the shopper's, and no Review page from before the join finds an order); a cart shared with other devices keeps them", arguments: StoreBackend.allCases)
     func ordersAndDetailsComeAlong(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open(emptyCarts: true)

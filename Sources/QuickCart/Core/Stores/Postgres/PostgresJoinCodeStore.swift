@@ -107,11 +107,15 @@ struct PostgresJoinCodeStore: JoinCodeStore {
             var merged = 0
             if let old = current {
                 // A cart the browser shares with other devices stays theirs: only a cart of its
-                // own (with its searches) is merged.
+                // own (with its searches) is merged; and a cart never changed (version 0: the
+                // starter cart of a browser stored for its theme or name) holds nothing it chose.
                 let ownsCart = try connection.fetchValue(
                     "SELECT NOT EXISTS (SELECT 1 FROM clients WHERE shopper_id = $1 AND id <> $2 AND spent_at IS NULL)", old, session.clientID, as: Bool.self
                 ) ?? false
-                if ownsCart { merged = try Self.merge(old, into: code.shopper, in: connection, at: now) }
+                if ownsCart {
+                    let changed = try connection.fetchValue("SELECT cart_version > 0 FROM shoppers WHERE id = $1", old, as: Bool.self) ?? false
+                    merged = try Self.merge(old, into: code.shopper, in: connection, at: now, lines: changed)
+                }
                 if let newClientID {
                     try connection.execute(
                         "INSERT INTO clients (id, shopper_id, created_at, last_seen, device) SELECT $1, $2, created_at, $3, device FROM clients WHERE id = $4",
@@ -173,28 +177,10 @@ struct PostgresJoinCodeStore: JoinCodeStore {
     /// Adds the lines of `old`'s cart to `shopper`'s (after the shopper's own, in their own
     /// order; a product in both gets the two quantities added, clamped), and its recent searches;
     /// gives `shopper` its orders, and its saved delivery details unless `shopper` has its own.
-    /// - Returns: How many items the merge really added: a line meets the shopper's at most at the cap.
-    private static func merge(_ old: String, into shopper: String, in connection: PostgresConnection, at now: Int64) throws -> Int {
-        let merged = try connection.fetchValue(
-            """
-            SELECT coalesce(sum(least(c.quantity, $3 - coalesce(t.quantity, 0))), 0)::bigint
-            FROM cart_items c JOIN products p ON p.id = c.product_id
-            LEFT JOIN cart_items t ON t.shopper_id = $2 AND t.product_id = c.product_id
-            WHERE c.shopper_id = $1 AND p.active
-            """,
-            old, shopper, Cart.quantityRange.upperBound, as: Int.self
-        ) ?? 0
-        try connection.execute(
-            """
-            INSERT INTO cart_items (shopper_id, product_id, quantity, added_at)
-            SELECT $1, product_id, quantity,
-                   greatest($2::bigint, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = $1), 0))
-                   + row_number() OVER (ORDER BY added_at, product_id)
-            FROM cart_items WHERE shopper_id = $3
-            ON CONFLICT (shopper_id, product_id) DO UPDATE SET quantity = least(cart_items.quantity + excluded.quantity, $4)
-            """,
-            shopper, now * 1000, old, Cart.quantityRange.upperBound
-        )
+    /// Without `lines`, the cart's lines stay behind.
+    /// - Returns: How many items the merge really added.
+    private static func merge(_ old: String, into shopper: String, in connection: PostgresConnection, at now: Int64, lines: Bool) throws -> Int {
+        let merged = lines ? try mergeLines(of: old, into: shopper, in: connection, at: now) : 0
         try connection.execute(
             """
             INSERT INTO recent_searches (shopper_id, query, searched_at)
@@ -218,6 +204,32 @@ struct PostgresJoinCodeStore: JoinCodeStore {
             old, shopper
         )
         try connection.execute("UPDATE orders SET shopper_id = $1 WHERE shopper_id = $2", shopper, old)
+        return merged
+    }
+
+    /// Adds `old`'s cart lines to `shopper`'s; returns how many items that really added (a line
+    /// meets the shopper's at most at the cap).
+    private static func mergeLines(of old: String, into shopper: String, in connection: PostgresConnection, at now: Int64) throws -> Int {
+        let merged = try connection.fetchValue(
+            """
+            SELECT coalesce(sum(least(c.quantity, $3 - coalesce(t.quantity, 0))), 0)::bigint
+            FROM cart_items c JOIN products p ON p.id = c.product_id
+            LEFT JOIN cart_items t ON t.shopper_id = $2 AND t.product_id = c.product_id
+            WHERE c.shopper_id = $1 AND p.active
+            """,
+            old, shopper, Cart.quantityRange.upperBound, as: Int.self
+        ) ?? 0
+        try connection.execute(
+            """
+            INSERT INTO cart_items (shopper_id, product_id, quantity, added_at)
+            SELECT $1, product_id, quantity,
+                   greatest($2::bigint, coalesce((SELECT max(added_at) + 1 FROM cart_items WHERE shopper_id = $1), 0))
+                   + row_number() OVER (ORDER BY added_at, product_id)
+            FROM cart_items WHERE shopper_id = $3
+            ON CONFLICT (shopper_id, product_id) DO UPDATE SET quantity = least(cart_items.quantity + excluded.quantity, $4)
+            """,
+            shopper, now * 1000, old, Cart.quantityRange.upperBound
+        )
         return merged
     }
 }

@@ -88,13 +88,15 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
             // If-Match from that cart never matches this one.
             var version = try SQLiteCartStore.version(in: db, of: code.shopper) + 1
             if let old = current {
-                version = max(version, try SQLiteCartStore.version(in: db, of: old) + 1)
+                let oldVersion = try SQLiteCartStore.version(in: db, of: old)
+                version = max(version, oldVersion + 1)
                 // A cart the browser shares with other devices stays theirs: only a cart of its
-                // own (with its searches) is merged.
+                // own (with its searches) is merged; and a cart never changed (version 0: the
+                // starter cart of a browser stored for its theme or name) holds nothing it chose.
                 let ownsCart = try db.fetchValue(
                     "SELECT NOT EXISTS (SELECT 1 FROM clients WHERE shopper_id = ? AND id <> ? AND spent_at IS NULL)", [old, session.clientID], as: Bool.self
                 ) ?? false
-                if ownsCart { merged = try Self.merge(old, into: code.shopper, in: db, at: now) }
+                if ownsCart { merged = try Self.merge(old, into: code.shopper, in: db, at: now, lines: oldVersion > 0) }
                 if let newClientID {
                     try db.execute(
                         "INSERT INTO clients (id, shopper_id, created_at, last_seen, device) SELECT ?, ?, created_at, ?, device FROM clients WHERE id = ?",
@@ -141,8 +143,34 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
     /// Adds the lines of `old`'s cart to `shopper`'s (after the shopper's own, in their own
     /// order; a product in both gets the two quantities added, clamped), and its recent searches;
     /// gives `shopper` its orders, and its saved delivery details unless `shopper` has its own.
+    /// Without `lines`, the cart's lines stay behind.
     /// - Returns: How many items the merge really added.
-    private static func merge(_ old: String, into shopper: String, in db: Database, at now: Int64) throws -> Int {
+    private static func merge(_ old: String, into shopper: String, in db: Database, at now: Int64, lines: Bool) throws -> Int {
+        let merged = lines ? try mergeLines(of: old, into: shopper, in: db, at: now) : 0
+        try db.execute(
+            "INSERT OR IGNORE INTO recent_searches (shopper_id, query, searched_at) SELECT ?, query, searched_at FROM recent_searches WHERE shopper_id = ?",
+            [shopper, old]
+        )
+        try db.execute(
+            """
+            INSERT OR IGNORE INTO delivery_details (shopper_id, version, saved_at, \(DeliveryDetailsColumns.list))
+            SELECT ?, version, saved_at, \(DeliveryDetailsColumns.list) FROM delivery_details WHERE shopper_id = ?
+            """,
+            [shopper, old]
+        )
+        // Each order stays the record it is, now listed with the shopper's; an intent the
+        // shopper's orders hold too is dropped from the browser's (one order per intent and
+        // shopper). Review intents all go at the join's end; what this keeps apart is app keys.
+        try db.execute(
+            "UPDATE orders SET intent = NULL WHERE shopper_id = ?1 AND intent IN (SELECT intent FROM orders WHERE shopper_id = ?2)",
+            [old, shopper]
+        )
+        try db.execute("UPDATE orders SET shopper_id = ? WHERE shopper_id = ?", [shopper, old])
+        return merged
+    }
+
+    /// Adds `old`'s cart lines to `shopper`'s; returns how many items that really added.
+    private static func mergeLines(of old: String, into shopper: String, in db: Database, at now: Int64) throws -> Int {
         // What the merge will really add: a line meets the shopper's at most at the cap.
         let merged = try db.fetchValue(
             """
@@ -166,25 +194,6 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
             """,
             [shopper, now * 1000, old, Cart.quantityRange.upperBound]
         )
-        try db.execute(
-            "INSERT OR IGNORE INTO recent_searches (shopper_id, query, searched_at) SELECT ?, query, searched_at FROM recent_searches WHERE shopper_id = ?",
-            [shopper, old]
-        )
-        try db.execute(
-            """
-            INSERT OR IGNORE INTO delivery_details (shopper_id, version, saved_at, \(DeliveryDetailsColumns.list))
-            SELECT ?, version, saved_at, \(DeliveryDetailsColumns.list) FROM delivery_details WHERE shopper_id = ?
-            """,
-            [shopper, old]
-        )
-        // Each order stays the record it is, now listed with the shopper's; an intent the
-        // shopper's orders hold too is dropped from the browser's (one order per intent and
-        // shopper). Review intents all go at the join's end; what this keeps apart is app keys.
-        try db.execute(
-            "UPDATE orders SET intent = NULL WHERE shopper_id = ?1 AND intent IN (SELECT intent FROM orders WHERE shopper_id = ?2)",
-            [old, shopper]
-        )
-        try db.execute("UPDATE orders SET shopper_id = ? WHERE shopper_id = ?", [shopper, old])
         return merged
     }
 }
