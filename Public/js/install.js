@@ -140,8 +140,9 @@ function rememberCount() {
 // The offline page: the count last seen, marked as possibly out of date; back online, or
 // once the shop answers again, the address asked for is loaded again.
 function showLastCount() {
-  window.addEventListener('online', () => location.reload());
-  reloadWhenReachable();
+  const askNow = reloadWhenReachable();
+  // A network that flaps fires `online` again and again: the page loads once the shop answers.
+  window.addEventListener('online', askNow);
   const link = cartLink();
   const badge = link && link.querySelector('[data-badge]');
   let last = null;
@@ -163,18 +164,26 @@ function showLastCount() {
 // The shop may come back while the network stayed up (a restart, a tunnel's end), and then no
 // `online` event comes: so the page asks /healthz (two bytes, never kept by a cache or the
 // worker) after 1 s, then less and less often, up to every 30 s (±30 %, so many devices
-// spread out), and loads the address again once the shop answers that it is up.
+// spread out), and loads the address again once the shop answers that it is up. Returns a
+// function that asks at once (one question at a time).
 function reloadWhenReachable() {
   let delay = 1000;
+  let timer = 0;
+  let asking = false;
   const later = () => {
-    setTimeout(ask, delay * (0.7 + Math.random() * 0.6));
+    asking = false;
+    timer = setTimeout(ask, delay * (0.7 + Math.random() * 0.6));
     delay = Math.min(delay * 2, 30000);
   };
   const ask = () => {
+    if (asking) return;
+    asking = true;
+    clearTimeout(timer);
     fetch('/healthz', { cache: 'no-store', credentials: 'omit' })
       .then((answer) => (answer.ok ? location.reload() : later()), later);
   };
   later();
+  return ask;
 }
 
 // ---- Profile: "Install the app" ----------------------------------------------

@@ -13,6 +13,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -199,6 +200,14 @@ def test_the_offline_page_loads_the_address_again_by_itself_once_the_shop_answer
     wait_for(lambda: driver.execute_script("return document.body.dataset.page") == "offline", timeout=10.0,
              what="the offline page for /cart with the shop gone")
     assert driver.execute_script("return navigator.onLine") is True
+    # A network that flaps while the shop is still away: the page stays, not reloaded each time.
+    driver.execute_script("window.quickcartTestMark = true")
+    for _ in range(3):
+        network(driver, online=False)
+        network(driver, online=True)
+    driver.execute_script("window.dispatchEvent(new Event('online'))")
+    time.sleep(1.0)
+    assert driver.execute_script("return window.quickcartTestMark === true"), "the offline page reloaded on an `online` event with the shop away"
     server.start()
     wait_for(lambda: driver.execute_script("return document.body.dataset.page") == "cart", timeout=15.0,
              what="the cart, loaded by itself once the shop answers again")
