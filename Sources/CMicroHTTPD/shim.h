@@ -138,20 +138,21 @@ static inline enum MHD_Result cmhd_count_header(void *cls, enum MHD_ValueKind ki
     totals[0] += key_size + value_size + 4; /* ": " and CRLF, as sent */
     totals[1] += 1;
     if (key_size == 4 && strncasecmp(key, "host", 4) == 0) totals[2] += 1;
-    if (key_size == 0) totals[3] += 1;
+    /* A name that is empty or holds a blank (RFC 9112 §5.1). */
+    if (key_size == 0 || memchr(key, ' ', key_size) != NULL || memchr(key, '\t', key_size) != NULL) totals[3] += 1;
     return MHD_YES;
 }
 
 /// The bytes of `connection`'s request header fields, each counted as sent (`name: value`
 /// and CRLF), with their count in `count`, the number of `Host` fields among them in
-/// `hosts` and of fields without a name in `nameless`: one walk of libmicrohttpd's list, no
-/// text made.
-static inline size_t cmhd_header_bytes(struct MHD_Connection *connection, unsigned int *count, unsigned int *hosts, unsigned int *nameless) {
+/// `hosts` and of malformed fields (see `cmhd_count_header`) in `malformed`: one walk of
+/// libmicrohttpd's list, no text made.
+static inline size_t cmhd_header_bytes(struct MHD_Connection *connection, unsigned int *count, unsigned int *hosts, unsigned int *malformed) {
     size_t totals[4] = { 0, 0, 0, 0 };
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, cmhd_count_header, totals);
     *count = (unsigned int)totals[1];
     *hosts = (unsigned int)totals[2];
-    *nameless = (unsigned int)totals[3];
+    *malformed = (unsigned int)totals[3];
     return totals[0];
 }
 

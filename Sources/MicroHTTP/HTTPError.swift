@@ -41,8 +41,11 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         case missingHost
         /// A request has more than one `Host` field.
         case repeatedHost
-        /// A header line has no field name (`: value`); its connection is closed.
-        case namelessField
+        /// A header field's name is empty (`: value`) or holds a space or tab; its connection
+        /// is closed.
+        case malformedField
+        /// The host (the `Host` field, or an absolute target's) is not `host[:port]`.
+        case malformedHost
         /// The body is larger than the server accepts.
         case bodyTooLarge
         /// The server is stopping.

@@ -37,6 +37,18 @@ enum RequestTargetForm: Equatable {
         )
     }
 
+    /// Whether `text` is an authority as a request names its host: a name, an IPv4 address or
+    /// a bracketed IPv6 one, with an optional port (RFC 3986 §3.2.2), or empty. No user
+    /// information, blank, slash or text outside ASCII.
+    static func isAuthority(_ text: String) -> Bool {
+        text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+            default: "-._~%!$&'()*+,;=:[]".utf8.contains(byte)
+            }
+        }
+    }
+
     /// Where the authority starts after `http://` or `https://` (the scheme in any case), or
     /// `nil` when `bytes` starts with neither.
     private static func endOfScheme(in bytes: [UInt8]) -> Int? {

@@ -97,6 +97,9 @@ extension Server {
         let queryIsUTF8 = decodedQuery.count == query.count
         var headers = Self.headers(on: connection)
         if let hostOfTarget { headers["Host"] = hostOfTarget }
+        if refusal == nil, let host = headers["Host"], !RequestTargetForm.isAuthority(host) {
+            refusal = HTTPError(.badRequest, "The request's host is not a host name, an address or a port.", reason: .malformedHost)
+        }
         let peer = Self.clientAddress(of: connection)
         let request = Request(
             method: HTTPMethod(rawValue: String(cString: method)),
@@ -167,13 +170,16 @@ extension Server {
         if targetLength > configuration.maximumTargetLength {
             return HTTPError(.uriTooLong, "The address is longer than the \(configuration.maximumTargetLength / 1024) KiB this server accepts.", reason: .targetTooLong)
         }
-        var fieldCount: UInt32 = 0, hostCount: UInt32 = 0, namelessCount: UInt32 = 0
-        let headerBytes = cmhd_header_bytes(connection, &fieldCount, &hostCount, &namelessCount)
-        // A line ": value" ends libmicrohttpd's head early: what follows it would be read as
-        // another request on this connection (a front end may have sent it as this one's
-        // fields). So the request is refused, and the connection closed unread.
-        if namelessCount > 0 {
-            return HTTPError(.badRequest, "The request has a header field without a name.", reason: .namelessField, headers: ["Connection": "close"])
+        var fieldCount: UInt32 = 0, hostCount: UInt32 = 0, malformedCount: UInt32 = 0
+        let headerBytes = cmhd_header_bytes(connection, &fieldCount, &hostCount, &malformedCount)
+        // A field a front end may read otherwise (`Content-Length : 3`, which libmicrohttpd
+        // ignores, leaving the body to be read as the next request) or one libmicrohttpd ends
+        // the head at (`: value`, first among the fields): what follows might be read as
+        // another request on this connection. So the request is refused, and the connection closed.
+        if malformedCount > 0 {
+            return HTTPError(
+                .badRequest, "The request has a header field whose name is empty or holds a space.", reason: .malformedField, headers: ["Connection": "close"]
+            )
         }
         if fieldCount > configuration.maximumHeaderFields {
             return HTTPError(.requestHeaderFieldsTooLarge, "The request has more than \(configuration.maximumHeaderFields) header fields.", reason: .headerFieldsTooLarge)

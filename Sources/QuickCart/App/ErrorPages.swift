@@ -74,7 +74,7 @@ struct ErrorPages: Sendable {
         case .malformedAddress: "This address has a mistake in it. Check it, or go back and try the link or button again."
         case .malformedForm: "This form could not be read. Go back and try again."
         case .formNotUTF8: "This form contains characters that could not be read. Go back and try again."
-        case .repeatedLength, .unknownTransferCoding, .missingHost, .repeatedHost, .namelessField: "This request could not be read. Go back and try again."
+        case .repeatedLength, .unknownTransferCoding, .missingHost, .repeatedHost, .malformedField, .malformedHost: "This request could not be read. Go back and try again."
         case .targetTooLong, .headerFieldsTooLarge,
              .tooManyFormFields, .bodyTooLarge, .shuttingDown, .tooManyStreams, .notFound, .methodNotAllowed, .internalError: nil
         }
