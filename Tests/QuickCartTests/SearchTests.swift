@@ -64,6 +64,17 @@ extension ShopTests {
             #expect(!quote.text.contains("<img src=x"), "an attribute-breaking query came back raw")
         }
 
+        @Test("A search is read without bidirectional controls, which would reorder its title and Recent")
+        func bidiControlsAreLeftOut() throws {
+            let browser = try TestShop(inProcess: true).browser()
+            try Self.store(browser)
+            let page = try browser.search("\u{202E}tent\u{2066}")
+            #expect(page.status == 200 && page.productNames.contains(Products.tent), "\(page.summary)")
+            #expect(page.html.first("input") { $0["name"] == "q" }?["value"] == "tent")
+            let later = try browser.get("/search")
+            #expect(!later.text.contains("\u{202E}") && !later.text.contains("\u{2066}"), "a bidirectional control came back")
+        }
+
         @Test("Recent searches: the last five, newest first, without repeats, as links")
         func recentSearches() throws {
             let shop = try TestShop(inProcess: true)

@@ -221,4 +221,9 @@ extension StringProtocol {
     var containsBidiControl: Bool {
         unicodeScalars.contains { $0.properties.isBidiControl }
     }
+
+    /// The text without its bidirectional controls (see ``containsBidiControl``).
+    var removingBidiControls: String {
+        containsBidiControl ? String(String.UnicodeScalarView(unicodeScalars.filter { !$0.properties.isBidiControl })) : String(self)
+    }
 }

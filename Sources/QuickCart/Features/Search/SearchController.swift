@@ -32,7 +32,9 @@ struct SearchController: Sendable {
     /// `GET /search?q=…`. The page reads the session with its cart (one read), then runs the
     /// search as a second statement, and reads the recent searches.
     func show(_ request: ShopRequest) throws -> Response {
-        let query = (request.http.query["q"] ?? "").trimmingWhitespace()
+        // Bidirectional controls find nothing, and in the title or Recent they would reorder the
+        // text around them: a search is read without them.
+        let query = (request.http.query["q"] ?? "").removingBidiControls.trimmingWhitespace()
         if let problem = Self.problem(with: query) {
             return try refuse(query, because: problem, request)
         }
