@@ -170,20 +170,25 @@ function reloadWhenReachable() {
   let delay = 1000;
   let timer = 0;
   let asking = false;
-  const later = () => {
-    asking = false;
-    timer = setTimeout(ask, delay * (0.7 + Math.random() * 0.6));
-    delay = Math.min(delay * 2, 30000);
+  const schedule = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => ask(true), delay * (0.7 + Math.random() * 0.6));
   };
-  const ask = () => {
+  // Only the timer's questions back off: an `online` event's, however many, leave its pace alone.
+  const ask = (backingOff) => {
     if (asking) return;
     asking = true;
     clearTimeout(timer);
     fetch('/healthz', { cache: 'no-store', credentials: 'omit' })
-      .then((answer) => (answer.ok ? location.reload() : later()), later);
+      .then((answer) => (answer.ok ? location.reload() : Promise.reject(new Error('not up'))))
+      .catch(() => {
+        asking = false;
+        if (backingOff) delay = Math.min(delay * 2, 30000);
+        schedule();
+      });
   };
-  later();
-  return ask;
+  schedule();
+  return () => ask(false);
 }
 
 // ---- Profile: "Install the app" ----------------------------------------------
