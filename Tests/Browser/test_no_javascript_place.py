@@ -71,3 +71,21 @@ def test_without_javascript_the_change_comes_back_to_its_row_with_a_notice(serve
     assert notice(driver) == "Removed Trail Running Shoes"
     driver.refresh()
     assert notice(driver) == "", "expected no notice when the page is loaded again"
+
+
+def test_without_javascript_a_control_reached_going_back_up_is_not_under_the_sticky_notice(server, browser):
+    driver = browser(size=(320, 568), javascript=False)
+    driver.get(server.url + "/search?q=a")
+    cards = driver.find_elements(By.CSS_SELECTOR, ".product")
+    name = cards[10].find_element(By.CSS_SELECTOR, ".product__name").text
+    press(driver, f"Add {name} to cart")
+    wait_for(lambda: notice(driver).startswith("Added"), what="the sticky notice after Add")
+    # From the bottom of the page, going back up as Shift+Tab would: each control the browser
+    # scrolls into view stops below the notice (WCAG 2.2 Focus Not Obscured).
+    driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+    for button in reversed(driver.find_elements(By.CSS_SELECTOR, "main .product button")[:10]):
+        driver.execute_script("arguments[0].focus()", button)
+        covered = driver.execute_script(
+            "const n = document.querySelector('main [data-notice]').getBoundingClientRect();"
+            "const b = arguments[0].getBoundingClientRect(); return b.bottom <= n.bottom + 1", button)
+        assert not covered, f"{button.get_attribute('aria-label') or button.text} focused under the sticky notice"
