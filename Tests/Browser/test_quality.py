@@ -52,3 +52,32 @@ def test_every_page_is_valid_html(server):
     result = subprocess.run([str(validator), "--root", str(folder), "--format", "text"],
                             capture_output=True, text=True, timeout=180)
     assert result.returncode == 0, f"expected no Nu HTML checker errors; saw:\n{result.stdout}\n{result.stderr}"
+
+
+def relative_luminance(rgb):
+    def channel(value):
+        value /= 255
+        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+    red, green, blue = (channel(part) for part in rgb)
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def contrast(first, second):
+    lighter, darker = sorted((relative_luminance(first), relative_luminance(second)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_chosen_theme_stands_out_from_the_track_at_three_to_one(server, browser, theme):
+    """WCAG 1.4.11: the visual that says which theme is chosen, against the track beside it."""
+    driver = browser(size=PHONE, dark=theme == "dark")
+    driver.get(server.url + "/profile")
+    ring, track = driver.execute_script(
+        "const chosen = document.querySelector('.choice:has(input:checked)');"
+        "const ring = /inset/.test(getComputedStyle(chosen).boxShadow)"
+        "  ? getComputedStyle(chosen).boxShadow.split(/,(?![^(]*\\))/).find((s) => s.includes('inset')).match(/rgba?\\([^)]*\\)/)[0] : null;"
+        "return [ring, getComputedStyle(chosen.parentElement, '::before').backgroundColor];")
+    assert ring, "the chosen segment has no ring to mark it"
+    parse = lambda text: [float(part) for part in text[text.index("(") + 1:-1].split(",")[:3]]
+    assert "rgba(0, 0, 0, 0)" not in track, "the track has no colour of its own"
+    assert contrast(parse(ring), parse(track)) >= 3.0, f"the chosen segment's ring {ring} on the track {track}"
