@@ -131,6 +131,17 @@ static inline int cmhd_format_address(const struct sockaddr *address, char *buff
     return inet_ntop(address->sa_family, raw, buffer, size) == NULL ? -1 : 0;
 }
 
+/// Whether the `size` bytes at `text` are an HTTP token (RFC 9110 §5.6.2), as a field name must be.
+static inline int cmhd_is_token(const char *text, size_t size) {
+    if (size == 0) return 0;
+    for (size_t index = 0; index < size; index++) {
+        unsigned char byte = (unsigned char)text[index];
+        if ((byte >= 'a' && byte <= 'z') || (byte >= 'A' && byte <= 'Z') || (byte >= '0' && byte <= '9')) continue;
+        if (byte == 0 || strchr("!#$%&'*+-.^_`|~", byte) == NULL) return 0;
+    }
+    return 1;
+}
+
 static inline enum MHD_Result cmhd_count_header(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
                                          const char *value, size_t value_size) {
     (void)kind; (void)value;
@@ -138,14 +149,14 @@ static inline enum MHD_Result cmhd_count_header(void *cls, enum MHD_ValueKind ki
     totals[0] += key_size + value_size + 4; /* ": " and CRLF, as sent */
     totals[1] += 1;
     if (key_size == 4 && strncasecmp(key, "host", 4) == 0) totals[2] += 1;
-    /* A name that is empty or holds a blank (RFC 9112 §5.1). */
-    if (key_size == 0 || memchr(key, ' ', key_size) != NULL || memchr(key, '\t', key_size) != NULL) totals[3] += 1;
+    /* A name that is empty or holds a blank or another byte no token has (RFC 9112 §5.1). */
+    if (!cmhd_is_token(key, key_size)) totals[3] += 1;
     return MHD_YES;
 }
 
 /// The bytes of `connection`'s request header fields, each counted as sent (`name: value`
 /// and CRLF), with their count in `count`, the number of `Host` fields among them in
-/// `hosts` and of malformed fields (see `cmhd_count_header`) in `malformed`: one walk of
+/// `hosts` and of fields whose name is not a token in `malformed`: one walk of
 /// libmicrohttpd's list, no text made.
 static inline size_t cmhd_header_bytes(struct MHD_Connection *connection, unsigned int *count, unsigned int *hosts, unsigned int *malformed) {
     size_t totals[4] = { 0, 0, 0, 0 };

@@ -41,8 +41,8 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         case missingHost
         /// A request has more than one `Host` field.
         case repeatedHost
-        /// A header field's name is empty (`: value`) or holds a space or tab; its connection
-        /// is closed.
+        /// A header field's name is not a token: empty (`: value`), or holding a space, a tab
+        /// or another byte no name may have; its connection is closed.
         case malformedField
         /// The host (the `Host` field, or an absolute target's) is not `host[:port]`.
         case malformedHost

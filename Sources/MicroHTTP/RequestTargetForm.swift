@@ -37,15 +37,34 @@ enum RequestTargetForm: Equatable {
         )
     }
 
-    /// Whether `text` is an authority as a request names its host: a name, an IPv4 address or
-    /// a bracketed IPv6 one, with an optional port (RFC 3986 §3.2.2), or empty. No user
-    /// information, blank, slash or text outside ASCII.
+    /// Whether `text` is an authority as a request names its host: a name or an IPv4 address
+    /// (unreserved characters, sub-delimiters and percent-escapes), or an IPv6 one in
+    /// brackets, then an optional `:` and port digits (RFC 3986 §3.2.2, without user
+    /// information); or empty.
     static func isAuthority(_ text: String) -> Bool {
-        text.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-            default: "-._~%!$&'()*+,;=:[]".utf8.contains(byte)
-            }
+        let bytes = Array(text.utf8)
+        var hostEnd = bytes.endIndex
+        if bytes.first == UInt8(ascii: "[") {
+            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")),
+                  bytes[1..<close].allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }) else { return false }
+            hostEnd = close + 1
+        } else {
+            hostEnd = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
+            guard bytes[..<hostEnd].allSatisfy(isNameByte) else { return false }
+        }
+        let rest = bytes[hostEnd...]
+        return rest.isEmpty || (rest.first == UInt8(ascii: ":") && rest.dropFirst().allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
+    }
+
+    /// A byte of a host name: a letter, a digit, or one of `-._~%!$&'()*+,;=`.
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: "-._~%!$&'()*+,;=".utf8.contains(byte)
         }
     }
 

@@ -178,7 +178,8 @@ extension Server {
         // another request on this connection. So the request is refused, and the connection closed.
         if malformedCount > 0 {
             return HTTPError(
-                .badRequest, "The request has a header field whose name is empty or holds a space.", reason: .malformedField, headers: ["Connection": "close"]
+                .badRequest, "The request has a header field whose name is empty or holds a space or another character no name may have.",
+                reason: .malformedField, headers: ["Connection": "close"]
             )
         }
         if fieldCount > configuration.maximumHeaderFields {

@@ -99,6 +99,9 @@ extension ShopTests {
             let found = try anyone.get("/api/v1/search?q=tents")
             #expect((found.json["products"] as? [[String: Any]])?.first?["id"] as? String == "3" && found.json["query"] as? String == "tents", "\(found)")
             #expect(try anyone.get("/api/v1/search?q=" + String(repeating: "a", count: 101)).problem == "invalid-value")
+            // Bidirectional controls find nothing: the search is read without them, as the web's is.
+            let isolated = try anyone.get("/api/v1/search?q=%E2%80%AEte%E2%81%A6nts%E2%81%A9")
+            #expect(isolated.json["query"] as? String == "tents" && (isolated.json["products"] as? [[String: Any]])?.first?["id"] as? String == "3", "\(isolated)")
             // As the document's schema says: no control character anywhere, the ends too (trimming
             // would hide them), and at most 100 code points as sent.
             for refused in ["%0C", "%0A", "%09", "tents%0D", "%C2%85", "%7F", String(repeating: "e%CC%81", count: 51), String(repeating: "a", count: 100) + "%20"] {

@@ -44,7 +44,8 @@ struct APIShopController: Sendable {
                 .invalidValue, "A search is at most \(SearchController.queryLimit.characters) Unicode code points, without control characters.", field: "q"
             )
         }
-        let query = sent.trimmingWhitespace()
+        // As the web's search reads it: bidirectional controls find nothing.
+        let query = sent.removingBidiControls.trimmingWhitespace()
         let catalog = catalogDisplay.current.catalog
         let found = query.isEmpty ? [] : try productSearch.searchProducts(matching: query, limit: Self.searchLimit).compactMap(catalog.product(id:))
         return APIAnswer.json(capacity: 256 + found.count * 400) { json in
