@@ -82,6 +82,8 @@ extension ShopTests {
         func validation() throws {
             let browser = try TestShop(inProcess: true).browser()
             let form = try browser.get("/checkout")
+            // Where a method delivers, by country name whatever order the shop's file gave.
+            #expect(form.text.contains("Delivers to Canada and United States."), "standard ships to US CA")
             let inputs = form.html.elements("input") { $0["type"] != "hidden" && $0["type"] != "radio" }
             let tokens = Dictionary(inputs.compactMap { input in input["name"].map { ($0, (input["autocomplete"] ?? "", input["type"] ?? "")) } }, uniquingKeysWith: { first, _ in first })
             #expect(tokens["name"]! == ("name", "text") && tokens["email"]! == ("email", "email") && tokens["phone"]! == ("tel", "tel"))

@@ -108,7 +108,7 @@ struct DeliveryMethodChoiceView: MustacheView {
         },
         "freeFrom": .text { choice in choice.method.freeFrom.map { "Free for orders of \($0.formatted) or more." } },
         "where": .text { choice in
-            choice.method.countries.isEmpty ? "Delivers to every country." : "Delivers to " + ListWording.and(choice.method.countries.map { Country.named($0)?.name ?? $0 }) + "."
+            choice.method.countries.isEmpty ? "Delivers to every country." : "Delivers to " + ListWording.and(choice.method.countries.map { Country.named($0)?.name ?? $0 }.sorted()) + "."
         },
         "payment": .text(\.method.payment.instruction),
         "selected": .bool(\.selected),
