@@ -96,6 +96,8 @@ extension ShopTests {
             let field = try #require(html.first("input") { $0["name"] == "q" }, "no search field")
             #expect(field["value"] == query.filter { $0 != "\u{1}" }, "the query should stay in the field")
             #expect(field["aria-invalid"] == "true")
+            // Focus starts in the field, whose name, state and reason a screen reader then reads.
+            #expect(field["autofocus"] != nil, "the refused field does not take focus")
             let problemID = try #require(field["aria-describedby"], "the field names no description")
             let problem = try #require(html.first { $0["id"] == problemID }, "no element #\(problemID)")
             let reason = html.text(of: problem)
