@@ -42,30 +42,24 @@ enum RequestTargetForm: Equatable {
     /// brackets, then an optional `:` and port digits (RFC 3986 §3.2.2, without user
     /// information); or empty.
     static func isAuthority(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        var hostEnd = bytes.endIndex
-        if bytes.first == UInt8(ascii: "[") {
-            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")),
-                  bytes[1..<close].allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }) else { return false }
-            hostEnd = close + 1
+        // Every request asks this of its Host: the field's own bytes are read, not a copy.
+        text.utf8.withContiguousStorageIfAvailable(isAuthority) ?? isAuthority(Array(text.utf8))
+    }
+
+    private static func isAuthority(_ bytes: some RandomAccessCollection<UInt8>) -> Bool {
+        var rest = bytes[...]
+        if rest.first == UInt8(ascii: "[") {
+            guard let close = rest.firstIndex(of: UInt8(ascii: "]")),
+                  rest[rest.index(after: rest.startIndex)..<close].allSatisfy({ PercentEncoding.hexValue($0) != nil || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
+            else { return false }
+            rest = rest[rest.index(after: close)...]
         } else {
-            hostEnd = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
-            guard bytes[..<hostEnd].allSatisfy(isNameByte) else { return false }
+            let hostEnd = rest.firstIndex(of: UInt8(ascii: ":")) ?? rest.endIndex
+            // A name: unreserved characters, percent-escapes and sub-delimiters.
+            guard rest[..<hostEnd].allSatisfy({ PercentEncoding.isUnreserved($0) || "%!$&'()*+,;=".utf8.contains($0) }) else { return false }
+            rest = rest[hostEnd...]
         }
-        let rest = bytes[hostEnd...]
         return rest.isEmpty || (rest.first == UInt8(ascii: ":") && rest.dropFirst().allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-    }
-
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
-    }
-
-    /// A byte of a host name: a letter, a digit, or one of `-._~%!$&'()*+,;=`.
-    private static func isNameByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-        default: "-._~%!$&'()*+,;=".utf8.contains(byte)
-        }
     }
 
     /// Where the authority starts after `http://` or `https://` (the scheme in any case), or

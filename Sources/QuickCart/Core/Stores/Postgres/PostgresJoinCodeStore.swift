@@ -95,14 +95,14 @@ struct PostgresJoinCodeStore: JoinCodeStore {
             guard try connection.fetchValue(
                 "SELECT EXISTS (SELECT 1 FROM clients WHERE id = $1 AND shopper_id = $2 AND spent_at IS NULL)", code.client, code.shopper, as: Bool.self
             ) == true else { return .refused }
+            let oldVersion = try current.flatMap { old in
+                try connection.fetchValue("SELECT cart_version FROM shoppers WHERE id = $1", old, as: Int64.self)
+            } ?? 0
             // Past every version the joining client saw of the cart it leaves, so an app's
             // If-Match from that cart never matches this one.
             let version = try connection.fetchValue(
-                """
-                UPDATE shoppers SET cart_version = greatest(cart_version, coalesce((SELECT cart_version FROM shoppers WHERE id = $2), 0)) + 1
-                WHERE id = $1 RETURNING cart_version
-                """,
-                code.shopper, current, as: Int64.self
+                "UPDATE shoppers SET cart_version = greatest(cart_version, $2) + 1 WHERE id = $1 RETURNING cart_version",
+                code.shopper, oldVersion, as: Int64.self
             ) ?? 0
             var merged = 0
             if let old = current {
@@ -112,10 +112,7 @@ struct PostgresJoinCodeStore: JoinCodeStore {
                 let ownsCart = try connection.fetchValue(
                     "SELECT NOT EXISTS (SELECT 1 FROM clients WHERE shopper_id = $1 AND id <> $2 AND spent_at IS NULL)", old, session.clientID, as: Bool.self
                 ) ?? false
-                if ownsCart {
-                    let changed = try connection.fetchValue("SELECT cart_version > 0 FROM shoppers WHERE id = $1", old, as: Bool.self) ?? false
-                    merged = try Self.merge(old, into: code.shopper, in: connection, at: now, lines: changed)
-                }
+                if ownsCart { merged = try Self.merge(old, into: code.shopper, in: connection, at: now, lines: oldVersion > 0) }
                 if let newClientID {
                     try connection.execute(
                         "INSERT INTO clients (id, shopper_id, created_at, last_seen, device) SELECT $1, $2, created_at, $3, device FROM clients WHERE id = $4",
