@@ -113,6 +113,27 @@ extension ShopTests {
             #expect((Int(opened.header("Retry-After") ?? "") ?? 0) > 0, "\(opened.summary)")
         }
 
+        @Test("A code is read as a keyboard may write it: full-width letters, an en dash, a minus sign or spaces between the groups; nothing else is a code")
+        func codeAsTyped() throws {
+            #expect(JoinCode.normalized("bcdf-ghjk") == "BCDFGHJK")
+            #expect(JoinCode.normalized("ＢＣＤＦ－ＧＨＪＫ") == "BCDFGHJK")
+            #expect(JoinCode.normalized("BCDF\u{2013}GHJK") == "BCDFGHJK")
+            #expect(JoinCode.normalized("BCDF \u{2212} GHJK") == "BCDFGHJK")
+            #expect(JoinCode.normalized("\u{00A0}BCDF\u{2011}ghjk\u{3000}") == "BCDFGHJK")
+            for notACode in ["BCDF-GHJ", "BCDF-GHJKL", "BCDF-GHJA", "BCDF_GHJK", "BCDF-GHJ\u{0301}K", "BCDF-GHJ\u{0000}K", String(repeating: "-", count: 65) + "BCDFGHJK"] {
+                #expect(JoinCode.normalized(notACode) == nil, "\(notACode.unicodeScalars.map { String($0.value, radix: 16) })")
+            }
+
+            let (shop, _, code) = try Self.danaShowsACode(on: .sqlite)
+            defer { shop.stop() }
+            let fullWidth = String(String.UnicodeScalarView(code.unicodeScalars.map { $0 == "-" ? "\u{2013}" : Unicode.Scalar($0.value + 0xFEE0)! }))
+            let laptop = shop.browser()
+            let query = try #require(fullWidth.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            let link = try laptop.get("/join?code=\(query)")
+            #expect(link.status == 200 && link.text.contains("Join <bdi>Dana</bdi>'s cart") && link.text.contains("value=\"\(code)\""), "\(link.summary)")
+            #expect(try laptop.post("/join", form: [("code", fullWidth)]).location?.hasPrefix("/cart?joined=") == true)
+        }
+
         /// A shop on `backend` whose phone, of a shopper named Dana, shows a code.
         static func danaShowsACode(on backend: StoreBackend) throws -> (shop: TestShop, phone: Browser, code: String) {
             let shop = try TestShop(on: backend)

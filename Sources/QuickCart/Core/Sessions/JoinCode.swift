@@ -1,3 +1,5 @@
+import Foundation
+
 /// The codes that bring another device into a shopper's cart: eight letters of RFC 8628's
 /// base-20 alphabet (no vowels, so no words; no look-alikes such as 0/O or 1/I), shown as
 /// `BCDF-GHJK` (two groups of four letters). About 34.6 bits: with five wrong tries per code
@@ -31,16 +33,20 @@ enum JoinCode {
         String(code.prefix(4)) + "-" + String(code.dropFirst(4))
     }
 
-    /// The code a shopper typed, as stored codes are spelled: upper case, without the hyphen and
+    /// The code a shopper typed, as stored codes are spelled: upper case, without hyphens and
     /// spaces; `nil` unless it is eight letters of the alphabet (checked without the store).
+    /// Read as NFKC first, so full-width letters (a Japanese or Chinese keyboard's) are the
+    /// letters they look like, and any dash a keyboard or an autocorrect puts between the
+    /// groups (en dash, minus sign, non-breaking hyphen) is a hyphen.
     static func normalized(_ typed: String) -> String? {
+        // Anything much longer is no code, and is not worth normalizing.
+        guard typed.utf8.count <= 64 else { return nil }
         var letters: [UInt8] = []
-        for byte in typed.utf8 {
-            switch byte {
-            case UInt8(ascii: "-"), UInt8(ascii: " "), UInt8(ascii: "\t"): continue
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): letters.append(byte - 32)
-            default: letters.append(byte)
-            }
+        for scalar in typed.precomposedStringWithCompatibilityMapping.unicodeScalars {
+            if scalar.properties.isWhitespace || scalar.properties.generalCategory == .dashPunctuation || scalar == "\u{2212}" { continue }
+            guard scalar.isASCII else { return nil }
+            let byte = UInt8(scalar.value)
+            letters.append((UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) ? byte - 32 : byte)
             if letters.count > length { return nil }
         }
         guard letters.count == length, letters.allSatisfy(alphabet.contains) else { return nil }
