@@ -68,6 +68,40 @@ struct OrderLifeTests {
         }
     }
 
+    @Test("An order paid by bank transfer is not shipped before it is marked paid; one paid on delivery or in the store may be", arguments: StoreBackend.allCases)
+    func bankTransferShipsOncePaid(backend: StoreBackend) throws {
+        let (location, storage) = try OrderExportTests.open(backend)
+        defer { storage.close() }
+        func place(by method: String) throws -> Int64 {
+            let session = TestSessions.new()
+            let change = try storage.carts.add(productID: try storage.product("camp-mug").id, for: session, at: TestSessions.start)
+            let cart = try #require(try storage.sessions.stored(session)).cart
+            return try storage.carts.placeOrder(
+                OrderPlacement(
+                    intent: .review(cartVersion: change.version), shownLines: OrderPlacement.lines(of: cart),
+                    delivery: try DeliveryStoreTests.delivery(by: method, of: cart.subtotal)
+                ),
+                for: TestSessions.stored(session), at: TestSessions.start
+            ).orderID
+        }
+        let transfer = try place(by: "standard")
+        let refused = OperatorRun(["orders", "mark", String(transfer), "shipped"], database: location.database)
+        #expect(refused.status == 1, "\(refused.report)")
+        #expect(refused.report.contains(
+            "quickcart: order \(transfer) is paid by bank transfer and not marked paid yet; once the money arrives: quickcart orders mark \(transfer) paid"
+        ), "\(refused.report)")
+        #expect(try Self.history(of: transfer, in: storage).map(\.state) == [.placed], "a refused move changes nothing")
+        for state in ["paid", "shipped", "delivered"] {
+            #expect(OperatorRun(["orders", "mark", String(transfer), state], database: location.database).status == 0, "\(state)")
+        }
+        for method in ["express", "pickup"] {
+            let id = try place(by: method)
+            let shipped = OperatorRun(["orders", "mark", String(id), "shipped"], database: location.database)
+            #expect(shipped.status == 0, "\(method): \(shipped.report)")
+        }
+        #expect(OrderState.placed.canMove(to: .shipped, paidBy: nil), "an order placed before checkout asked keeps the rule it had")
+    }
+
     @Test("An unknown order and bad operator text are refused with a message, a non-zero exit and no change", arguments: StoreBackend.allCases)
     func refusals(backend: StoreBackend) throws {
         let (location, storage) = try OrderExportTests.open(backend)

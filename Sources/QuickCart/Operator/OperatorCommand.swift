@@ -90,7 +90,8 @@ public enum OperatorCommand {
                           order as it is placed and each order again when its state changes
                           (JSON: one object per line).
           orders mark     moves order ID on: placed -> paid, shipped or cancelled; paid -> shipped
-                          or cancelled; shipped -> delivered. shipped takes --tracking URL (http or
+                          or cancelled; shipped -> delivered (an order paid by bank transfer is
+                          shipped only once paid). shipped takes --tracking URL (http or
                           https) and --carrier NAME, cancelled takes --reason TEXT, all optional.
                           An impossible move or an unknown order is refused and changes nothing.
           backup FILE     copies the SQLite database to FILE while the shop runs (one consistent

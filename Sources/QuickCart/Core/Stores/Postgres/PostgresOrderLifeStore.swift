@@ -7,23 +7,26 @@ struct PostgresOrderLifeStore: OrderLifeStore {
 
     func move(orderID: Int64, by change: OrderStateChange) throws -> OrderMove {
         try pool.write { connection in
-            guard let shopperID = try connection.fetchValue(
-                "SELECT shopper_id FROM orders WHERE id = $1 FOR UPDATE", orderID, as: String.self
-            ) else { throw OrderMoveError.unknownOrder(orderID) }
+            guard let placed = try connection.fetchOne("SELECT shopper_id, payment FROM orders WHERE id = $1 FOR UPDATE", orderID, map: { row in
+                (shopperID: try row.get(0, as: String?.self), payment: try row.get(1, as: String?.self))
+            }) else { throw OrderMoveError.unknownOrder(orderID) }
             let state = try connection.fetchValue(
                 "SELECT state FROM order_states WHERE order_id = $1 ORDER BY id DESC LIMIT 1", orderID, as: String.self
             )
-            let current = state.flatMap(OrderState.init(rawValue:)) ?? .placed
-            guard current.canMove(to: change.state) else {
-                throw OrderMoveError.notAllowed(orderID: orderID, from: current, to: change.state)
-            }
+            try OrderMoveError.check(
+                orderID: orderID, from: state.flatMap(OrderState.init(rawValue:)) ?? .placed, to: change.state,
+                paidBy: placed.payment.flatMap(DeliveryMethod.Payment.init(rawValue:))
+            )
             // Moves' ids commit in order, as orders' do (see PostgresOrderFeed.orderLockKey).
             _ = try connection.fetchValue("SELECT pg_advisory_xact_lock($1)::text", PostgresOrderFeed.orderLockKey, as: String.self)
             try connection.execute(query: """
                 INSERT INTO order_states (order_id, state, at, carrier, tracking_url, reason)
                 VALUES (\(orderID), \(change.state.rawValue), \(change.at), \(change.carrier), \(change.trackingURL), \(change.reason))
                 """)
-            let liveKey = try connection.fetchValue("SELECT live_key FROM shoppers WHERE id = $1", shopperID, as: String.self) ?? ""
+            // An order whose shopper is gone (its row's ON DELETE SET NULL) tells no one.
+            let liveKey = try placed.shopperID.flatMap {
+                try connection.fetchValue("SELECT live_key FROM shoppers WHERE id = $1", $0, as: String.self)
+            } ?? ""
             if !liveKey.isEmpty {
                 // Sent on commit, to every instance (this one's own operator process included).
                 try connection.execute(
