@@ -38,9 +38,11 @@ def test_a_mark_reaches_the_open_order_page_and_profile(server, browser):
     driver = browser(size=PHONE)
     driver.get(server.url + "/cart")
     number = check_out(driver)
+    # Paid by bank transfer: shipped only once paid.
+    mark(server, number, "paid")
 
     driver.get(server.url + f"/orders/{number}")
-    assert state(driver, number) == "placed"
+    assert state(driver, number) == "paid"
     page_marker(driver)
     wait_for(lambda: server.event_stream_count() > 0, what="the page's event stream to open")
     mark(server, number, "shipped", "--tracking", f"https://track.example/{number}", "--carrier", "Posten")
@@ -102,6 +104,7 @@ def test_the_order_page_is_valid_html_and_accessible(server, browser, tmp_path):
     driver = browser(size=PHONE)
     driver.get(server.url + "/cart")
     number = check_out(driver)
+    mark(server, number, "paid")
     mark(server, number, "shipped", "--tracking", f"https://track.example/{number}?a=1&b=2", "--carrier", "Posten & Co")
     driver.get(server.url + f"/orders/{number}")
     axe = Axe(driver)

@@ -47,6 +47,9 @@ extension ShopTests {
             let cookie = try #require(owner.sessionCookie)
             let stream = try shops[1].browser(cookie: cookie).eventStream(path: "/events?texts")
             #expect(try stream.next().event == "badge" && stream.next().event == "badge-text")
+            // Paid by bank transfer: shipped once paid.
+            #expect(OperatorRun(["orders", "mark", number, "paid"], database: url).status == 0)
+            #expect(try stream.next().description == Self.news(number, .paid))
             let run = OperatorRun(["orders", "mark", number, "shipped", "--tracking", "https://track.example/1"], database: url)
             #expect(run.status == 0, "\(run.report)")
             let start = ContinuousClock.now
