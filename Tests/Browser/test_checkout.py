@@ -56,6 +56,18 @@ def submit_delivery(driver):
     press(driver, "Continue to review")
 
 
+def fix_one_by_one(driver, steps):
+    """Types each (field, value) and sends the form: focus must move to the next wrong field
+    named, and what was typed must stay."""
+    for name, value, next_wrong in steps:
+        element = field(driver, name)
+        element.clear()
+        element.send_keys(value)
+        submit_delivery(driver)
+        wait_for(lambda: focused_name(driver) == next_wrong, what=f"focus on {next_wrong} after fixing {name}")
+        assert field(driver, name).get_attribute("value") == value, f"{name} lost what was typed"
+
+
 def orders_on_profile(shop, driver):
     driver.get(shop.url + "/profile")
     return driver.find_elements(By.CSS_SELECTOR, "li.order")
@@ -76,24 +88,19 @@ def test_a_first_checkout_with_errors_fixed_field_by_field(own_shop, browser, ja
     assert words(driver.find_element(By.ID, name.get_attribute("aria-describedby"))) == "Error: Enter your full name."
 
     # Fixed one by one: each time focus moves to the next wrong field, and what was typed stays.
-    steps = [("name", ADA["name"], "email"), ("email", "ada@", "email"), ("email", ADA["email"], "address_line1"),
-             ("address_line1", ADA["address_line1"], "city"), ("city", ADA["city"], "postal_code"),
-             ("postal_code", ADA["postal_code"], "country")]
-    for name, value, next_wrong in steps:
-        element = field(driver, name)
-        element.clear()
-        element.send_keys(value)
-        submit_delivery(driver)
-        wait_for(lambda: focused_name(driver) == next_wrong, what=f"focus on {next_wrong} after fixing {name}")
-        assert field(driver, name).get_attribute("value") == value, f"{name} lost what was typed"
-        if name == "email" and value == "ada@":
-            assert "Enter an email address like name@example.com." in " ".join(errors(driver))
-    assert field(driver, "name").get_attribute("value") == ADA["name"]
-    fill_delivery(driver, values={}, country="US", method=None)
-    submit_delivery(driver)
-    wait_for(lambda: focused_name(driver) == "method", what="focus on the delivery method")
-    assert errors(driver) == ["Error: Choose how your order is delivered."]
+    # The method comes before the address, which an order collected in the store does without.
+    fix_one_by_one(driver, [("name", ADA["name"], "email"), ("email", "ada@", "email")])
+    assert "Enter an email address like name@example.com." in " ".join(errors(driver))
+    fix_one_by_one(driver, [("email", ADA["email"], "method")])
+    assert "Error: Choose how your order is delivered." in errors(driver)
     fill_delivery(driver, values={}, country=None, method="express")
+    submit_delivery(driver)
+    wait_for(lambda: focused_name(driver) == "address_line1", what="focus on the address once the method is chosen")
+    fix_one_by_one(driver, [("address_line1", ADA["address_line1"], "city"), ("city", ADA["city"], "postal_code"),
+                            ("postal_code", ADA["postal_code"], "country")])
+    assert field(driver, "name").get_attribute("value") == ADA["name"]
+    assert errors(driver) == ["Error: Choose the country."]
+    fill_delivery(driver, values={}, country="US", method=None)
     submit_delivery(driver)
     wait_for(lambda: on_path(driver, "/checkout/review"), what="Review once every field is right")
     text = driver.find_element(By.TAG_NAME, "main").text
@@ -115,6 +122,27 @@ def test_a_first_checkout_with_errors_fixed_field_by_field(own_shop, browser, ja
     wait_for(lambda: "order=" in driver.current_url, what="the confirmation")
     confirmation = driver.find_element(By.ID, "order-confirmation").text
     assert "Awaiting payment" in confirmation and "Express courier to Ada Lovelace" in confirmation, confirmation
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_an_order_collected_in_the_store_asks_no_address(own_shop, browser, javascript):
+    driver = browser(size=PHONE, javascript=javascript)
+    open_delivery(driver, own_shop)
+    address = driver.find_element(By.CSS_SELECTOR, "fieldset.delivery-form__address")
+    assert address.is_displayed()
+    fill_delivery(driver, values={"name": ADA["name"], "email": ADA["email"]}, country=None, method="pickup")
+    wait_for(lambda: not address.is_displayed(), what="the address to go once pick-up is chosen")
+    fill_delivery(driver, values={}, country=None, method="express")
+    wait_for(address.is_displayed, what="the address back for a courier")
+    fill_delivery(driver, values={}, country=None, method="pickup")
+    submit_delivery(driver)
+    wait_for(lambda: on_path(driver, "/checkout/review"), what="Review without an address")
+    text = " ".join(driver.find_element(By.TAG_NAME, "main").text.split())
+    assert "Collected in the store" in text and "Pay in the store when you collect the order." in text, text
+    press(driver, "Place order")
+    wait_for(lambda: "order=" in driver.current_url, what="the confirmation")
+    confirmation = driver.find_element(By.ID, "order-confirmation").text
+    assert "Pick up in store, for Ada Lovelace." in confirmation, confirmation
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])

@@ -76,16 +76,27 @@ struct CheckoutTests {
         }
         var abroad = DeliveryDetails.pickUp
         abroad.country = "CA"
+        abroad.method = "express"
         let refused = await refusal { try await app.checkout(delivery: abroad) }
         if case .invalidValue(let field, _)? = refused {
-            #expect(field == "delivery.method", "picking up in a US store from Canada")
+            #expect(field == "delivery.method", "the US courier to Canada")
         } else {
-            Issue.record("a pick-up from Canada answered \(String(describing: refused))")
+            Issue.record("the US courier to Canada answered \(String(describing: refused))")
+        }
+        var homeless = DeliveryDetails.pickUp
+        homeless.method = "standard"
+        homeless.addressLine1 = ""
+        if case .invalidValue(let field, _)? = await refusal(of: { try await app.checkout(delivery: homeless) }) {
+            #expect(field == "delivery.addressLine1", "a parcel sent without a street address")
+        } else {
+            Issue.record("a parcel without a street address was not refused")
         }
         #expect(try await app.orders().isEmpty, "a refused checkout placed an order")
         let order = try await app.checkout(delivery: .pickUp).order
         #expect(try await app.orders() == [order] && order.state == .placed)
-        #expect(order.delivery?.postalCode == "62701" && order.delivery?.country == "US" && order.delivery?.name == "Dana Reyes", "\(order)")
+        // Collected in the store: the address sent is not where it goes, so the order keeps none.
+        #expect(order.delivery?.postalCode == "" && order.delivery?.addressLine1 == "" && order.delivery?.country == "", "\(order)")
+        #expect(order.delivery?.name == "Dana Reyes" && order.delivery?.email == "dana@example.com", "\(order)")
         let pickUp = try #require(try await app.deliveryMethods().first { $0.code == "pickup" })
         #expect(pickUp.price.minorUnits == 0 && pickUp.countries == ["US"] && pickUp.payment == "in-store")
         #expect(order.deliveryMethod?.code == "pickup" && order.deliveryMethod?.payment == "in-store" && order.deliveryMethod?.howToPay == pickUp.howToPay)

@@ -78,6 +78,40 @@ extension ShopTests {
             #expect(try browser.review().text.contains("$55.95"))
         }
 
+        @Test("An order collected in the store asks no address: Review, the confirmation, the order and Profile say who collects it, and none of them an address")
+        func collectedInTheStore() throws {
+            let browser = try TestShop(inProcess: true).browser()
+            let form = try browser.get("/checkout")
+            #expect(form.html.first("fieldset") { ($0["class"] ?? "").contains("delivery-form__address") } != nil, "\(form.text)")
+            #expect(form.html.first("input") { $0["value"] == "pickup" }?.has("data-collected") == true)
+            #expect(form.html.first("input") { $0["value"] == "standard" }?.has("data-collected") == false)
+            #expect(form.text.contains("You collect the order in the store: no address needed."))
+
+            // A parcel still needs its address.
+            let parcel = try browser.postDelivery(["address_line1": "", "city": "", "postal_code": "", "country": ""])
+            #expect(parcel.status == 400 && parcel.text.contains("Enter the street address."), "\(parcel.summary)")
+            // Collected: none is asked, and one typed before choosing it is not where the order goes.
+            let noAddress = try browser.postDelivery(["address_line1": "", "city": "", "postal_code": "", "country": "", "method": "pickup"])
+            #expect(noAddress.status == 303 && noAddress.location == "/checkout/review", "\(noAddress.summary)")
+            #expect(try browser.postDelivery(["country": "NO", "method": "pickup"]).status == 303, "someone from abroad may collect in the store")
+            let review = try browser.get("/checkout/review")
+            let words = review.html.first("main").map { review.html.text(of: $0) }?.split(whereSeparator: \.isWhitespace).joined(separator: " ") ?? ""
+            #expect(words.contains("Ada Lovelace Collected in the store") && words.contains("Pay in the store when you collect the order."), "\(words)")
+            #expect(!words.contains("12 Analytical Row") && !words.contains("Norway"), "\(words)")
+
+            let placed = try browser.click("Place order", on: review)
+            let location = try #require(placed.location)
+            let profile = try browser.get(String(location.prefix { $0 != "#" }))
+            let confirmation = profile.html.text(of: try #require(profile.html.first { $0["id"] == "order-confirmation" }))
+            #expect(confirmation.contains("Pick up in store, for Ada Lovelace.") && !confirmation.contains("Analytical"), "\(confirmation)")
+            #expect(Self.orders(on: profile).count == 1 && profile.text.contains("Pick up in store, for Ada Lovelace<"), "the order list")
+            let number = String(location.dropFirst("/profile?order=".count).prefix { $0.isNumber })
+            let order = try browser.get("/orders/\(number)")
+            #expect(order.text.contains("Collected in the store") && !order.text.contains("Analytical"), "\(order.text)")
+            // The details saved for next time keep what was typed, address and all.
+            #expect(try browser.get("/profile/delivery").html.first("input") { $0["name"] == "address_line1" }?["value"] == "12 Analytical Row")
+        }
+
         @Test("The Delivery step checks every field on the server: a message each, aria-invalid, aria-describedby, focus on the first; what was typed stays; nothing is saved")
         func validation() throws {
             let browser = try TestShop(inProcess: true).browser()

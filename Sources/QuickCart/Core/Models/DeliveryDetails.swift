@@ -4,11 +4,11 @@
 public struct DeliveryDetails: Sendable, Hashable {
     /// The form's fields, in the order they are asked (and their problems reported).
     public enum Field: String, Sendable, CaseIterable {
-        case name, email, phone
+        case name, email, phone, method
         case addressLine1 = "address_line1", addressLine2 = "address_line2"
         case city, region
         case postalCode = "postal_code"
-        case country, method
+        case country
     }
 
     public var name = ""
@@ -60,8 +60,8 @@ public struct DeliveryDetails: Sendable, Hashable {
 
     /// The longest text each field takes, in characters (and four bytes each, at most).
     public static let maximumLengths: [Field: Int] = [
-        .name: 100, .email: 254, .phone: 30, .addressLine1: 100, .addressLine2: 100, .city: 60, .region: 60, .postalCode: 16,
-        .country: 2, .method: 40,
+        .name: 100, .email: 254, .phone: 30, .method: 40, .addressLine1: 100, .addressLine2: 100, .city: 60, .region: 60,
+        .postalCode: 16, .country: 2,
     ]
 
     /// The value of `field`.
@@ -104,17 +104,33 @@ public struct DeliveryDetails: Sendable, Hashable {
     /// The country's name, or its code when it names none.
     public var countryName: String { Country.named(country)?.name ?? country }
 
+    /// Whether an address is given: a street line (all an order collected in the store may lack).
+    public var hasAddress: Bool { !addressLine1.isEmpty }
+
+    /// The details an order collected in the store keeps: contact and method, no address.
+    public var withoutAddress: DeliveryDetails {
+        var details = DeliveryDetails()
+        details.name = name
+        details.email = email
+        details.phone = phone
+        details.method = method
+        return details
+    }
+
     /// What is wrong, one message per wrong field, in the form's order; empty when the details
-    /// can be used with one of `methods`.
+    /// can be used with one of `methods`. A method the shopper collects in the store
+    /// (``DeliveryMethod/isCollected``) asks no address: what is typed there is checked only
+    /// as text, and a country only for being one.
     public func problems(methods: [DeliveryMethod]) -> [(field: Field, message: String)] {
+        let collected = methods.first { $0.code == method }?.isCollected == true
         var problems: [(field: Field, message: String)] = []
         for field in Field.allCases {
-            if let message = problem(with: field, methods: methods) { problems.append((field, message)) }
+            if let message = problem(with: field, methods: methods, collected: collected) { problems.append((field, message)) }
         }
         return problems
     }
 
-    private func problem(with field: Field, methods: [DeliveryMethod]) -> String? {
+    private func problem(with field: Field, methods: [DeliveryMethod], collected: Bool) -> String? {
         let value = self[field]
         let maximum = Self.maximumLengths[field] ?? 100
         if value.count > maximum || value.utf8.count > maximum * 4 {
@@ -135,22 +151,22 @@ public struct DeliveryDetails: Sendable, Hashable {
                 return "Enter a phone number with digits, spaces and + - ( ) only, or leave it empty."
             }
             return Self.isPhoneNumber(value) ? nil : "Enter the whole phone number, at least \(Self.phoneDigits) digits, or leave it empty."
-        case .addressLine1: return value.isEmpty ? "Enter the street address." : nil
+        case .addressLine1: return value.isEmpty && !collected ? "Enter the street address." : nil
         case .addressLine2, .region: return nil
-        case .city: return value.isEmpty ? "Enter the town or city." : nil
+        case .city: return value.isEmpty && !collected ? "Enter the town or city." : nil
         case .postalCode:
-            if value.isEmpty { return "Enter the postal code." }
+            if value.isEmpty { return collected ? nil : "Enter the postal code." }
             return value.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic && $0.isASCII || ("0"..."9").contains($0) || $0 == " " || $0 == "-" })
                 ? nil : "Enter a postal code with letters, digits, spaces and hyphens only."
         case .country:
-            if value.isEmpty { return "Choose the country." }
-            guard Country.named(value) != nil, methods.contains(where: { $0.delivers(to: value) }) else {
+            if value.isEmpty { return collected ? nil : "Choose the country." }
+            guard Country.named(value) != nil, collected || methods.contains(where: { $0.delivers(to: value) }) else {
                 return "We do not deliver to that country. Choose one from the list."
             }
             return nil
         case .method:
             guard let chosen = methods.first(where: { $0.code == value }) else { return "Choose how your order is delivered." }
-            guard Country.named(country) == nil || chosen.delivers(to: country) else {
+            guard Country.named(country) == nil || chosen.suits(country: country) else {
                 return "\(chosen.name) does not deliver to \(countryName). Choose another way."
             }
             return nil

@@ -55,6 +55,16 @@ public struct DeliveryMethod: Sendable, Hashable, Identifiable {
         self.paymentDetails = paymentDetails
     }
 
+    /// Whether the shopper collects the order in the store, as a method paid in the store
+    /// says (``Payment/inStore``): it needs no address and goes to no country.
+    public var isCollected: Bool { payment == .inStore }
+
+    /// Whether an order whose details name `country` (or none) may go this way: one collected
+    /// in the store may, wherever its shopper lives; otherwise it must deliver there.
+    public func suits(country: String) -> Bool {
+        isCollected || delivers(to: country)
+    }
+
     /// Whether it delivers to the country with ISO code `country`.
     public func delivers(to country: String) -> Bool {
         countries.isEmpty || countries.contains(country)

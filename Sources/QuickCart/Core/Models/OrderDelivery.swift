@@ -9,10 +9,11 @@ public struct OrderDelivery: Sendable, Hashable {
     public var payment: DeliveryMethod.Payment
     public var paymentDetails: String
 
-    /// The delivery of an order to `details` by `method`, for an order of `subtotal`.
+    /// The delivery of an order to `details` by `method`, for an order of `subtotal`; an order
+    /// collected in the store keeps no address (one typed before choosing it is not where it goes).
     public init(details: DeliveryDetails, method: DeliveryMethod, subtotal: Money) {
         self.init(
-            details: details, methodName: method.name, price: method.price(forSubtotal: subtotal), payment: method.payment,
+            details: method.isCollected ? details.withoutAddress : details, methodName: method.name, price: method.price(forSubtotal: subtotal), payment: method.payment,
             paymentDetails: method.paymentDetails
         )
     }
@@ -25,6 +26,9 @@ public struct OrderDelivery: Sendable, Hashable {
         self.payment = payment
         self.paymentDetails = paymentDetails
     }
+
+    /// Whether the shopper collects the order in the store (it has no address).
+    public var isCollected: Bool { payment == .inStore }
 
     /// The instruction for paying: the standard sentence, then the shop's details.
     public var howToPay: String { payment.howToPay(paymentDetails) }

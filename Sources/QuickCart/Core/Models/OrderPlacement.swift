@@ -36,7 +36,7 @@ public struct OrderPlacement: Sendable, Equatable {
     public func deliveryMatches(_ method: DeliveryMethod?, subtotal: Money) -> Bool {
         guard let delivery else { return true }
         guard let method, method.code == delivery.details.method else { return false }
-        return method.price(forSubtotal: subtotal) == delivery.price && method.delivers(to: delivery.details.country)
+        return method.price(forSubtotal: subtotal) == delivery.price && method.suits(country: delivery.details.country)
     }
 
     /// The lines for sale of `cart`, as a page showing it shows them.

@@ -150,7 +150,11 @@ struct APIShopController: Sendable {
     /// Whether a request that sent the delivery details `given` and the `lines` (each `nil`
     /// when not sent) asks for `order`: the same details, the same lines.
     private func asks(for order: Order, given: DeliveryDetails?, lines: [OrderPlacement.ShownLine]?) -> Bool {
-        guard given == nil || given == order.delivery?.details else { return false }
+        if let given {
+            // An order collected in the store kept no address, whatever was sent with it.
+            let kept = order.delivery?.isCollected == true ? given.withoutAddress : given
+            guard kept == order.delivery?.details else { return false }
+        }
         guard let lines else { return true }
         return APICheckoutLines.are(lines, of: order, catalog: catalogDisplay.current.catalog)
     }

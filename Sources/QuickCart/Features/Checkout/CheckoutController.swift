@@ -108,7 +108,7 @@ struct CheckoutController: Sendable {
         guard Int64(clamping: shownDetails) == saved.version else {
             throw reviewAgain(request, "Your delivery details changed since you saw them. Check them below.")
         }
-        guard let method = try methods.deliveryMethods().first(where: { $0.code == saved.details.method && $0.delivers(to: saved.details.country) }) else {
+        guard let method = try methods.deliveryMethods().first(where: { $0.code == saved.details.method && $0.suits(country: saved.details.country) }) else {
             throw reviewAgain(request, to: Self.path + "?check", "That delivery method is no longer offered for your address. Choose another.")
         }
         let delivery = OrderDelivery(details: saved.details, method: method, subtotal: OrderPlacement.subtotal(of: shown))

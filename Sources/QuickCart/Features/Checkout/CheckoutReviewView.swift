@@ -49,6 +49,7 @@ struct DeliveryAddressView: MustacheView {
 
     static let mustacheFields: MustacheFields<DeliveryAddressView> = [
         "name": .text(\.delivery.details.name),
+        "isCollected": .bool(\.delivery.isCollected),
         "addressLine1": .text(\.delivery.details.addressLine1),
         "addressLine2": .text(\.delivery.details.addressLine2),
         "hasAddressLine2": .bool { !$0.delivery.details.addressLine2.isEmpty },

@@ -47,6 +47,7 @@ struct DeliveryFormView: MustacheView {
         "postalCode": .view { $0.field(.postalCode) },
         "country": .view { $0.field(.country) },
         "method": .view { $0.field(.method) },
+        "offersCollection": .bool { $0.methods.contains(where: \.isCollected) },
         "countries": .list { form in
             DeliveryMethod.countries(servedBy: form.methods).map { CountryOptionView(country: $0, selected: $0.code == form.details.country) }
         },
@@ -108,10 +109,12 @@ struct DeliveryMethodChoiceView: MustacheView {
         },
         "freeFrom": .text { choice in choice.method.freeFrom.map { "Free for orders of \($0.formatted) or more." } },
         "where": .text { choice in
-            choice.method.countries.isEmpty ? "Delivers to every country." : "Delivers to " + ListWording.and(choice.method.countries.map { Country.named($0)?.name ?? $0 }.sorted()) + "."
+            choice.method.isCollected ? "You collect the order in the store: no address needed."
+                : choice.method.countries.isEmpty ? "Delivers to every country." : "Delivers to " + ListWording.and(choice.method.countries.map { Country.named($0)?.name ?? $0 }.sorted()) + "."
         },
         "payment": .text(\.method.payment.instruction),
         "selected": .bool(\.selected),
+        "isCollected": .bool(\.method.isCollected),
         "isFirst": .bool(\.isFirst),
     ]
 }

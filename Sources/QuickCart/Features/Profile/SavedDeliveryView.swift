@@ -8,6 +8,7 @@ struct SavedDeliveryView: MustacheView {
 
     static let mustacheFields: MustacheFields<SavedDeliveryView> = [
         "name": .text(\.details.name),
+        "hasAddress": .bool(\.details.hasAddress),
         "addressLine1": .text(\.details.addressLine1),
         "addressLine2": .text(\.details.addressLine2),
         "hasAddressLine2": .bool { !$0.details.addressLine2.isEmpty },
