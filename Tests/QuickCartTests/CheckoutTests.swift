@@ -93,6 +93,8 @@ extension ShopTests {
             // Collected: none is asked, and one typed before choosing it is not where the order goes.
             let noAddress = try browser.postDelivery(["address_line1": "", "city": "", "postal_code": "", "country": "", "method": "pickup"])
             #expect(noAddress.status == 303 && noAddress.location == "/checkout/review", "\(noAddress.summary)")
+            let saved = try browser.get("/profile").text
+            #expect(saved.contains("<p class=\"review__address\">Ada Lovelace</p>") && !saved.contains("<br><br>"), "Profile's saved details without an address")
             #expect(try browser.postDelivery(["country": "NO", "method": "pickup"]).status == 303, "someone from abroad may collect in the store")
             let review = try browser.get("/checkout/review")
             let words = review.html.first("main").map { review.html.text(of: $0) }?.split(whereSeparator: \.isWhitespace).joined(separator: " ") ?? ""
