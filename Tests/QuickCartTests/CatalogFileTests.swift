@@ -112,6 +112,10 @@ struct CatalogFileTests {
     @Test("Text that is not a catalog at all is refused as such", arguments: [
         ("Hello, this is a letter.\nRegards\n", "line 1: this is not a catalog file"),
         ("<html><body>catalog</body></html>", "line 1: this is not a catalog file"),
+        // A spreadsheet's CSV in many European languages, and a tab-separated export.
+        ("slug;name;category;price\nx;X;Y;1\n", "line 1: this file separates its columns with semicolons; QuickCart reads commas: save it again as “CSV UTF-8 (comma delimited)”, or as JSON"),
+        ("Slug\tName\tCategory\tPrice\nx\tX\tY\t1\n", "line 1: this file separates its columns with tabs; QuickCart reads commas"),
+        ("slug;name\nx;X\n", "line 1: this is not a catalog file"),
         ("", "the file is empty"),
         ("   \n\n", "the file is empty"),
         ("{\"slug\": \"x\"}", "line 1: a JSON catalog is an array of product objects"),

@@ -173,10 +173,7 @@ enum TableFile {
         guard let header = records.first else { return [] }
         let names = header.fields.map { $0.trimmingWhitespace(newlines: false).lowercased() }
         if !schema.signature.allSatisfy(names.contains) {
-            problems.append(Problem(
-                line: 1, field: nil,
-                message: "this is not a \(schema.kind) file: its first line must be a CSV header naming the columns (\(schema.requiredFields.sorted().joined(separator: ", ")) at least), or the file a JSON array of objects"
-            ))
+            problems.append(Problem(line: 1, field: nil, message: Self.notAHeader(names, schema: schema)))
             return []
         }
         var seen: Set<String> = []
@@ -206,6 +203,19 @@ enum TableFile {
             for (name, index) in known { values.values[name] = (CSV.cellValue(record.fields[index]), record.line) }
             return values
         }
+    }
+
+    /// Why a first line of `names` is no header of `schema`: a file whose columns are
+    /// separated by semicolons (a spreadsheet's CSV in many European languages) or tabs is told
+    /// so, with what to do.
+    private static func notAHeader(_ names: [String], schema: Schema) -> String {
+        for (separator, said) in [(";", "semicolons"), ("\t", "tabs")] where names.count == 1 {
+            let split = names[0].split(separator: separator, omittingEmptySubsequences: false).map { $0.trimmingWhitespace(newlines: false) }
+            if schema.signature.allSatisfy(split.contains) {
+                return "this file separates its columns with \(said); QuickCart reads commas: save it again as “CSV UTF-8 (comma delimited)”, or as JSON"
+            }
+        }
+        return "this is not a \(schema.kind) file: its first line must be a CSV header naming the columns (\(schema.requiredFields.sorted().joined(separator: ", ")) at least), or the file a JSON array of objects"
     }
 
     private static func jsonRecords(_ text: String, schema: Schema, problems: inout [Problem]) -> [Record] {
