@@ -1,7 +1,8 @@
 /// Where and how an order goes: the web's Delivery step, as checkout's `delivery` member.
 ///
 /// The server checks it by the web's rules (a readable name, an email, an address in a
-/// country the chosen method serves) and answers
+/// country the chosen method serves; no address for a method paid `in-store`, whose order the
+/// shopper collects in the store and which keeps none) and answers
 /// ``QuickCartError/invalidValue(field:problem:)`` naming the field at fault
 /// (`delivery.postalCode`). Details sent with a checkout are not saved on the shopper; an order
 /// placed without them uses the shopper's saved ones.
@@ -17,15 +18,17 @@ public struct DeliveryDetails: Hashable, Sendable, Codable {
     /// State, province or county; optional where the country has none.
     public var region: String
     public var postalCode: String
-    /// An ISO 3166-1 alpha-2 code (`"US"`) that the chosen method serves.
+    /// An ISO 3166-1 alpha-2 code (`"US"`) that the chosen method serves (any, or none, for one
+    /// collected in the store).
     public var country: String
     /// The code of one of the shop's delivery methods (`"standard"`).
     public var method: String
 
-    /// Details with every field given; the optional ones may be left empty.
+    /// Details with every field given; the optional ones may be left empty, and the address
+    /// (`addressLine1`, `city`, `postalCode`, `country`) for a method paid `in-store`.
     public init(
-        name: String, email: String, phone: String = "", addressLine1: String, addressLine2: String = "",
-        city: String, region: String = "", postalCode: String, country: String, method: String
+        name: String, email: String, phone: String = "", addressLine1: String = "", addressLine2: String = "",
+        city: String = "", region: String = "", postalCode: String = "", country: String = "", method: String
     ) {
         self.name = name
         self.email = email

@@ -97,6 +97,10 @@ struct CheckoutTests {
         // Collected in the store: the address sent is not where it goes, so the order keeps none.
         #expect(order.delivery?.postalCode == "" && order.delivery?.addressLine1 == "" && order.delivery?.country == "", "\(order)")
         #expect(order.delivery?.name == "Dana Reyes" && order.delivery?.email == "dana@example.com", "\(order)")
+        // An app need send no address for it.
+        _ = try await app.addLine(productID: try await app.product(named: DemoProducts.tent).id)
+        let collected = try await app.checkout(delivery: DeliveryDetails(name: "Dana Reyes", email: "dana@example.com", method: "pickup")).order
+        #expect(collected.deliveryMethod?.code == "pickup" && collected.delivery?.name == "Dana Reyes", "\(collected)")
         let pickUp = try #require(try await app.deliveryMethods().first { $0.code == "pickup" })
         #expect(pickUp.price.minorUnits == 0 && pickUp.countries == ["US"] && pickUp.payment == "in-store")
         #expect(order.deliveryMethod?.code == "pickup" && order.deliveryMethod?.payment == "in-store" && order.deliveryMethod?.howToPay == pickUp.howToPay)
