@@ -109,6 +109,19 @@ struct CatalogFileTests {
         ])
     }
 
+    @Test("A minified JSON file's problems name the object as well as its line, which would all be line 1")
+    func minifiedJSON() {
+        let minified = #"[{"slug":"a","name":"A","category":"C","price":"1"},{"slug":"b","name":"B","category":"C","price":"x","colour":"red"},{"slug":"a","name":"A2","category":"C","price":"2"},7]"#
+        #expect(Self.problems(minified) == [
+            "line 1, product 2, colour: unknown field “colour”; the fields are slug, name, summary, category, price, image, icon, featured, active",
+            "line 1, product 2, price: “x” is not a price: write dollars with up to two decimals, like 24.50, at most 1000000.00",
+            "line 1, product 3, slug: “a” is already used by product 1",
+            "line 1, product 4: each element of the array must be an object",
+        ])
+        // One object a line: the line says which, as before.
+        #expect(Self.problems("[\n{\"slug\":\"a\",\"name\":\"A\",\"category\":\"C\",\"price\":\"x\"}\n]") == ["line 2, price: “x” is not a price: write dollars with up to two decimals, like 24.50, at most 1000000.00"])
+    }
+
     @Test("Text that is not a catalog at all is refused as such", arguments: [
         ("Hello, this is a letter.\nRegards\n", "line 1: this is not a catalog file"),
         ("<html><body>catalog</body></html>", "line 1: this is not a catalog file"),

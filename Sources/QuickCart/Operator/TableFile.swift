@@ -31,13 +31,24 @@ enum TableFile {
         /// The column (CSV) or member (JSON), when the problem is in one.
         let field: String?
         let message: String
+        /// The object the problem is in ("product 2"), when its line does not tell it apart.
+        var item: Item? = nil
 
         var description: String {
             var place: [String] = []
             if let line { place.append("line \(line)") }
+            if let item { place.append(item.description) }
             if let field { place.append(field) }
             return place.isEmpty ? message : place.joined(separator: ", ") + ": " + message
         }
+    }
+
+    /// An object of a JSON array by its place: "product 2".
+    struct Item: Equatable, CustomStringConvertible {
+        let noun: String
+        /// 1-based.
+        let number: Int
+        var description: String { "\(noun) \(number)" }
     }
 
     /// Every problem of a file that cannot be imported.
@@ -57,6 +68,9 @@ enum TableFile {
         /// Required fields whose column the file lacks (or whose JSON value had the wrong type):
         /// reported once, not again as missing.
         var absent: Set<String> = []
+        /// The object's place in a JSON array ("product 2") when the file has several objects on
+        /// one line (minified), where a line alone would not say which one is wrong.
+        var item: Item? = nil
     }
 
     static let maximumBytes = 16 << 20
@@ -101,14 +115,17 @@ enum TableFile {
         case .failure(let failure): return .failure(failure)
         }
         var rows: [Row] = []
-        var keyLines: [String: Int] = [:]
+        var keyPlaces: [String: String] = [:]
         for record in records {
-            guard let row = check(record, &problems) else { continue }
+            let checked = problems.count
+            let row = check(record, &problems)
+            for index in checked..<problems.count where problems[index].item == nil { problems[index].item = record.item }
+            guard let row else { continue }
             let rowKey = key(row)
-            if let earlier = keyLines[rowKey] {
-                problems.append(Problem(line: record.line, field: keyField, message: "“\(rowKey)” is already used on line \(earlier)"))
+            if let earlier = keyPlaces[rowKey] {
+                problems.append(Problem(line: record.line, field: keyField, message: "“\(rowKey)” is already used \(earlier)", item: record.item))
             } else {
-                keyLines[rowKey] = record.line
+                keyPlaces[rowKey] = record.item.map { "by \($0)" } ?? "on line \(record.line)"
             }
             rows.append(row)
         }
@@ -116,14 +133,17 @@ enum TableFile {
     }
 
     /// The rows checked from a file's records, or its problems in file order (problems of one
-    /// line in the order of its fields); a file of no rows is a problem too.
+    /// line in the order of its fields, of a minified file's line in the order of its objects); a
+    /// file of no rows is a problem too.
     static func result<Row>(_ rows: [Row], problems: [Problem], schema: Schema) -> Result<[Row], Failure> {
         var problems = problems
         if rows.isEmpty, problems.isEmpty {
             problems.append(Problem(line: nil, field: nil, message: "the file lists no \(schema.itemNoun)s"))
         }
         guard problems.isEmpty else {
-            let ordered = problems.enumerated().sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }
+            let ordered = problems.enumerated().sorted {
+                ($0.element.line ?? 0, $0.element.item?.number ?? 0, $0.offset) < ($1.element.line ?? 0, $1.element.item?.number ?? 0, $1.offset)
+            }
             return .failure(Failure(problems: ordered.map(\.element)))
         }
         return .success(rows)
@@ -233,22 +253,25 @@ enum TableFile {
             ))
             return []
         }
-        return elements.compactMap { element in
+        // Several objects on one line (a minified file): problems name the object too.
+        let minified = Set(elements.map(\.line)).count < elements.count
+        return elements.enumerated().compactMap { index, element in
+            let item = minified ? Item(noun: schema.itemNoun, number: index + 1) : nil
             guard case .object(let members, let line) = element else {
-                problems.append(Problem(line: element.line, field: nil, message: "each element of the array must be an object"))
+                problems.append(Problem(line: element.line, field: nil, message: "each element of the array must be an object", item: item))
                 return nil
             }
-            var values = Record(line: line)
+            var values = Record(line: line, item: item)
             for member in members {
                 let name = member.name
                 // An unknown or repeated member is reported, and the object's other members
                 // still checked, so one run shows every problem.
                 guard schema.fields.contains(name) else {
-                    problems.append(Problem(line: member.line, field: name, message: "unknown field “\(name)”; the fields are \(schema.fields.joined(separator: ", "))"))
+                    problems.append(Problem(line: member.line, field: name, message: "unknown field “\(name)”; the fields are \(schema.fields.joined(separator: ", "))", item: item))
                     continue
                 }
                 guard values.values[name] == nil else {
-                    problems.append(Problem(line: member.line, field: name, message: "the field appears twice in one object"))
+                    problems.append(Problem(line: member.line, field: name, message: "the field appears twice in one object", item: item))
                     continue
                 }
                 switch member.value {
@@ -258,7 +281,7 @@ enum TableFile {
                 case .null where !schema.requiredFields.contains(name): break
                 default:
                     let kind = schema.numberFields.contains(name) ? "a string or number like \"24.50\"" : schema.flagFields.contains(name) ? "true or false" : "a string"
-                    problems.append(Problem(line: member.line, field: name, message: "must be \(kind)"))
+                    problems.append(Problem(line: member.line, field: name, message: "must be \(kind)", item: item))
                     // Reported here: the row's check must not call it missing too.
                     values.absent.insert(name)
                 }
