@@ -31,6 +31,22 @@ struct DeliveryStoreTests {
         OrderDelivery(details: details(method: code), method: try method(code, sourceLocation: sourceLocation), subtotal: subtotal)
     }
 
+    @Test("A method collected in the store asks no address and delivers nowhere: its countries are not ones parcels go to")
+    func collectedMethod() {
+        let pickup = DeliveryMethod(code: "pickup", name: "Pick up", price: .zero, countries: ["US"], payment: .inStore)
+        let post = DeliveryMethod(code: "post", name: "Post", price: .zero, countries: ["CA"], payment: .bankTransfer)
+        #expect(DeliveryMethod.countries(servedBy: [pickup, post]).map(\.code) == ["CA"])
+        let toTheStoresCountry = Self.details(country: "US", method: "post").problems(methods: [pickup, post])
+        #expect(toTheStoresCountry.first { $0.field == .country }?.message == "We do not deliver to that country. Choose one from the list.")
+        #expect(Self.details(country: "NO", method: "pickup").problems(methods: [pickup, post]).isEmpty, "anyone may collect")
+        var nowhere = Self.details(method: "pickup").withoutAddress
+        #expect(nowhere.problems(methods: [pickup, post]).isEmpty && !nowhere.hasAddress)
+        nowhere.method = "post"
+        #expect(nowhere.problems(methods: [pickup, post]).map(\.field) == [.addressLine1, .city, .postalCode, .country], "a parcel needs its address")
+        let order = OrderDelivery(details: Self.details(method: "pickup"), method: pickup, subtotal: .zero)
+        #expect(order.isCollected && order.details == Self.details(method: "pickup").withoutAddress, "the order keeps no address")
+    }
+
     @Test("A new shop has the demo's delivery methods in order; an import replaces them whole, exactly", arguments: StoreBackend.allCases)
     func methods(backend: StoreBackend) throws {
         let location = try backend.makeLocation()

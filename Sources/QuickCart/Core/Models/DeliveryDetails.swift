@@ -160,7 +160,7 @@ public struct DeliveryDetails: Sendable, Hashable {
                 ? nil : "Enter a postal code with letters, digits, spaces and hyphens only."
         case .country:
             if value.isEmpty { return collected ? nil : "Choose the country." }
-            guard Country.named(value) != nil, collected || methods.contains(where: { $0.delivers(to: value) }) else {
+            guard Country.named(value) != nil, collected || methods.contains(where: { !$0.isCollected && $0.delivers(to: value) }) else {
                 return "We do not deliver to that country. Choose one from the list."
             }
             return nil

@@ -79,10 +79,12 @@ public struct DeliveryMethod: Sendable, Hashable, Identifiable {
     /// The whole instruction for paying: the standard sentence, then the shop's details.
     public var howToPay: String { payment.howToPay(paymentDetails) }
 
-    /// The countries every method of `methods` serves between them, by name.
+    /// The countries the methods of `methods` deliver to between them, by name (those
+    /// collected in the store deliver nowhere).
     public static func countries(servedBy methods: [DeliveryMethod]) -> [Country] {
-        if methods.contains(where: \.countries.isEmpty) { return Country.all }
-        let codes = Set(methods.flatMap(\.countries))
+        let delivering = methods.filter { !$0.isCollected }
+        if delivering.contains(where: \.countries.isEmpty) { return Country.all }
+        let codes = Set(delivering.flatMap(\.countries))
         return Country.all.filter { codes.contains($0.code) }
     }
 }
