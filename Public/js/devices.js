@@ -1,7 +1,7 @@
 // Continue on another device, live. Without it the code page says how long the code lasts as
 // of its loading, and Profile lists a device that joined the next time it is opened. With it:
-//   · the code page counts down ("expires in 9 minutes", then seconds), and says when the
-//     code has expired;
+//   · the code page counts down ("expires in 9 minutes", then seconds), and when the code has
+//     expired takes it off the page and says so;
 //   · the device that showed a code hears at once when another device joined with it, from
 //     the live badge's stream (`event: device-joined`, handed on as `quickcart:device-joined`),
 //     with a Sign it out button that posts like every form.
@@ -9,36 +9,36 @@
 import { announce } from './page.js';
 
 export function start() {
-  startCountdown();
+  const navigation = performance.getEntriesByType ? performance.getEntriesByType('navigation')[0] : null;
+  startCountdown(navigation ? navigation.responseStart : 0);
+  // A page morphed in (a new code shown in place, the page re-read) brings its own count.
+  document.addEventListener('quickcart:morphed', () => startCountdown(performance.now()));
   document.addEventListener('quickcart:device-joined', (event) => showJoined(event.detail));
 }
 
-function startCountdown() {
-  const holder = document.querySelector('[data-expires-at]');
+let countdown = 0;
+
+// Counts down the seconds the server said were left (`data-seconds-left`), from `answered`
+// (when it said so, on the page's clock): the device's own clock, which may be off, is never
+// read. At the end, the code, its QR code and link go, as on the page the server then shows.
+function startCountdown(answered) {
+  clearTimeout(countdown);
+  const holder = document.querySelector('[data-seconds-left]');
   const words = holder && holder.querySelector('[data-expires-in]');
   if (!words) return;
-  const expiresAt = Number(holder.dataset.expiresAt) * 1000;
-  // The server's clock decided the expiry; the page counts from what it said was left.
-  const left = parseLeft(words.textContent);
-  const end = left === null ? expiresAt : Date.now() + left;
+  const end = answered + Number(holder.dataset.secondsLeft) * 1000;
   const tick = () => {
-    const ms = end - Date.now();
+    const ms = end - performance.now();
     if (ms <= 0) {
+      for (const part of document.querySelectorAll('[data-live-code]')) part.hidden = true;
       holder.textContent = 'This code has expired. Show a new code.';
       announce(holder.textContent);
       return;
     }
     words.textContent = wording(ms);
-    setTimeout(tick, ms > 60000 ? ms % 60000 || 60000 : 1000);
+    countdown = setTimeout(tick, ms > 60000 ? ms % 60000 || 60000 : 1000);
   };
   tick();
-}
-
-// "10 minutes", "1 minute", "less than a minute" as the server wrote them, in milliseconds.
-function parseLeft(text) {
-  const minutes = /^(\d+) minutes?$/.exec(text.trim());
-  if (minutes) return Number(minutes[1]) * 60000;
-  return text.trim() === 'less than a minute' ? 59000 : null;
 }
 
 function wording(ms) {

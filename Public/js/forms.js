@@ -134,7 +134,8 @@ export function start(live) {
           history.replaceState(history.state, '', here.pathname + here.search);
         }
         restore();
-        if (message) say(message);
+        const undo = placeUndo();
+        if (message) say(message, undo ? `${message}. Undo available.` : message);
       })
       .catch(() => showError(form, submitter, 0, '', unsent));
   }
@@ -227,7 +228,25 @@ export function start(live) {
   // answers Undo with "That can no longer be undone."
   function keepUndo(doc) {
     const shown = document.querySelector('main [data-notice-undo]');
-    if (shown) doc.querySelector('main').prepend(doc.importNode(shown, true));
+    if (!shown) return;
+    const copy = doc.importNode(shown, true);
+    const row = shown.closest('li[id]');
+    const there = row && doc.getElementById(row.id);
+    if (there) there.append(copy);
+    else doc.querySelector('main').prepend(copy);
+  }
+
+  // Remove's Undo floats above the message, but in the Tab order it comes right after where
+  // focus went (the end of the next row, or the heading of a cart now empty), not nine stops
+  // away at the top of the page. Returns it, or null when the page shows none.
+  function placeUndo() {
+    const undo = document.querySelector('main [data-notice-undo]');
+    const focused = document.activeElement;
+    if (!undo || !focused || focused.localName === 'main' || !focused.closest('main')) return undo;
+    const row = focused.closest('li[id]');
+    if (row) row.append(undo);
+    else focused.after(undo);
+    return undo;
   }
 
   function morphPage(doc) {
@@ -259,7 +278,8 @@ export function start(live) {
   function placeOf(form, submitter) {
     const active = document.activeElement;
     const control = active && active !== document.body && form.contains(active) ? active : null;
-    const row = form.closest('li[id]');
+    // Undo may sit in a row it does not belong to (placeUndo): its place is the row it puts back.
+    const row = form.closest('[data-notice-undo]') ? null : form.closest('li[id]');
     const siblings = row ? Array.from(row.parentElement.children).filter((r) => r.id) : [];
     const at = siblings.indexOf(row);
     return {
@@ -420,9 +440,10 @@ export function start(live) {
   let messageBox = null;
   let messageTimer = 0;
 
-  // Shown for the eyes (aria-hidden), spoken through the polite live region.
-  function say(text) {
-    announce(text);
+  // Shown for the eyes (aria-hidden), spoken through the polite live region (`spoken`, when
+  // it says more than the eyes need: the Undo beside the message is seen).
+  function say(text, spoken = text) {
+    announce(spoken);
     if (!messageBox) {
       messageBox = document.createElement('div');
       messageBox.className = 'flash';

@@ -27,7 +27,7 @@ export function start() {
 
   // This tab's root is its current link's address: deeper than it, the root is no longer
   // where the tab was left; the other tabs left at their roots lead there.
-  const current = nav.querySelector('a.tab[aria-current="page"]');
+  const current = nav.querySelector('a.tab[aria-current]');
   if (current && addressOf(current) !== here) store.remove(ROOTED + tab);
   for (const link of nav.querySelectorAll('a.tab[data-tab]')) {
     const root = link === current ? null : store.get(ROOTED + link.dataset.tab);
@@ -49,7 +49,7 @@ export function start() {
     if (to.origin !== location.origin) return;
     const address = to.pathname + to.search;
 
-    if (link.getAttribute('aria-current') === 'page') {
+    if (link.hasAttribute('aria-current')) {
       store.removeWhere((name) => name.startsWith(`${PLACE}${tab}:`));
       store.set(ROOTED + tab, address);
       if (address === here) {

@@ -15,13 +15,14 @@ def shown_message(driver):
         "const m = document.querySelector('.flash.flash--visible'); return m ? m.textContent.trim() : ''")
 
 
-def press_and_hear(driver, name, message, timeout=5.0):
-    """Presses the button `name` and waits until the live region says `message`, which it
-    must then also show on screen."""
+def press_and_hear(driver, name, message, timeout=5.0, heard=None):
+    """Presses the button `name` and waits until the live region says `message` (or `heard`,
+    where it says more than the screen), which it must then also show on screen."""
+    heard = heard or message
     driver.execute_script("document.getElementById('live-status').textContent = ''")
     press(driver, name)
-    wait_for(lambda: spoken(driver) == message, timeout=timeout,
-             what=f"the live region to say {message!r} after pressing {name!r} (it says {spoken(driver)!r})")
+    wait_for(lambda: spoken(driver) == heard, timeout=timeout,
+             what=f"the live region to say {heard!r} after pressing {name!r} (it says {spoken(driver)!r})")
     assert shown_message(driver) == message, \
         f"expected the message {message!r} on screen after pressing {name!r}, saw {shown_message(driver)!r}"
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from axe_selenium_python import Axe
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from checkout_steps import ADA, check_out, field, fill_delivery, on_path
 from conftest import BINARY, PHONE, ROOT, QuickCartServer
@@ -302,3 +303,38 @@ def test_the_checkout_pages_fit_from_320_px_to_desktop(own_shop, browser, width)
     place = driver.find_element(By.CSS_SELECTOR, ".review__place button")
     assert place.size["height"] >= 44 and place.size["width"] >= 200, f"Place order is too small to tap: {place.size}"
     driver.save_screenshot(str(ROOT / ".build" / "screenshots" / f"checkout-review-{width}.png"))
+
+
+# Where the field an error-summary link leads to sits, with the top of its label (a group's
+# legend) and the band of the screen no bar covers: the root's scroll padding is the bars'.
+SUMMARY_TARGET = """
+const target = document.getElementById(arguments[0]);
+const heading = (target.closest('.field') || target.closest('fieldset')).querySelector('.field__label, legend');
+const root = getComputedStyle(document.documentElement);
+return {heading: heading.getBoundingClientRect().top, field: target.getBoundingClientRect().bottom,
+        top: parseFloat(root.scrollPaddingTop), bottom: innerHeight - parseFloat(root.scrollPaddingBottom)};
+"""
+
+
+@pytest.mark.parametrize("size, text", [((320, 568), 100), (PHONE, 100), (PHONE, 200), ((640, 360), 100), ((1280, 720), 100)],
+                         ids=["320", "phone", "phone-text-200", "640x360", "1280"])
+def test_without_javascript_an_error_summary_link_shows_the_fields_label_and_error(own_shop, browser, size, text):
+    """WCAG 3.3.1: following a summary link, an ordinary #fragment without JavaScript, shows the
+    field with its label, hint and error above it (the field was scrolled to the very top, all
+    three out of sight), and the field clear of the tab bar."""
+    driver = browser(size=size, javascript=False)
+    driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16 * text // 100, "fixed": 13 * text // 100}})
+    open_delivery(driver, own_shop)
+    submit_delivery(driver)
+    wait_for(lambda: len(errors(driver)) == 7, what="the refused form")
+    targets = [link.get_attribute("href").split("#")[1] for link in driver.find_elements(By.CSS_SELECTOR, ".error-summary a")]
+    assert len(targets) == 7, targets
+    hidden = []
+    for target in targets:
+        driver.execute_script("scrollTo(0, 0)")
+        driver.find_element(By.CSS_SELECTOR, f'.error-summary a[href="#{target}"]').send_keys(Keys.ENTER)
+        wait_for(lambda: driver.execute_script("return location.hash") == f"#{target}", what=f"the link to #{target} followed")
+        place = driver.execute_script(SUMMARY_TARGET, target)
+        if place["heading"] < place["top"] - 1 or place["field"] > place["bottom"] + 1:
+            hidden.append(f"#{target}: {place}")
+    assert not hidden, "fields whose label or error is off screen, or which are under the bar:\n" + "\n".join(hidden)

@@ -193,3 +193,29 @@ def test_without_javascript_a_code_joins_and_a_device_signs_out_everywhere_else(
     wait_for(lambda: "Signed out everywhere else" in phone.page_source, what="the phone saying so")
     laptop.get(shop.url + "/profile")
     assert "Sam" not in laptop.page_source
+
+
+def test_the_countdown_counts_the_servers_seconds_and_takes_an_expired_code_away(shop, browser):
+    """WCAG 2.2.1: what the page says is left is true. With 50 s left the server writes "less
+    than a minute"; the countdown goes from the seconds it said were left, never from 59. At the
+    end the code, its QR code and its link leave the page (and the Tab order), and that is said."""
+    phone = browser(size=PHONE)
+    show_code(phone, shop)
+    try:
+        shop.clock.write_text(str(10 * 60 - 50))
+        phone.get(shop.url + "/profile/code")
+        shown = wait_for(lambda: re.fullmatch(r"(\d+) seconds", phone.find_element(By.CSS_SELECTOR, "[data-expires-in]").text),
+                         what="the countdown in seconds")
+        assert int(shown.group(1)) <= 50, f"the page says {shown.group(0)} are left; the server gave the code 50"
+
+        shop.clock.write_text(str(10 * 60 - 3))
+        phone.get(shop.url + "/profile/code")
+        assert phone.find_element(By.CSS_SELECTOR, "[data-join-code]").is_displayed()
+        wait_for(lambda: "This code has expired" in phone.find_element(By.CSS_SELECTOR, "main").text, timeout=8,
+                 what="the code said to have expired within its last 3 seconds")
+        still = [part.get_attribute("class") for part in phone.find_elements(By.CSS_SELECTOR, "[data-join-code], figure.join-qr, figure.join-qr a")
+                 if part.is_displayed()]
+        assert not still, f"the expired code is still on the page: {still}"
+        assert "This code has expired" in phone.execute_script("return document.getElementById('live-status').textContent")
+    finally:
+        shop.clock.write_text("0")

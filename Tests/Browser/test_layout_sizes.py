@@ -119,9 +119,8 @@ def test_at_320px_no_page_scrolls_sideways_and_the_code_field_shows_the_whole_co
     assert hidden <= 0, f"the code field hides {hidden} px of “{code}” at 320 px"
 
 
-@pytest.mark.parametrize("size", [SMALL, PHONE, TABLET], ids=["320", "phone", "tablet"])
-def test_max_10_leaves_remove_on_the_steppers_line(server, browser, size):
-    driver = browser(size=size, javascript=False)
+def raise_the_shoes_to_the_limit(driver, server):
+    """The demo cart's first row, Trail Running Shoes, raised from 1 to the cart's limit of 10."""
     driver.get(server.url + "/cart")
     def quantity():
         return driver.find_element(By.CSS_SELECTOR, ".cart-item [data-quantity]").get_attribute("textContent")
@@ -130,6 +129,12 @@ def test_max_10_leaves_remove_on_the_steppers_line(server, browser, size):
         wait_for(lambda: quantity() == str(shown), what=f"quantity {shown}")
         press(driver, "Increase quantity of Trail Running Shoes")
     wait_for(lambda: quantity() == "10", what="quantity 10")
+
+
+@pytest.mark.parametrize("size", [SMALL, PHONE, TABLET], ids=["320", "phone", "tablet"])
+def test_max_10_leaves_remove_on_the_steppers_line(server, browser, size):
+    driver = browser(size=size, javascript=False)
+    raise_the_shoes_to_the_limit(driver, server)
     row = driver.find_element(By.CSS_SELECTOR, ".cart-item")
     assert row.find_element(By.CSS_SELECTOR, "[data-quantity]").get_attribute("textContent") == "10"
     stepper = rect(driver, row.find_element(By.CSS_SELECTOR, ".stepper"))
@@ -138,6 +143,34 @@ def test_max_10_leaves_remove_on_the_steppers_line(server, browser, size):
     assert same_line(stepper, remove) and same_line(stepper, hint), \
         f"at {size[0]} px “Max 10” pushed Remove off the stepper's line: stepper {stepper}, hint {hint}, Remove {remove}"
     assert hint["right"] <= remove["left"] and stepper["right"] <= hint["left"], "the three overlap"
+    assert remove["right"] <= rect(driver, row)["right"], f"at {size[0]} px Remove runs out of its row: {remove}"
+
+
+@pytest.mark.parametrize("text", [150, 200])
+def test_at_320px_with_large_text_the_carts_controls_stay_in_their_rows(server, browser, text):
+    """1.4.10 Reflow: with the browser's text at 150% or 200%, a row at the limit (stepper,
+    “Max 10”, Remove) and one below it keep every control inside the row and the screen;
+    what does not fit beside the stepper goes under it."""
+    driver = browser(size=SMALL, javascript=False)
+    raise_the_shoes_to_the_limit(driver, server)
+    driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16 * text // 100, "fixed": 13 * text // 100}})
+    driver.get(server.url + "/cart")
+    width = driver.execute_script("return Math.max(innerWidth, document.documentElement.scrollWidth)")
+    assert width <= SMALL[0], f"the cart is {width} px wide at 320 px with text at {text}%"
+    rows = driver.find_elements(By.CSS_SELECTOR, ".cart-item")
+    assert len(rows) >= 2 and rows[0].find_elements(By.CSS_SELECTOR, ".stepper__hint"), "expected the shoes at the limit and another row"
+    for row in rows:
+        box = rect(driver, row)
+        name = row.find_element(By.CSS_SELECTOR, ".cart-item__name").text
+        parts = [row.find_element(By.CSS_SELECTOR, ".stepper")] + row.find_elements(By.CSS_SELECTOR, ".stepper__hint") \
+            + [row.find_element(By.CSS_SELECTOR, ".cart-item__remove .button")]
+        shown = [rect(driver, part) for part in parts]
+        for part, place in zip(parts, shown):
+            assert box["left"] <= place["left"] and place["right"] <= box["right"], \
+                f"{part.text or part.get_attribute('aria-label')!r} of {name} leaves its row at {text}%: {place} in {box}"
+        for index, first in enumerate(shown):
+            for second in shown[index + 1:]:
+                assert overlap(first, second) == 0, f"the controls of {name} overlap at {text}%: {shown}"
 
 
 def test_the_top_bar_stays_put_between_long_and_short_pages_on_a_desktop_with_scroll_bars(server, browser):

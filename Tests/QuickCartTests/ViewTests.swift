@@ -39,7 +39,7 @@ import Testing
             preferences.tabOrder = ["profile", "home", "search"]
             return LayoutView(
                 title: "Title <&>", tab: tab, preferences: preferences, assets: pages.assets, shop: pages.shop,
-                tabs: pages.tabBar.views(current: tab, order: preferences.tabOrder, places: [.search: "/search?q=a&b"]), cartCount: 120,
+                tabs: pages.tabBar.views(current: tab, atRoot: true, order: preferences.tabOrder, places: [.search: "/search?q=a&b"]), cartCount: 120,
                 layoutToggle: session ? (sidebar ? pages.layoutToggles.sidebar : pages.layoutToggles.bar) : nil,
                 csrf: session ? "0123abcd" : "", returnTo: "/search?q=%3C"
             )
@@ -65,13 +65,17 @@ import Testing
     func madeOnceBarIsTheBarOfEachPage() throws {
         let bar = try Fixture().pages.tabBar
         for current in [nil] + TabBar.TabID.allCases {
-            let once = bar.views(current: current, order: [], places: [:])
-            // The standard order spelled out takes the path that makes the bar for the page.
-            let made = bar.views(current: current, order: bar.movableTabIDs, places: [.search: "/search"])
-            #expect(once.map(\.tab.id) == made.map(\.tab.id))
-            #expect(once.map(\.isCurrent) == made.map(\.isCurrent))
-            #expect(once.map(\.path.string) == made.map(\.path.string))
-            #expect(once.filter(\.isCurrent).map(\.tab.id) == (current.map { [$0] } ?? []))
+            for atRoot in [true, false] {
+                let once = bar.views(current: current, atRoot: atRoot, order: [], places: [:])
+                // The standard order spelled out takes the path that makes the bar for the page.
+                let made = bar.views(current: current, atRoot: atRoot, order: bar.movableTabIDs, places: [.search: "/search"])
+                #expect(once.map(\.tab.id) == made.map(\.tab.id))
+                #expect(once.map(\.isCurrent) == made.map(\.isCurrent))
+                #expect(once.map(\.isCurrentPage) == made.map(\.isCurrentPage))
+                #expect(once.map(\.path.string) == made.map(\.path.string))
+                #expect(once.filter(\.isCurrent).map(\.tab.id) == (current.map { [$0] } ?? []))
+                #expect(once.filter(\.isCurrentPage).map(\.tab.id) == (atRoot ? current.map { [$0] } ?? [] : []))
+            }
         }
     }
 

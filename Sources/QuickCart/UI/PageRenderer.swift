@@ -17,6 +17,13 @@ struct PageRenderer: Sendable {
         var status: HTTPStatus = .ok
         /// The offline page, whose badge count is not known (``LayoutView/isOffline``).
         var isOffline = false
+
+        /// Whether the page is its tab's root (`/search?q=tent` is Search's), not a page
+        /// deeper in the tab's section (`/checkout` in Cart's).
+        var isTabRoot: Bool {
+            guard let tab else { return false }
+            return returnTo.prefix { $0 != "?" && $0 != "#" } == tab.path
+        }
     }
 
     let templates: PageTemplates
@@ -63,7 +70,7 @@ struct PageRenderer: Sendable {
             preferences: preferences,
             assets: assets,
             shop: shop,
-            tabs: tabBar.views(current: page.tab, order: preferences.tabOrder, places: places),
+            tabs: tabBar.views(current: page.tab, atRoot: page.isTabRoot, order: preferences.tabOrder, places: places),
             cartCount: page.cartCount,
             layoutToggle: session.map { _ in preferences.usesSidebar ? layoutToggles.sidebar : layoutToggles.bar },
             csrf: session?.csrfToken ?? "",

@@ -100,25 +100,31 @@ public struct TabBar: Sendable {
     /// The tabs in the order the bar shows them.
     public let tabs: [Tab]
     /// The bar as most pages show it, in the standard order with every tab leading to its
-    /// root: made once for each current tab, at ``rootBarIndex(_:)``.
+    /// root: made once for each current tab, on its root and deeper, at ``rootBarIndex(_:atRoot:)``.
     private let rootBars: [[TabItemView]]
 
     /// A bar of `tabs`, in that order.
     public init(tabs: [Tab]) {
         self.tabs = tabs
-        rootBars = ([nil] + TabID.allCases).map { current in Self.views(of: tabs, current: current, places: [:]) }
+        rootBars = [Self.views(of: tabs, current: nil, atRoot: true, places: [:])]
+            + TabID.allCases.flatMap { current in
+                [true, false].map { atRoot in Self.views(of: tabs, current: current, atRoot: atRoot, places: [:]) }
+            }
     }
 
     /// Where the bar for `current` is among ``rootBars``: `nil` first, then the tabs in their
-    /// declared order (a switch: `allCases` would make an array on every page).
-    private static func rootBarIndex(_ current: TabID?) -> Int {
+    /// declared order, each on its root and then deeper (a switch: `allCases` would make an
+    /// array on every page).
+    private static func rootBarIndex(_ current: TabID?, atRoot: Bool) -> Int {
+        let tab: Int
         switch current {
-        case nil: 0
-        case .home: 1
-        case .search: 2
-        case .cart: 3
-        case .profile: 4
+        case nil: return 0
+        case .home: tab = 0
+        case .search: tab = 1
+        case .cart: tab = 2
+        case .profile: tab = 3
         }
+        return 1 + 2 * tab + (atRoot ? 0 : 1)
     }
 
     /// QuickCart's tabs in their standard order.
@@ -160,22 +166,24 @@ public struct TabBar: Sendable {
         tabs.filter { $0.role != .prominent }.map(\.id.rawValue)
     }
 
-    /// The tabs as the tab bar shows them, with `current` marked. `places` maps a tab to the
-    /// address it was last left at, which its link returns to; the current tab's link always
-    /// leads to the tab's root, as on iOS.
-    func views(current: TabID?, order: [String], places: [TabID: String]) -> [TabItemView] {
+    /// The tabs as the tab bar shows them, with `current` marked: as the page shown when
+    /// `atRoot` (the page is the tab's root, whatever its query), as the section the page is in
+    /// when not (Checkout in Cart, an order in Profile). `places` maps a tab to the address it
+    /// was last left at, which its link returns to; the current tab's link always leads to the
+    /// tab's root, as on iOS.
+    func views(current: TabID?, atRoot: Bool, order: [String], places: [TabID: String]) -> [TabItemView] {
         if order.isEmpty, places.isEmpty {
-            return rootBars[Self.rootBarIndex(current)]
+            return rootBars[Self.rootBarIndex(current, atRoot: atRoot)]
         }
-        return Self.views(of: arranged(by: order), current: current, places: places)
+        return Self.views(of: arranged(by: order), current: current, atRoot: atRoot, places: places)
     }
 
-    private static func views(of tabs: [Tab], current: TabID?, places: [TabID: String]) -> [TabItemView] {
+    private static func views(of tabs: [Tab], current: TabID?, atRoot: Bool, places: [TabID: String]) -> [TabItemView] {
         tabs.map { tab in
             let isCurrent = tab.id == current
             // Most tabs lead to their root: its bytes are made already.
             let place = isCurrent ? nil : places[tab.id].flatMap { $0 == tab.path ? nil : MustacheText($0) }
-            return TabItemView(tab: tab, isCurrent: isCurrent, path: place ?? tab.printed.path)
+            return TabItemView(tab: tab, isCurrent: isCurrent, isCurrentPage: isCurrent && atRoot, path: place ?? tab.printed.path)
         }
     }
 }
@@ -186,6 +194,9 @@ public struct TabBar: Sendable {
 struct TabItemView: MustacheView {
     let tab: TabBar.Tab
     let isCurrent: Bool
+    /// Whether the page shown is the current tab's own: its link is then `aria-current="page"`;
+    /// deeper in the tab's section, `"true"` (the link is not the page shown).
+    let isCurrentPage: Bool
     /// Where the link leads: the tab's root, or where the tab was last left.
     let path: MustacheText
 
@@ -194,7 +205,7 @@ struct TabItemView: MustacheView {
         "title": .text(\.tab.printed.title),
         "path": .text(\.path),
         "icon": .text(\.tab.printed.icon),
-        "current": .bool(\.isCurrent),
+        "current": .text { $0.isCurrent ? ($0.isCurrentPage ? "page" : "true") : nil },
         "prominent": .bool { $0.tab.role == .prominent },
     ]
 }

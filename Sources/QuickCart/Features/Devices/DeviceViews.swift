@@ -9,9 +9,9 @@ struct DeviceCodeView: PageView {
     let link: String?
     /// The QR code, as SVG made here (``QRCode``): safe to place unescaped.
     let qrSVG: String?
-    /// When the code stops working, for the countdown (seconds since 1970) and its words.
-    let expiresAt: Int64
-    let expiresInText: String
+    /// Seconds the code had left when the page was made, by the server's clock: its words,
+    /// and the countdown's start (a device's own clock may be minutes off).
+    let secondsLeft: Int64
     /// What became of the last code, when there is no live one ("used", "expired", "void").
     let endedText: String?
 
@@ -21,8 +21,8 @@ struct DeviceCodeView: PageView {
         "code": .text { $0.code ?? "" },
         "link": .text { $0.link ?? "" },
         "qrSVG": .text { $0.qrSVG ?? "" },
-        "expiresAt": .int { Int($0.expiresAt) },
-        "expiresInText": .text(\.expiresInText),
+        "secondsLeft": .int { Int($0.secondsLeft) },
+        "expiresInText": .text { DevicesController.minutesText($0.secondsLeft) },
         "hasEnded": .bool { $0.endedText != nil },
         "endedText": .text(\.endedText),
     ]

@@ -48,20 +48,20 @@ struct DevicesController: Sendable {
         try Self.refuseRenewedCookie(request)
         let session = request.session
         let stored = session.isStored ? try joinCodes.newestCode(ofClient: session.clientID) : nil
-        var content = DeviceCodeView(code: nil, link: nil, qrSVG: nil, expiresAt: 0, expiresInText: "", endedText: nil)
+        var content = DeviceCodeView(code: nil, link: nil, qrSVG: nil, secondsLeft: 0, endedText: nil)
         if let stored {
             if stored.usedAt != nil {
-                content = DeviceCodeView(code: nil, link: nil, qrSVG: nil, expiresAt: 0, expiresInText: "", endedText: "Your last code was used: another device joined.")
+                content = DeviceCodeView(code: nil, link: nil, qrSVG: nil, secondsLeft: 0, endedText: "Your last code was used: another device joined.")
             } else if stored.expiresAt <= request.now || stored.wrongTries > JoinCode.allowedWrongTries {
                 let ended = stored.expiresAt <= request.now ? "Your last code expired." : "Your last code was void after too many wrong tries."
-                content = DeviceCodeView(code: nil, link: nil, qrSVG: nil, expiresAt: 0, expiresInText: "", endedText: ended)
+                content = DeviceCodeView(code: nil, link: nil, qrSVG: nil, secondsLeft: 0, endedText: ended)
             } else {
                 let code = sessionManager.joinCode(nonce: stored.nonce)
                 let link = link(for: code, request)
                 content = DeviceCodeView(
                     code: JoinCode.display(code), link: link,
                     qrSVG: QRCode.svg(for: link, label: "QR code of the link to join this cart"),
-                    expiresAt: stored.expiresAt, expiresInText: Self.minutesText(stored.expiresAt - request.now), endedText: nil
+                    secondsLeft: stored.expiresAt - request.now, endedText: nil
                 )
             }
         }
