@@ -195,6 +195,22 @@ struct PhotoTests {
         #expect(again.output.hasSuffix("no changes\n"), "\(again.output)")
     }
 
+    @Test("A minified JSON catalog gives each product its own photo, and none to a product that names none")
+    func minifiedPhotos() throws {
+        let workspace = try CatalogImportTests.Workspace()
+        try Self.write(try ImageProcessor.solidImage(width: 640, height: 480, format: .jpeg), to: workspace.media + "/chair.jpg")
+        try Self.write(try ImageProcessor.solidImage(width: 400, height: 400, format: .png), to: workspace.media + "/table.png")
+        let run = workspace.run(["catalog", "import", try workspace.file("minified.json", #"""
+            [{"slug":"camp-chair","name":"Camp Chair","category":"Camping","price":"45.00","image":"chair.jpg"},{"slug":"camp-table","name":"Camp Table","category":"Camping","price":"65.00","image":"table.png"},{"slug":"camp-stool","name":"Camp Stool","category":"Camping","price":"25.00"}]
+            """#)])
+        #expect(run.status == 0, "\(run.report)")
+        let storage = try workspace.open()
+        defer { storage.close() }
+        #expect(try storage.product("camp-chair").image?.fileName == "chair.jpg")
+        #expect(try storage.product("camp-table").image?.fileName == "table.png")
+        #expect(try storage.product("camp-stool").image == nil)
+    }
+
     @Test("With the originals kept, importing the catalog's own export makes generated/ again (as the README's Backups say)")
     func thumbnailsMadeAgain() throws {
         let workspace = try CatalogImportTests.Workspace()

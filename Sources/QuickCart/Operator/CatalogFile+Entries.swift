@@ -2,11 +2,12 @@ extension CatalogFile {
     /// The icon of a product in a category none of whose products names one.
     static let fallbackIcon = "cart"
 
-    /// The rows as an import stores them, with their processed photos (by row line).
+    /// The rows as an import stores them, with their processed photos (by slug: a file's slugs
+    /// are unique, where its lines are not, a minified JSON file's being all on line 1).
     ///
     /// A row without an icon keeps its product's stored icon; a new product gets its
     /// category's icon (the first one named in the file, else stored), else ``fallbackIcon``.
-    static func entries(_ rows: [Row], images: [Int: ProductImage], stored: [Product]) -> [CatalogEntry] {
+    static func entries(_ rows: [Row], images: [String: ProductImage], stored: [Product]) -> [CatalogEntry] {
         let storedBySlug = Dictionary(stored.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
         var categoryIcons: [String: String] = [:]
         for row in rows {
@@ -19,7 +20,7 @@ extension CatalogFile {
             CatalogEntry(
                 slug: row.slug, name: row.name, summary: row.summary, category: row.category, price: row.price,
                 icon: row.icon ?? storedBySlug[row.slug]?.icon ?? categoryIcons[row.category] ?? fallbackIcon,
-                isFeatured: row.isFeatured, isActive: row.isActive, image: images[row.line]
+                isFeatured: row.isFeatured, isActive: row.isActive, image: images[row.slug]
             )
         }
     }

@@ -180,11 +180,11 @@ public enum OperatorCommand {
         }
         // Every photo was checked with the file (its thumbnails made then); now they are written.
         var problems: [CatalogFile.Problem] = []
-        var madeImages: [Int: ProductImage] = [:]
+        var madeImages: [String: ProductImage] = [:]
         for row in rows {
             guard let fileName = row.image else { continue }
             switch images.process(fileName: fileName, write: !invocation.dryRun) {
-            case .success(let made): madeImages[row.line] = made
+            case .success(let made): madeImages[row.slug] = made
             case .failure(let problem): problems.append(CatalogFile.Problem(line: row.line, field: "image", message: problem.message))
             }
         }
