@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTesting
 import Testing
 
@@ -340,6 +341,44 @@ extension ShopTests {
             let moved = try browser.click("Place order", on: stale)
             #expect(moved.location == "/checkout/review?changed")
             #expect(NoticeTests.notice(on: try NoticeTests.next(browser, after: moved, path: "/checkout/review"))?.contains("Your delivery details changed") == true)
+        }
+
+        @Test("A method that changed how it is paid since Review places nothing: a pick-up now sent asks for the address, a parcel now collected is reviewed again")
+        func methodChangedKind() throws {
+            let shop = try TestShop(inProcess: true)
+            let browser = shop.browser()
+            func importMethods(standard: String, pickup: String) throws {
+                let path = shop.directory.path + "/delivery-\(UUID().uuidString).csv"
+                try Data("""
+                    code,name,price,countries,free_from,payment,payment_details
+                    standard,Standard shipping,6.95,US CA,100,\(standard),
+                    pickup,Pick up in store,0,US,,\(pickup),
+                    """.utf8).write(to: URL(fileURLWithPath: path))
+                let run = OperatorRun(["delivery", "import", path], database: shop.directory.path + "/quickcart.sqlite")
+                #expect(run.status == 0, "\(run.report)")
+            }
+            // Reviewed as a pick-up without an address; the shop then sends "pickup" by post.
+            #expect(try browser.postDelivery(["address_line1": "", "city": "", "postal_code": "", "country": "", "method": "pickup"]).status == 303)
+            let collected = try browser.get("/checkout/review")
+            try importMethods(standard: "bank-transfer", pickup: "bank-transfer")
+            let refused = try browser.click("Place order", on: collected)
+            #expect(refused.status == 303 && refused.location == "/checkout?check", "the Delivery step, to give the address: \(refused.summary)")
+            #expect(try browser.get("/checkout?check").text.contains("Enter the street address."))
+            #expect(Self.orders(on: try browser.get("/profile")).isEmpty, "an order to be sent was placed without an address")
+
+            // Reviewed as a parcel to an address; the shop then makes "standard" a pick-up.
+            #expect(try browser.postDelivery().status == 303)
+            let sent = try browser.get("/checkout/review")
+            #expect(sent.text.contains("12 Analytical Row"))
+            try importMethods(standard: "in-store", pickup: "in-store")
+            let moved = try browser.click("Place order", on: sent)
+            #expect(moved.location == "/checkout/review?changed", "\(moved.summary)")
+            let again = try NoticeTests.next(browser, after: moved, path: "/checkout/review?changed")
+            #expect(NoticeTests.notice(on: again) == "How your order is delivered or paid changed since you saw it. Check it below.", "\(again.summary)")
+            #expect(again.text.contains("Collected in the store") && !again.text.contains("12 Analytical Row"))
+            #expect(Self.orders(on: try browser.get("/profile")).isEmpty, "a parcel was placed as collected without a new Review")
+            #expect(try browser.click("Place order", on: again).status == 303, "placed once reviewed again")
+            #expect(Self.orders(on: try browser.get("/profile")).count == 1)
         }
 
         @Test("An import this instance has not taken yet refuses Place order: the notice names the new price, Review shows it, then it places")

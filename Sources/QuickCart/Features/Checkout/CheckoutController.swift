@@ -108,8 +108,18 @@ struct CheckoutController: Sendable {
         guard Int64(clamping: shownDetails) == saved.version else {
             throw reviewAgain(request, "Your delivery details changed since you saw them. Check them below.")
         }
-        guard let method = try methods.deliveryMethods().first(where: { $0.code == saved.details.method && $0.suits(country: saved.details.country) }) else {
+        let methods = try methods.deliveryMethods()
+        guard let method = methods.first(where: { $0.code == saved.details.method && $0.suits(country: saved.details.country) }) else {
             throw reviewAgain(request, to: Self.path + "?check", "That delivery method is no longer offered for your address. Choose another.")
+        }
+        // A delivery import may have changed how the method is paid since Review, and with it
+        // whether the order is collected or sent: what Review said is then not what would be
+        // placed. (A Review page from before it said how is checked by the details alone.)
+        if let shownPayment = request.http.form["payment"], shownPayment != method.payment.rawValue {
+            throw reviewAgain(request, "How your order is delivered or paid changed since you saw it. Check it below.")
+        }
+        guard saved.details.problems(methods: methods).isEmpty else {
+            throw reviewAgain(request, to: Self.path + "?check", "Your delivery details need a change for that delivery method.")
         }
         let delivery = OrderDelivery(details: saved.details, method: method, subtotal: OrderPlacement.subtotal(of: shown))
         do {

@@ -27,6 +27,7 @@ struct CheckoutReviewView: PageView {
         "shownLines": .text { ShownLinesField.encode(OrderPlacement.lines(of: $0.cart)) },
         "deliveryCents": .text { String($0.delivery.price.cents) },
         "detailsVersion": .text { String($0.detailsVersion) },
+        "payment": .text(\.delivery.payment.rawValue),
         "changed": .bool(\.changed),
     ]
 }
