@@ -43,6 +43,15 @@ struct DeliveryStoreTests {
         #expect(nowhere.problems(methods: [pickup, post]).isEmpty && !nowhere.hasAddress)
         nowhere.method = "post"
         #expect(nowhere.problems(methods: [pickup, post]).map(\.field) == [.addressLine1, .city, .postalCode, .country], "a parcel needs its address")
+        // An address a parcel would refuse, typed before choosing the pick-up (the form hides
+        // it then): not refused, and not kept; what a parcel could use is kept.
+        var hidden = Self.details(country: "US", method: "pickup")
+        hidden.postalCode = "１２３４５〒"
+        hidden.addressLine2 = "Flat\u{202E}2"
+        #expect(hidden.problems(methods: [pickup, post]).isEmpty)
+        let kept = hidden.keepingUsableAddress(for: [pickup, post])
+        #expect(kept.postalCode == "" && kept.addressLine2 == "" && kept.country == "" && kept.addressLine1 == "12 Analytical Row" && kept.city == "Portland")
+        #expect(hidden.keepingUsableAddress(for: [post]) == hidden, "kept whole when the method is no pick-up")
         let order = OrderDelivery(details: Self.details(method: "pickup"), method: pickup, subtotal: .zero)
         #expect(order.isCollected && order.details == Self.details(method: "pickup").withoutAddress, "the order keeps no address")
     }

@@ -117,12 +117,30 @@ public struct DeliveryDetails: Sendable, Hashable {
         return details
     }
 
+    /// The fields of the address, which an order collected in the store does without.
+    public static let addressFields: Set<Field> = [.addressLine1, .addressLine2, .city, .region, .postalCode, .country]
+
+    /// Whether the chosen method, among `methods`, is one the shopper collects in the store.
+    func isCollected(among methods: [DeliveryMethod]) -> Bool {
+        methods.first { $0.code == method }?.isCollected == true
+    }
+
+    /// The details as they are saved for `methods`: for a method collected in the store, an
+    /// address field a parcel would refuse is left empty rather than refused (the form hides
+    /// the address then, so its message could not be seen), the rest kept for a later parcel.
+    public func keepingUsableAddress(for methods: [DeliveryMethod]) -> DeliveryDetails {
+        guard isCollected(among: methods) else { return self }
+        var kept = self
+        for field in Self.addressFields where problem(with: field, methods: methods, collected: false) != nil { kept[field] = "" }
+        return kept
+    }
+
     /// What is wrong, one message per wrong field, in the form's order; empty when the details
     /// can be used with one of `methods`. A method the shopper collects in the store
-    /// (``DeliveryMethod/isCollected``) asks no address: what is typed there is checked only
-    /// as text, and a country only for being one.
+    /// (``DeliveryMethod/isCollected``) asks no address, and its order keeps none: nothing
+    /// there is wrong then.
     public func problems(methods: [DeliveryMethod]) -> [(field: Field, message: String)] {
-        let collected = methods.first { $0.code == method }?.isCollected == true
+        let collected = isCollected(among: methods)
         var problems: [(field: Field, message: String)] = []
         for field in Field.allCases {
             if let message = problem(with: field, methods: methods, collected: collected) { problems.append((field, message)) }
@@ -131,6 +149,7 @@ public struct DeliveryDetails: Sendable, Hashable {
     }
 
     private func problem(with field: Field, methods: [DeliveryMethod], collected: Bool) -> String? {
+        if collected, Self.addressFields.contains(field) { return nil }
         let value = self[field]
         let maximum = Self.maximumLengths[field] ?? 100
         if value.count > maximum || value.utf8.count > maximum * 4 {
@@ -151,16 +170,16 @@ public struct DeliveryDetails: Sendable, Hashable {
                 return "Enter a phone number with digits, spaces and + - ( ) only, or leave it empty."
             }
             return Self.isPhoneNumber(value) ? nil : "Enter the whole phone number, at least \(Self.phoneDigits) digits, or leave it empty."
-        case .addressLine1: return value.isEmpty && !collected ? "Enter the street address." : nil
+        case .addressLine1: return value.isEmpty ? "Enter the street address." : nil
         case .addressLine2, .region: return nil
-        case .city: return value.isEmpty && !collected ? "Enter the town or city." : nil
+        case .city: return value.isEmpty ? "Enter the town or city." : nil
         case .postalCode:
-            if value.isEmpty { return collected ? nil : "Enter the postal code." }
+            if value.isEmpty { return "Enter the postal code." }
             return value.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic && $0.isASCII || ("0"..."9").contains($0) || $0 == " " || $0 == "-" })
                 ? nil : "Enter a postal code with letters, digits, spaces and hyphens only."
         case .country:
-            if value.isEmpty { return collected ? nil : "Choose the country." }
-            guard Country.named(value) != nil, collected || methods.contains(where: { !$0.isCollected && $0.delivers(to: value) }) else {
+            if value.isEmpty { return "Choose the country." }
+            guard Country.named(value) != nil, methods.contains(where: { !$0.isCollected && $0.delivers(to: value) }) else {
                 return "We do not deliver to that country. Choose one from the list."
             }
             return nil

@@ -66,7 +66,7 @@ struct CheckoutController: Sendable {
             )
             throw NothingChanged(answer: deliveryPage(form: form, offersSaved: false, request, status: .badRequest))
         }
-        _ = try details.saveDeliveryDetails(typed, for: request.session, at: request.nowMilliseconds)
+        _ = try details.saveDeliveryDetails(typed.keepingUsableAddress(for: methods), for: request.session, at: request.nowMilliseconds)
         return .redirect(to: Self.path + "/review")
     }
 

@@ -34,7 +34,7 @@ struct SavedDeliveryController: Sendable {
         let offered = try methods.deliveryMethods()
         let problems = typed.problems(methods: offered)
         guard problems.isEmpty else { throw NothingChanged(answer: render(typed, problems: problems, methods: offered, request, status: .badRequest)) }
-        _ = try details.saveDeliveryDetails(typed, for: request.session, at: request.nowMilliseconds)
+        _ = try details.saveDeliveryDetails(typed.keepingUsableAddress(for: offered), for: request.session, at: request.nowMilliseconds)
         var answer = Response.redirect(to: Self.tab.path + "#delivery-title")
         answer.setCookie(notices.cookie(Notice(text: "Delivery details saved"), for: request))
         return answer
