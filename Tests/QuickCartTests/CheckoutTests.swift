@@ -81,7 +81,8 @@ extension ShopTests {
 
         @Test("An order collected in the store asks no address: Review, the confirmation, the order and Profile say who collects it, and none of them an address")
         func collectedInTheStore() throws {
-            let browser = try TestShop(inProcess: true).browser()
+            let shop = try TestShop(inProcess: true)
+            let browser = shop.browser()
             let form = try browser.get("/checkout")
             #expect(form.html.first("fieldset") { ($0["class"] ?? "").contains("delivery-form__address") } != nil, "\(form.text)")
             #expect(form.html.first("input") { $0["value"] == "pickup" }?.has("data-collected") == true)
@@ -111,6 +112,12 @@ extension ShopTests {
             let number = String(location.dropFirst("/profile?order=".count).prefix { $0.isNumber })
             let order = try browser.get("/orders/\(number)")
             #expect(order.text.contains("Collected in the store") && !order.text.contains("Analytical"), "\(order.text)")
+            // Its "shipped" is the shop saying it is ready, its "delivered" the collection.
+            for (state, news) in [("shipped", "The order is ready for you to collect in the store."), ("delivered", "You collected the order.")] {
+                #expect(OperatorRun(["orders", "mark", number, state], database: shop.directory.path + "/quickcart.sqlite").status == 0)
+                let confirmation = try browser.get("/profile?order=\(number)")
+                #expect(confirmation.text.contains(news) && !confirmation.text.contains("on its way") && !confirmation.text.contains("has arrived"), "\(state)")
+            }
             // The details saved for next time keep what was typed, address and all.
             #expect(try browser.get("/profile/delivery").html.first("input") { $0["name"] == "address_line1" }?["value"] == "12 Analytical Row")
         }
@@ -202,7 +209,7 @@ extension ShopTests {
             #expect(marked.status == 400 && marked.text.contains("Enter a phone number with digits"), "\(marked.summary)")
         }
 
-        @Test("A phone number too short says so; digits of other scripts and full-width forms are the same number in ASCII")
+        @Test("A phone number too short says so; digits of other scripts and full-width forms are the same number, and postal code, in ASCII")
         func phoneNumbers() throws {
             let browser = try TestShop(inProcess: true).browser()
             for short in ["+1 555", "555", "(0) 12-3"] {
@@ -218,6 +225,12 @@ extension ShopTests {
                 #expect(try browser.get("/checkout").html.first("input") { $0["name"] == "phone" }?["value"] == stored)
             }
             #expect(try browser.postDelivery(["phone": "\u{B2}\u{B3}\u{B9}\u{B2}\u{B3}"]).status == 400, "superscripts are not digits of a number")
+            // So is a postal code: full-width letters and digits, an ideographic space, other scripts' digits.
+            for (typed, stored) in [("\u{FF33}\u{FF37}\u{FF11}\u{FF21}\u{3000}\u{FF11}\u{FF21}\u{FF21}", "SW1A 1AA"), ("\u{FF19}\u{FF17}\u{FF12}\u{FF10}\u{FF11}", "97201"),
+                                    ("\u{669}\u{667}\u{662}\u{660}\u{661}", "97201")] {
+                #expect(try browser.postDelivery(["postal_code": typed]).status == 303, "\(stored)")
+                #expect(try browser.get("/checkout").html.first("input") { $0["name"] == "postal_code" }?["value"] == stored)
+            }
         }
 
         @Test("The details are offered next time, on every device of the shopper; Profile edits and deletes them")

@@ -91,6 +91,8 @@ struct OrderLifeTests {
             "quickcart: order \(transfer) is paid by bank transfer and not marked paid yet; once the money arrives: quickcart orders mark \(transfer) paid"
         ), "\(refused.report)")
         #expect(try Self.history(of: transfer, in: storage).map(\.state) == [.placed], "a refused move changes nothing")
+        let skipped = OperatorRun(["orders", "mark", String(transfer), "delivered"], database: location.database)
+        #expect(skipped.report.contains("order \(transfer) is placed; it cannot become delivered (from placed it can become paid or cancelled)"), "\(skipped.report)")
         for state in ["paid", "shipped", "delivered"] {
             #expect(OperatorRun(["orders", "mark", String(transfer), state], database: location.database).status == 0, "\(state)")
         }

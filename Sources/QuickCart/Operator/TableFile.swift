@@ -187,7 +187,12 @@ enum TableFile {
         do {
             records = try CSV.records(in: text)
         } catch {
-            problems.append(Problem(line: error.line, field: nil, message: "not valid CSV: \(error.message)"))
+            // A spreadsheet's semicolon export often quotes every cell ("slug";"name"), which
+            // is no CSV with commas at all: say what it is, as for the unquoted header.
+            let firstLine = text.prefix { $0 != "\n" && $0 != "\r\n" && $0 != "\r" }.lowercased()
+            let cells = [firstLine.replacingScalars { $0 == "\"" ? "" : nil }]
+            let said = error.line == 1 ? Self.otherSeparator(cells, schema: schema) : nil
+            problems.append(Problem(line: error.line, field: nil, message: said ?? "not valid CSV: \(error.message)"))
             return []
         }
         guard let header = records.first else { return [] }
@@ -229,13 +234,19 @@ enum TableFile {
     /// separated by semicolons (a spreadsheet's CSV in many European languages) or tabs is told
     /// so, with what to do.
     private static func notAHeader(_ names: [String], schema: Schema) -> String {
+        otherSeparator(names, schema: schema) ?? "this is not a \(schema.kind) file: its first line must be a CSV header naming the columns (\(schema.requiredFields.sorted().joined(separator: ", ")) at least), or the file a JSON array of objects"
+    }
+
+    /// What to say of a first line read as the cells `names` that is a header with semicolons
+    /// or tabs between its columns; `nil` when it is none.
+    private static func otherSeparator(_ names: [String], schema: Schema) -> String? {
         for (separator, said) in [(";", "semicolons"), ("\t", "tabs")] where names.count == 1 {
             let split = names[0].split(separator: separator, omittingEmptySubsequences: false).map { $0.trimmingWhitespace(newlines: false) }
             if schema.signature.allSatisfy(split.contains) {
                 return "this file separates its columns with \(said); QuickCart reads commas: save it again as “CSV UTF-8 (comma delimited)”, or as JSON"
             }
         }
-        return "this is not a \(schema.kind) file: its first line must be a CSV header naming the columns (\(schema.requiredFields.sorted().joined(separator: ", ")) at least), or the file a JSON array of objects"
+        return nil
     }
 
     private static func jsonRecords(_ text: String, schema: Schema, problems: inout [Problem]) -> [Record] {

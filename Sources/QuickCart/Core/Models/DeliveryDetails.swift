@@ -36,6 +36,24 @@ public struct DeliveryDetails: Sendable, Hashable {
         for field in Field.allCases { self[field] = typed(field).trimmingWhitespace() }
         country = country.uppercased()
         phone = Self.asciiPhoneNumber(phone)
+        postalCode = Self.asciiPostalCode(postalCode)
+    }
+
+    /// `text` with full-width ASCII forms (`１０２－０００１`, `ＳＷ１Ａ`) and digits of any script
+    /// as ASCII, and the ideographic space as a space: what an East Asian input method or an
+    /// Arabic keyboard types is the same postal code to a carrier.
+    static func asciiPostalCode(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar.properties.numericType == .decimal, let value = scalar.properties.numericValue, !scalar.isASCII {
+                scalars.append(Unicode.Scalar(UInt8(ascii: "0") + UInt8(value)))
+            } else if (0xFF01...0xFF5E).contains(scalar.value) {
+                scalars.append(Unicode.Scalar(scalar.value - 0xFEE0)!)
+            } else {
+                scalars.append(scalar == "\u{3000}" ? " " : scalar)
+            }
+        }
+        return String(scalars)
     }
 
     /// `text` with every decimal digit of any script as its ASCII digit, and the full-width

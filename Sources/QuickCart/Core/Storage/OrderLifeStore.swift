@@ -2,17 +2,17 @@
 public enum OrderMoveError: Error, Equatable, CustomStringConvertible {
     /// No order has this number.
     case unknownOrder(Int64)
-    /// The order is in `from`, and ``OrderState/canMove(to:)`` refuses `to` from there.
-    case notAllowed(orderID: Int64, from: OrderState, to: OrderState)
+    /// The order is in `from`, and ``OrderState/canMove(to:paidBy:)`` refuses `to` from there;
+    /// `allowed` are the moves it allows.
+    case notAllowed(orderID: Int64, from: OrderState, to: OrderState, allowed: [OrderState])
     /// The order is paid by bank transfer and not marked paid, so it cannot be shipped yet.
     case awaitsBankTransfer(orderID: Int64)
 
     public var description: String {
         switch self {
         case .unknownOrder(let id): return "there is no order \(id)"
-        case .notAllowed(let id, let from, let to):
-            let allowed = from.next.map(\.rawValue)
-            let then = allowed.isEmpty ? "\(from.rawValue) is final" : "from \(from.rawValue) it can become \(allowed.joined(separator: " or "))"
+        case .notAllowed(let id, let from, let to, let allowed):
+            let then = allowed.isEmpty ? "\(from.rawValue) is final" : "from \(from.rawValue) it can become \(allowed.map(\.rawValue).joined(separator: " or "))"
             return "order \(id) is \(from.rawValue); it cannot become \(to.rawValue) (\(then))"
         case .awaitsBankTransfer(let id):
             return "order \(id) is paid by bank transfer and not marked paid yet; once the money arrives: quickcart orders mark \(id) paid"
@@ -24,7 +24,9 @@ extension OrderMoveError {
     /// Throws why order `orderID`, in `current` and to be paid `payment`, may not move to
     /// `state`; returns when it may (``OrderState/canMove(to:paidBy:)``).
     static func check(orderID: Int64, from current: OrderState, to state: OrderState, paidBy payment: DeliveryMethod.Payment?) throws {
-        guard current.canMove(to: state) else { throw notAllowed(orderID: orderID, from: current, to: state) }
+        guard current.canMove(to: state) else {
+            throw notAllowed(orderID: orderID, from: current, to: state, allowed: current.next.filter { current.canMove(to: $0, paidBy: payment) })
+        }
         guard current.canMove(to: state, paidBy: payment) else { throw awaitsBankTransfer(orderID: orderID) }
     }
 }

@@ -102,7 +102,7 @@ struct DevicesController: Sendable {
             }
         }
         var page = joinPage.render(
-            JoinView(code: JoinCode.normalized(given).map(JoinCode.display) ?? String(given.prefix(12)), preview: preview, problem: problem),
+            JoinView(code: JoinCode.normalized(given).map(JoinCode.display) ?? String(given.prefix(24)), preview: preview, problem: problem),
             title: "Join a cart", returnTo: Self.joinPath, for: request, status: wait != nil ? .tooManyRequests : problem == nil ? .ok : .badRequest
         )
         // Throttled, as the post is: the status and the wait say so to a script, too.

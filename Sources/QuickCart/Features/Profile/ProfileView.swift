@@ -98,12 +98,17 @@ struct OrderConfirmationView: MustacheView {
         "address": .optional { $0.order.delivery.map(DeliveryAddressView.init) },
     ]
 
+    /// Whether the shopper collects the order in the store.
+    private var isCollected: Bool { order.delivery?.isCollected == true }
+
     /// The heading: "Thank you! Order #1042 is placed." until the order moves, then where it is.
     var title: String {
         switch order.state {
         case .placed: "Thank you! Order #\(order.number) is placed."
         case .paid: "Thank you! Order #\(order.number) is paid."
+        case .shipped where isCollected: "Thank you! Order #\(order.number) is ready to collect."
         case .shipped: "Thank you! Order #\(order.number) is on its way."
+        case .delivered where isCollected: "Thank you! Order #\(order.number) is collected."
         case .delivered: "Thank you! Order #\(order.number) is delivered."
         case .cancelled: "Order #\(order.number) is cancelled."
         }
@@ -114,7 +119,10 @@ struct OrderConfirmationView: MustacheView {
         switch order.state {
         case .placed: ""
         case .paid: "The shop has your payment: there is nothing more to pay."
+        // A pick-up's "shipped" is the shop saying it is ready, and "delivered" its collection.
+        case .shipped where isCollected: "The order is ready for you to collect in the store."
         case .shipped: "The order is on its way."
+        case .delivered where isCollected: "You collected the order."
         case .delivered: "The order has arrived."
         // QuickCart takes no payment: a paid order's refund is the shop's to make.
         case .cancelled where order.history.contains { $0.state == .paid }: "It will not be sent, and the shop refunds what you paid for it."
