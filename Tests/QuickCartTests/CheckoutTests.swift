@@ -120,6 +120,9 @@ extension ShopTests {
             }
             // The details saved for next time keep what was typed, address and all.
             #expect(try browser.get("/profile/delivery").html.first("input") { $0["name"] == "address_line1" }?["value"] == "12 Analytical Row")
+            // Profile's card says that address is not where a pick-up goes.
+            let card = try browser.get("/profile").text
+            #expect(card.contains("For orders sent to you:</p>\n<address class=\"review__address\">Ada Lovelace<br>12 Analytical Row"), "\(card)")
         }
 
         @Test("The Delivery step checks every field on the server: a message each, aria-invalid, aria-describedby, focus on the first; what was typed stays; nothing is saved")

@@ -120,7 +120,7 @@ import Testing
                     DeviceView(name: "Chromium on Linux <b>", lastSeen: "1 Dec 2026", lastSeenISO: "2026-12-01", isThisDevice: true, handle: "ab"),
                     DeviceView(name: "Safari on iPhone", lastSeen: "30 Nov 2026", lastSeenISO: "2026-11-30", isThisDevice: false, handle: "cd"),
                 ],
-                savedDelivery: SavedDeliveryView(details: DeliveryStoreTests.details(name: "Ann <b>"), methodName: "Standard <b>")
+                savedDelivery: SavedDeliveryView(details: DeliveryStoreTests.details(name: "Ann <b>"), methodName: "Standard <b>", isCollected: false)
             ),
             fixture.layout(.profile)
         )

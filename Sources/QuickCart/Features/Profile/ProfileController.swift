@@ -63,7 +63,7 @@ struct ProfileController: Sendable {
     private func savedDelivery(of session: Session) throws -> SavedDeliveryView? {
         guard let saved = try deliveryDetails.deliveryDetails(for: session) else { return nil }
         let method = try deliveryMethods.deliveryMethods().first { $0.code == saved.details.method }
-        return SavedDeliveryView(details: saved.details, methodName: method?.name)
+        return SavedDeliveryView(details: saved.details, methodName: method?.name, isCollected: method?.isCollected == true)
     }
 
     /// `POST /profile/name` with `display_name`; the notice says it was saved. A refused name

@@ -5,10 +5,13 @@ struct SavedDeliveryView: MustacheView {
     let details: DeliveryDetails
     /// The chosen method's name, `nil` when the shop no longer offers it.
     let methodName: String?
+    /// Whether that method is collected in the store: an address is then kept only for parcels.
+    let isCollected: Bool
 
     static let mustacheFields: MustacheFields<SavedDeliveryView> = [
         "name": .text(\.details.name),
         "hasAddress": .bool(\.details.hasAddress),
+        "isCollected": .bool(\.isCollected),
         "addressLine1": .text(\.details.addressLine1),
         "addressLine2": .text(\.details.addressLine2),
         "hasAddressLine2": .bool { !$0.details.addressLine2.isEmpty },
