@@ -185,8 +185,8 @@ def test_the_confirmation_is_valid_html(server):
     saved = urllib.request.Request(server.url + "/checkout/delivery", data=urllib.parse.urlencode({"csrf": csrf, **delivery}).encode(),
                                    headers={"Origin": server.url})
     review = opener.open(saved, timeout=10).read().decode()  # follows the 303 to Review
-    # Place order's form carries what Review showed: the cart's version and lines, delivery, details.
-    fields = dict(re.findall(r'<input type="hidden" name="(version|lines|delivery|details)" value="([^"]*)"', review))
+    # Place order's form carries what Review showed: the cart's version and lines, delivery, details, payment.
+    fields = dict(re.findall(r'<input type="hidden" name="(version|lines|delivery|details|payment)" value="([^"]*)"', review))
     body = urllib.parse.urlencode({"csrf": csrf, **fields}).encode()
     request = urllib.request.Request(server.url + "/checkout/place", data=body, headers={"Origin": server.url})
     page = opener.open(request, timeout=10)  # follows the 303 to Profile

@@ -276,7 +276,7 @@ extension ShopTests {
             let details = try #require(try shopper.get("/checkout/review").html.first("input") { $0["name"] == "details" }?["value"])
             #expect(try shopper.post("/cart/items/\(tent)/remove").status == 303)
             // Standard shipping of nothing would cost $6.95.
-            let again = try shopper.post("/checkout/place", form: [("version", "99"), ("lines", ""), ("delivery", "695"), ("details", details)])
+            let again = try shopper.post("/checkout/place", form: [("version", "99"), ("lines", ""), ("delivery", "695"), ("details", details), ("payment", "bank-transfer")])
             #expect(again.status == 400 && again.text.contains("Your cart is empty"), "a second checkout: \(again.summary)")
             #expect(Self.orders(on: try shopper.get("/profile")).count == 1)
         }
@@ -373,6 +373,20 @@ extension ShopTests {
                 let run = OperatorRun(["delivery", "import", path], database: shop.directory.path + "/quickcart.sqlite")
                 #expect(run.status == 0, "\(run.report)")
             }
+            // A Place order form that does not say how the order is paid (a Review page of an
+            // earlier release) places nothing: Review again.
+            #expect(try browser.postDelivery().status == 303)
+            let review = try browser.get("/checkout/review")
+            let fields: [(String, String)] = ["csrf", "version", "lines", "delivery", "details"].compactMap { (name: String) -> (String, String)? in
+                guard let input = review.html.first("input", where: { $0["name"] == name }) else { return nil }
+                return (name, input["value"] ?? "")
+            }
+            #expect(fields.count == 5 && review.text.contains("name=\"payment\" value=\"bank-transfer\""), "\(fields)")
+            let unsaid = try browser.post("/checkout/place", form: fields)
+            #expect(unsaid.location == "/checkout/review?changed", "\(unsaid.summary)")
+            #expect(NoticeTests.notice(on: try NoticeTests.next(browser, after: unsaid, path: "/checkout/review?changed")) == "Check your order below, then place it.")
+            #expect(Self.orders(on: try browser.get("/profile")).isEmpty)
+
             // Reviewed as a pick-up without an address; the shop then sends "pickup" by post.
             #expect(try browser.postDelivery(["address_line1": "", "city": "", "postal_code": "", "country": "", "method": "pickup"]).status == 303)
             let collected = try browser.get("/checkout/review")

@@ -211,7 +211,7 @@ class Shopper:
 
     def review_fields(self, port: int) -> dict:
         """The fields of Review's Place order form (what `POST /checkout/place` takes: the cart's
-        version and lines, the delivery price, the details' version), saving delivery details
+        version and lines, the delivery price, the details' version, how it is paid), saving delivery details
         first when the shopper has none; empty when there is nothing to check out."""
         answer = self.request(port, "GET", "/checkout/review")
         if answer.status == 303 and answer.location == "/checkout":
@@ -222,7 +222,7 @@ class Shopper:
         if answer.status != 200:
             return {}
         return {name.decode(): value.decode() for name, value in re.findall(
-            rb'<input type="hidden" name="(version|lines|delivery|details)" value="([^"]*)"', answer.body)}
+            rb'<input type="hidden" name="(version|lines|delivery|details|payment)" value="([^"]*)"', answer.body)}
 
     def post(self, port: int, path: str, fields: dict) -> Answer:
         """A form post with the session's CSRF token. Raises ``SessionLost`` when the server

@@ -114,8 +114,11 @@ struct CheckoutController: Sendable {
         }
         // A delivery import may have changed how the method is paid since Review, and with it
         // whether the order is collected or sent: what Review said is then not what would be
-        // placed. (A Review page from before it said how is checked by the details alone.)
-        if let shownPayment = request.http.form["payment"], shownPayment != method.payment.rawValue {
+        // placed. A form that does not say (a Review page from an earlier release) is shown again.
+        guard let shownPayment = request.http.form["payment"] else {
+            throw reviewAgain(request, "Check your order below, then place it.")
+        }
+        guard shownPayment == method.payment.rawValue else {
             throw reviewAgain(request, "How your order is delivered or paid changed since you saw it. Check it below.")
         }
         guard saved.details.problems(methods: methods).isEmpty else {
