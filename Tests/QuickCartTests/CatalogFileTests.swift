@@ -133,6 +133,7 @@ struct CatalogFileTests {
         ("slug;\"name\";category;price\nx;X;Y;1\n", "line 1: this file separates its columns with semicolons"),
         ("\"slug\"\t\"name\"\t\"category\"\t\"price\"\n", "line 1: this file separates its columns with tabs"),
         ("\"slug\";\"name\"\nx;X\n", "line 1: not valid CSV"),
+        ("sep=;\nslug;name;category;price\nx;X;Y;1\n", "line 1: this file's first line (“sep=;”) names another separator than commas"),
         ("", "the file is empty"),
         ("   \n\n", "the file is empty"),
         ("{\"slug\": \"x\"}", "line 1: a JSON catalog is an array of product objects"),

@@ -240,6 +240,10 @@ enum TableFile {
     /// What to say of a first line read as the cells `names` that is a header with semicolons
     /// or tabs between its columns; `nil` when it is none.
     private static func otherSeparator(_ names: [String], schema: Schema) -> String? {
+        // Excel's first line naming the separator ("sep=;") comes before the header.
+        if names.count == 1, names[0].hasPrefix("sep="), names[0] != "sep=," {
+            return "this file's first line (“\(names[0])”) names another separator than commas; QuickCart reads commas: save it again as “CSV UTF-8 (comma delimited)”, or as JSON"
+        }
         for (separator, said) in [(";", "semicolons"), ("\t", "tabs")] where names.count == 1 {
             let split = names[0].split(separator: separator, omittingEmptySubsequences: false).map { $0.trimmingWhitespace(newlines: false) }
             if schema.signature.allSatisfy(split.contains) {
