@@ -127,11 +127,8 @@ public struct DeliveryDetails: Sendable, Hashable {
 
     /// The details an order collected in the store keeps: contact and method, no address.
     public var withoutAddress: DeliveryDetails {
-        var details = DeliveryDetails()
-        details.name = name
-        details.email = email
-        details.phone = phone
-        details.method = method
+        var details = self
+        for field in Self.addressFields { details[field] = "" }
         return details
     }
 

@@ -20,6 +20,10 @@ public struct DeliveryMethod: Sendable, Hashable, Identifiable {
             }
         }
 
+        /// Whether the shopper pays when collecting the order in the store, so collects it
+        /// there: such an order needs no address and goes to no country.
+        public var isCollected: Bool { self == .inStore }
+
         /// The whole instruction: ``instruction``, then the shop's own `details`.
         public func howToPay(_ details: String) -> String {
             details.isEmpty ? instruction : instruction + " " + details
@@ -55,9 +59,8 @@ public struct DeliveryMethod: Sendable, Hashable, Identifiable {
         self.paymentDetails = paymentDetails
     }
 
-    /// Whether the shopper collects the order in the store, as a method paid in the store
-    /// says (``Payment/inStore``): it needs no address and goes to no country.
-    public var isCollected: Bool { payment == .inStore }
+    /// Whether the shopper collects the order in the store (``Payment/isCollected``).
+    public var isCollected: Bool { payment.isCollected }
 
     /// Whether an order whose details name `country` (or none) may go this way: one collected
     /// in the store may, wherever its shopper lives; otherwise it must deliver there.

@@ -28,7 +28,7 @@ public struct OrderDelivery: Sendable, Hashable {
     }
 
     /// Whether the shopper collects the order in the store (it has no address).
-    public var isCollected: Bool { payment == .inStore }
+    public var isCollected: Bool { payment.isCollected }
 
     /// The instruction for paying: the standard sentence, then the shop's details.
     public var howToPay: String { payment.howToPay(paymentDetails) }
