@@ -138,12 +138,14 @@ struct CatalogFileTests {
         ("   \n\n", "the file is empty"),
         ("{\"slug\": \"x\"}", "line 1: a JSON catalog is an array of product objects"),
         ("[1]", "line 1: each element of the array must be an object"),
-        ("[{\"slug\": \"x\",}]", "line 1: not valid JSON"),
-        ("[\n{\"slug\": \"x\"\n", "line 3: not valid JSON"),
+        ("[{\"slug\": \"x\",}]", "line 1, column 15: not valid JSON"),
+        ("[\n{\"slug\": \"x\"\n", "line 3, column 1: not valid JSON"),
+        // A minified file is one line: the column, in characters, says where.
+        ("[{\"slug\":\"café\",\"name\":\"x\"} {\"slug\":\"b\"}]", "line 1, column 29: not valid JSON"),
         ("slug,name,category,price\n\"open,Quote,Misc,1\n", "line 2: not valid CSV: a quoted field is never closed"),
         ("slug,name,category,price\nab\"c,Quote,Misc,1\n", "line 2: not valid CSV: a quote inside an unquoted field"),
         (Self.header, "the file lists no products"),
-        (String(repeating: "[", count: 100_000), "line 1: not valid JSON: nested too deeply"),
+        (String(repeating: "[", count: 100_000), "line 1, column 33: not valid JSON: nested too deeply"),
     ])
     func notACatalog(text: String, expected: String) {
         let problems = Self.problems(text)

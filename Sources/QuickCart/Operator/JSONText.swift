@@ -19,6 +19,9 @@ indirect enum JSONText: Equatable {
     /// Where the text stops being JSON.
     struct Failure: Error, Equatable {
         let line: Int
+        /// 1-based, in characters (Unicode scalars) from the line's start: a minified file is one
+        /// line, where the line alone would not say where to look.
+        let column: Int
         let message: String
     }
 
@@ -31,7 +34,7 @@ indirect enum JSONText: Equatable {
     }
 
     /// Reads one JSON value filling the whole of `text` (white space aside).
-    /// - Throws: ``Failure`` naming the line where it is not JSON.
+    /// - Throws: ``Failure`` naming the line and column where it is not JSON.
     static func parse(_ text: String) throws(Failure) -> JSONText {
         var reader = Reader(bytes: Array(text.utf8))
         let value = try reader.value(depth: 0)
@@ -61,15 +64,22 @@ indirect enum JSONText: Equatable {
         let bytes: [UInt8]
         var index = 0
         var line = 1
+        /// Where ``line`` starts in ``bytes``.
+        var lineStart = 0
         /// Deeper nesting than a catalog needs is refused rather than recursed into.
         static let maximumDepth = 32
 
-        func failure(_ message: String) -> Failure { Failure(line: line, message: message) }
+        func failure(_ message: String) -> Failure {
+            let column = bytes[lineStart..<min(index, bytes.count)].reduce(1) { count, byte in byte & 0xC0 == 0x80 ? count : count + 1 }
+            return Failure(line: line, column: column, message: message)
+        }
 
         mutating func skipSpace() {
             while index < bytes.count {
                 switch bytes[index] {
-                case UInt8(ascii: "\n"): line += 1
+                case UInt8(ascii: "\n"):
+                    line += 1
+                    lineStart = index + 1
                 case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"): break
                 default: return
                 }

@@ -33,10 +33,13 @@ enum TableFile {
         let message: String
         /// The object the problem is in ("product 2"), when its line does not tell it apart.
         var item: Item? = nil
+        /// 1-based, where the text itself is wrong (a JSON syntax error).
+        var column: Int? = nil
 
         var description: String {
             var place: [String] = []
             if let line { place.append("line \(line)") }
+            if let column { place.append("column \(column)") }
             if let item { place.append(item.description) }
             if let field { place.append(field) }
             return place.isEmpty ? message : place.joined(separator: ", ") + ": " + message
@@ -258,7 +261,7 @@ enum TableFile {
         do {
             document = try JSONText.parse(text)
         } catch {
-            problems.append(Problem(line: error.line, field: nil, message: "not valid JSON: \(error.message)"))
+            problems.append(Problem(line: error.line, field: nil, message: "not valid JSON: \(error.message)", column: error.column))
             return []
         }
         guard case .array(let elements, _) = document else {

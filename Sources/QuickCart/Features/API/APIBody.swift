@@ -71,7 +71,7 @@ struct APIBody {
         do {
             value = try JSONText.parse(text)
         } catch {
-            throw APIProblem(.invalidJSON, "The body is not JSON: line \(error.line): \(error.message).")
+            throw APIProblem(.invalidJSON, "The body is not JSON: line \(error.line), column \(error.column): \(error.message).")
         }
         let members = try checked(value, fields: fields, path: "")
         for name in required.sorted() where members[name] == nil {
