@@ -2,16 +2,16 @@ import Foundation
 
 /// The codes that bring another device into a shopper's cart: eight letters of RFC 8628's
 /// base-20 alphabet (no vowels, so no words; no look-alikes such as 0/O or 1/I), shown as
-/// `BCDF-GHJK` (two groups of four letters). About 34.6 bits: with five wrong tries per code
-/// and a per-address limit, far past guessing within the code's ten minutes.
+/// `BCDF-GHJK` (two groups of four letters). About 34.6 bits: void after five wrong tries,
+/// with a per-address limit on tries, a code is far past guessing within its ten minutes.
 enum JoinCode {
     /// RFC 8628 §6.1's alphabet.
     static let alphabet = Array("BCDFGHJKLMNPQRSTVWXZ".utf8)
     static let length = 8
     /// How long a code works (seconds).
     static let lifetime: Int64 = 600
-    /// Wrong tries a code survives; the next one voids it.
-    static let allowedWrongTries = 5
+    /// Wrong tries that void a code: the fifth voids it.
+    static let voidingWrongTries = 5
 
     /// The code a code's nonce gives under `key`: only the shop's secret turns the stored nonce
     /// into the code. Bytes of the keyed hash are taken while they fall below 240 (twelve

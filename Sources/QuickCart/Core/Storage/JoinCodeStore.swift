@@ -6,7 +6,7 @@ public struct StoredJoinCode: Sendable, Equatable {
     public var expiresAt: Int64
     /// When another device joined with it; `nil` while unused.
     public var usedAt: Int64?
-    /// Wrong tries made while it was live (``JoinCode/allowedWrongTries`` void it).
+    /// Wrong tries made while it was live (``JoinCode/voidingWrongTries`` void it).
     public var wrongTries: Int
 
     public init(nonce: String, createdAt: Int64, expiresAt: Int64, usedAt: Int64?, wrongTries: Int) {
@@ -47,7 +47,7 @@ public enum JoinOutcome: Sendable, Equatable {
 
 /// Codes that bring another device into a shopper's cart ("Continue on another device"). A
 /// code lasts ``JoinCode/lifetime``, works once, and is void after
-/// ``JoinCode/allowedWrongTries`` wrong tries.
+/// ``JoinCode/voidingWrongTries`` wrong tries.
 public protocol JoinCodeStore: Sendable {
     /// Stores a new code of `session`'s client (storing the shopper and client first if needed),
     /// known by `hash`, derivable from `nonce`; the client's earlier unused codes are void.

@@ -52,7 +52,7 @@ struct DevicesController: Sendable {
         if let stored {
             if stored.usedAt != nil {
                 content = DeviceCodeView(code: nil, link: nil, qrSVG: nil, secondsLeft: 0, endedText: "Your last code was used: another device joined.")
-            } else if stored.expiresAt <= request.now || stored.wrongTries > JoinCode.allowedWrongTries {
+            } else if stored.expiresAt <= request.now || stored.wrongTries >= JoinCode.voidingWrongTries {
                 let ended = stored.expiresAt <= request.now ? "Your last code expired." : "Your last code was void after too many wrong tries."
                 content = DeviceCodeView(code: nil, link: nil, qrSVG: nil, secondsLeft: 0, endedText: ended)
             } else {

@@ -48,9 +48,9 @@ struct PostgresJoinCodeStore: JoinCodeStore {
                        (SELECT coalesce(sum(c.quantity), 0)::bigint FROM cart_items c JOIN products p ON p.id = c.product_id
                         WHERE c.shopper_id = s.id AND p.active)
                 FROM join_codes j JOIN shoppers s ON s.id = j.shopper_id
-                WHERE j.code_hash = $1 AND j.used_at IS NULL AND j.expires_at > $2 AND j.wrong_tries <= $3 AND \(Self.shownByMember)
+                WHERE j.code_hash = $1 AND j.used_at IS NULL AND j.expires_at > $2 AND j.wrong_tries < $3 AND \(Self.shownByMember)
                 """,
-                hash, now, JoinCode.allowedWrongTries
+                hash, now, JoinCode.voidingWrongTries
             ) { row in
                 JoinPreview(displayName: try row.string(0), itemCount: try row.int(2), shopperID: try row.string(1))
             }.first
@@ -61,17 +61,17 @@ struct PostgresJoinCodeStore: JoinCodeStore {
         try pool.write { connection in
             let code = try connection.fetchAll(
                 """
-                SELECT shopper_id, client_id, used_at IS NULL AND expires_at > $2 AND wrong_tries <= $3 AND \(Self.shownByMember), code_hash
+                SELECT shopper_id, client_id, used_at IS NULL AND expires_at > $2 AND wrong_tries < $3 AND \(Self.shownByMember), code_hash
                 FROM join_codes j WHERE code_hash = $1 FOR UPDATE OF j
                 """,
-                hash, now, JoinCode.allowedWrongTries
+                hash, now, JoinCode.voidingWrongTries
             ) { row in (shopper: try row.string(0), client: try row.string(1), isLive: try row.bool(2), hash: try row.string(3)) }.first
             // The index found it by equality; the comparison that decides is constant-time.
             guard let code, ConstantTime.equals(code.hash, hash) else {
                 // Nobody can tell which code a wrong one was aimed at: every live code saw it.
                 try connection.execute(
-                    "UPDATE join_codes SET wrong_tries = wrong_tries + 1 WHERE used_at IS NULL AND expires_at > $1 AND wrong_tries <= $2",
-                    now, JoinCode.allowedWrongTries
+                    "UPDATE join_codes SET wrong_tries = wrong_tries + 1 WHERE used_at IS NULL AND expires_at > $1 AND wrong_tries < $2",
+                    now, JoinCode.voidingWrongTries
                 )
                 return .refused
             }

@@ -49,9 +49,9 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
                        (SELECT coalesce(sum(c.quantity), 0) FROM cart_items c JOIN products p ON p.id = c.product_id
                         WHERE c.shopper_id = s.id AND p.active)
                 FROM join_codes j JOIN shoppers s ON s.id = j.shopper_id
-                WHERE j.code_hash = ? AND j.used_at IS NULL AND j.expires_at > ? AND j.wrong_tries <= ? AND \(Self.shownByMember)
+                WHERE j.code_hash = ? AND j.used_at IS NULL AND j.expires_at > ? AND j.wrong_tries < ? AND \(Self.shownByMember)
                 """,
-                [hash, now, JoinCode.allowedWrongTries]
+                [hash, now, JoinCode.voidingWrongTries]
             ) { row in
                 JoinPreview(displayName: try row.string(0), itemCount: try row.int(2), shopperID: try row.string(1))
             }
@@ -61,15 +61,15 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
     func join(hash: String, for session: Session, renamingTo newClientID: String?, at now: Int64) throws -> JoinOutcome {
         try pool.write { db in
             let code = try db.withFirstRow(
-                "SELECT shopper_id, client_id, used_at IS NULL AND expires_at > ? AND wrong_tries <= ? AND \(Self.shownByMember), code_hash FROM join_codes j WHERE code_hash = ?",
-                [now, JoinCode.allowedWrongTries, hash]
+                "SELECT shopper_id, client_id, used_at IS NULL AND expires_at > ? AND wrong_tries < ? AND \(Self.shownByMember), code_hash FROM join_codes j WHERE code_hash = ?",
+                [now, JoinCode.voidingWrongTries, hash]
             ) { row in (shopper: try row.string(0), client: try row.string(1), isLive: try row.bool(2), hash: try row.string(3)) }
             // The index found it by equality; the comparison that decides is constant-time.
             guard let code, ConstantTime.equals(code.hash, hash) else {
                 // Nobody can tell which code a wrong one was aimed at: every live code saw it.
                 try db.execute(
-                    "UPDATE join_codes SET wrong_tries = wrong_tries + 1 WHERE used_at IS NULL AND expires_at > ? AND wrong_tries <= ?",
-                    [now, JoinCode.allowedWrongTries]
+                    "UPDATE join_codes SET wrong_tries = wrong_tries + 1 WHERE used_at IS NULL AND expires_at > ? AND wrong_tries < ?",
+                    [now, JoinCode.voidingWrongTries]
                 )
                 return .refused
             }
