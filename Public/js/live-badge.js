@@ -80,7 +80,7 @@ export function start() {
   const offlineBar = makeOfflineBar();
 
   function renderedCount() {
-    // The badge text caps at "99+", so prefer the accessible name's number.
+    // The accessible name has the number even while the badge is hidden at 0.
     const m = /\d+/.exec(link.getAttribute('aria-label') || '');
     if (m) return Number(m[0]);
     return badge.hidden ? 0 : parseInt(badge.textContent, 10) || 0;
@@ -88,7 +88,7 @@ export function start() {
 
   // ---- applying a count --------------------------------------------------
 
-  // The server words the texts ("99+", "3 items"); the script only places them.
+  // The server words the texts ("3", "3 items"); the script only places them.
   function apply(texts) {
     const count = texts && texts.count;
     if (!Number.isInteger(count) || count < 0 || typeof texts.badge !== 'string' || typeof texts.items !== 'string') return;

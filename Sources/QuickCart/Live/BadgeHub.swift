@@ -202,7 +202,7 @@ public final class BadgeHub: Sendable {
     /// these rather than deriving its own, so they are worded in one place (``Badge``).
     struct BadgeText: Codable, Equatable {
         let count: Int
-        /// The badge's text: "3", "99+".
+        /// The badge's text: "3", "240".
         let badge: String
         /// The accessible item count: "1 item", "3 items".
         let items: String

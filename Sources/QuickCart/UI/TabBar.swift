@@ -212,9 +212,10 @@ struct TabItemView: MustacheView {
 
 /// How counts read on the badge and to screen readers.
 enum Badge {
-    /// The badge's text: the count, or "99+" past 99.
+    /// The badge's text: the count, whole (a pill that grows, never "99+": the count is what
+    /// the badge promises).
     static func text(for count: Int) -> String {
-        count > 99 ? "99+" : String(count)
+        String(count)
     }
 
     /// "1 item", "3 items".
@@ -224,11 +225,7 @@ enum Badge {
 
     /// The badge's text, written into a page without making a string.
     static func write(_ count: Int, into output: inout MustacheOutput) {
-        if count > 99 {
-            output.append("99+")
-        } else {
-            output.append(decimal: count)
-        }
+        output.append(decimal: count)
     }
 
     /// What the Cart tab's name says where the count is not known (the offline page).
