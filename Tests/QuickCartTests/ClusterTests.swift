@@ -83,7 +83,7 @@ extension ShopTests {
             #expect(try browsers[1].cart().row(Products.shoes)?.quantity == 7)
         }
 
-        @Test("PostgreSQL down: /healthz, pages and posts answer 503 with Retry-After; back: every instance recovers by itself")
+        @Test("PostgreSQL down: /healthz, pages (a new visitor's too), posts and new app clients answer 503 with Retry-After; back: every instance recovers by itself")
         func outage() throws {
             let server = try TestPostgresServer()
             defer { server.remove() }
@@ -99,6 +99,17 @@ extension ShopTests {
 
             try server.stop()
             for shop in shops {
+                // A new visitor's page reads nothing stored: the lost listener tells the instance
+                // (at once, or a moment after the stop), or a request that failed.
+                let deadline = Date().addingTimeInterval(3)
+                var visitor = try shop.browser().get("/")
+                while visitor.status != 503, Date() < deadline {
+                    Thread.sleep(forTimeInterval: 0.05)
+                    visitor = try shop.browser().get("/")
+                }
+                #expect(visitor.status == 503 && visitor.header("Retry-After") != nil, "a new visitor's page: \(visitor.summary)")
+                let app = try TestApp(port: shop.port).send("POST", "/api/v1/clients", json: [:])
+                #expect(app.status == 503 && app.header("Retry-After") != nil, "a new app client: \(app)")
                 let other = shop.browser(cookie: cookie)
                 #expect(try other.get("/healthz").status == 503)
                 let page = try other.get("/cart")
@@ -112,6 +123,7 @@ extension ShopTests {
             #expect(try stream.next().description == "badge: 7")
             for shop in shops {
                 #expect(try shop.browser().get("/healthz").status == 200)
+                #expect(try shop.browser().get("/").status == 200, "a new visitor after the outage")
                 #expect(try shop.browser(cookie: cookie).cart().row(Products.shoes)?.quantity == 5, "the refused post changed the cart")
             }
             #expect(try browser.post("/cart/items/\(id)/quantity", form: [("quantity", "6")]).status == 303)

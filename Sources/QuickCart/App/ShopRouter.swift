@@ -14,6 +14,8 @@ struct ShopRouter {
     let metrics: ShopMetrics
     private let pending: PendingSearches
     private let clock: Clock
+    /// Asked by a new visitor's page, which reads nothing stored (``ShopStorage/confirmReachable()``).
+    private let storage: any ShopStorage
 
     /// A router with no routes yet, its error pages in the shop's layout.
     /// - Throws: ``TemplateError`` when the error page's template does not fit its view.
@@ -28,6 +30,7 @@ struct ShopRouter {
         self.metrics = metrics
         pending = shop.pendingSearches
         clock = shop.clock
+        storage = shop.storage
     }
 
     /// `GET pattern` answered by a page (or stream) of the request's session.
@@ -63,10 +66,14 @@ struct ShopRouter {
         let sessionManager = sessionManager, clock = clock
         let metrics = metrics
         let pending = pending
+        let storage = storage
         return { request in
             do {
                 let now = clock.nowMilliseconds()
                 var resolution = try sessionManager.resolve(request, at: now / 1000)
+                // Every other page read storage to find its session; this one would show the
+                // starter cart while the database is out of reach, as if the shop were up.
+                if resolution.isNew { try storage.confirmReachable() }
                 // A session not stored yet keeps its searches in this instance's memory: its
                 // Search tab returns to the newest of them, as a stored session's does.
                 if !resolution.session.isStored, !resolution.isNew {

@@ -52,6 +52,12 @@ public protocol ShopStorage: Sendable {
     /// - Throws: ``StorageError/unavailable(reason:)`` when it does not.
     func ping() throws
 
+    /// For a request that reads nothing stored (a new visitor's page, a new app client): checks
+    /// that storage answers, but asks it only when it was last seen out of reach, so that such a
+    /// request answers 503 during an outage, as every other does, at no cost otherwise.
+    /// - Throws: ``StorageError/unavailable(reason:)`` when it is out of reach.
+    func confirmReachable() throws
+
     /// Pool waits and, where there is one, the listener's state, for the operator's metrics.
     /// May take up to a second (a backend may time a notification round trip).
     func statistics() -> StorageStatistics

@@ -6,6 +6,9 @@ import MicroHTTP
 struct APIClientsController: Sendable {
     let sessionManager: SessionManager
     let sessions: any SessionStore
+    /// Asked before a token is issued (``ShopStorage/confirmReachable()``): nothing is stored
+    /// then, and a token is of no use while the database is out of reach.
+    let storage: any ShopStorage
     let joining: DeviceJoining
     let creations: AddressAttempts
     let events: EventsController
@@ -29,6 +32,7 @@ struct APIClientsController: Sendable {
             let wait = creations.secondsUntilAllowed(http.remoteAddress, at: now)
             throw APIProblem(.rateLimited, "Too many new clients from this address. Wait \(wait) seconds and try again.", headers: [("Retry-After", String(wait))])
         }
+        try storage.confirmReachable()
         creations.record(http.remoteAddress, at: now)
         let client = sessionManager.issueAPIClient(device: device, at: now)
         return APIAnswer.json(status: .created, capacity: 256) { json in

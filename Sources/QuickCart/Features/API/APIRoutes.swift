@@ -8,7 +8,7 @@ extension APIRoutes: ShopFeature {
             sessionManager: shop.sessionManager,
             cart: cart,
             clients: APIClientsController(
-                sessionManager: shop.sessionManager, sessions: storage.sessions, joining: shop.joining, creations: .clientCreations(),
+                sessionManager: shop.sessionManager, sessions: storage.sessions, storage: storage, joining: shop.joining, creations: .clientCreations(),
                 events: EventsController(hub: shop.hub), cart: cart
             ),
             shop: APIShopController(

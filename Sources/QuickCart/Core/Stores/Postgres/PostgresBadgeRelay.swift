@@ -118,6 +118,9 @@ final class PostgresBadgeRelay: BadgePublisher {
         )
     }
 
+    /// Whether the listener holds its connection now.
+    var isListening: Bool { listener.isListening }
+
     /// Stops listening; no news reaches the hub afterwards.
     func stop() {
         listener.stop()

@@ -89,7 +89,14 @@ final class PostgresStorage: ShopStorage {
     }
 
     func ping() throws {
-        try PostgresStoragePool.mapping { try pool.connections.ping() }
+        try pool.outage.watching { try PostgresStoragePool.mapping { try pool.connections.ping() } }
+    }
+
+    func confirmReachable() throws {
+        // A listener without its connection has most likely lost the database too.
+        let listening = relays.withLock { $0.allSatisfy(\.isListening) }
+        guard pool.outage.isSuspected || !listening else { return }
+        try ping()
     }
 
     func statistics() -> StorageStatistics {

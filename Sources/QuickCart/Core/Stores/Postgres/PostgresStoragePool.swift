@@ -6,6 +6,8 @@ import Postgres
 struct PostgresStoragePool: Sendable {
     let connections: PostgresPool
     let liveCatalog: LiveCatalog
+    /// Shared by every copy of the pool: what the last call found.
+    let outage = OutageWatch()
 
     /// How often a transaction that lost a race (serialization failure, deadlock) runs at most.
     static let maximumAttempts = 5
@@ -13,7 +15,7 @@ struct PostgresStoragePool: Sendable {
     /// A borrowed connection, outside any transaction: one statement is its own snapshot.
     @discardableResult
     func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        try Self.mapping { try connections.withConnection(body) }
+        try outage.watching { try Self.mapping { try connections.withConnection(body) } }
     }
 
     /// A transaction that first stores `session`'s shopper and client if they are not stored
@@ -67,7 +69,7 @@ struct PostgresStoragePool: Sendable {
     /// A read-committed transaction, rerun a few times if it loses a race.
     @discardableResult
     func write<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        try Self.mapping { try connections.transaction(maximumAttempts: Self.maximumAttempts, body) }
+        try outage.watching { try Self.mapping { try connections.transaction(maximumAttempts: Self.maximumAttempts, body) } }
     }
 
     /// Stores `session`'s shopper with the starter cart (unless it starts empty), and its
