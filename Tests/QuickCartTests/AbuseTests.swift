@@ -52,7 +52,7 @@ extension ShopTests {
             _ = try browser.get("/")
             for query in ["tent", "shoes", "Camping"] { #expect(try browser.search(query).status == 200) }
             #expect(try Self.rows(in: shop) == Self.noRows)
-            #expect(try Self.recent(on: browser.get("/search")) == ["Camping", "shoes", "tent"], "kept in memory until the session is stored")
+            #expect(try Self.recent(on: browser.get("/search")) == ["Camping", "shoes", "tent"], "kept in their cookie until the session is stored")
             #expect(try Self.recent(on: shop.browser().get("/search")).isEmpty, "another session sees none of them")
             #expect(try browser.post("/profile/name", form: [("display_name", "Ada")]).status == 303)
             #expect(try browser.search("Tent").status == 200)

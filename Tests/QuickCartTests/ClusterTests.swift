@@ -83,6 +83,30 @@ extension ShopTests {
             #expect(try browsers[1].cart().row(Products.shoes)?.quantity == 7)
         }
 
+        @Test("A session that has changed nothing sees its recent searches through every instance, and none is stored")
+        func recentSearchesOfASessionNotStored() throws {
+            let server = try TestPostgresServer()
+            defer { server.remove() }
+            let shops = try Self.instances(2, on: try server.makeDatabase(prefix: "cluster_searches"))
+            let browser = shops[0].browser()
+            _ = try browser.get("/")
+            for query in ["tent", "bottle"] { #expect(try browser.search(query).status == 200) }
+            let elsewhere = browser.moved(to: shops[1])
+            func recent(_ page: Page) -> [String] {
+                let html = page.html
+                guard let list = html.first("ul", where: { $0["class"] == "recent__list" }) else { return [] }
+                return html.elements("a", in: list).map { html.text(of: $0) }
+            }
+            let search = try elsewhere.get("/search")
+            #expect(recent(search) == ["bottle", "tent"], "\(search.summary)")
+            let tab = try elsewhere.get("/").html.first("a") { $0["href"]?.hasPrefix("/search") == true }?["href"]
+            #expect(tab == "/search?q=bottle", "the Search tab returns to the newest search on any instance")
+            #expect(try elsewhere.search("stove").status == 200)
+            let back = try elsewhere.moved(to: shops[0]).get("/search")
+            #expect(recent(back) == ["stove", "bottle", "tent"])
+            #expect(browser.sessionCookie == elsewhere.sessionCookie, "searching stored the session")
+        }
+
         @Test("PostgreSQL down: /healthz, pages (a new visitor's too), posts and new app clients answer 503 with Retry-After; back: every instance recovers by itself")
         func outage() throws {
             let server = try TestPostgresServer()

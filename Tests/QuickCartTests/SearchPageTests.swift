@@ -130,7 +130,7 @@ extension ShopTests {
             _ = try browser.get("/search")
             _ = try browser.search("tent")
             let search = try browser.search("shoe")
-            #expect(Self.recent(search) == ["shoe", "tent"], "searches wait in memory until the session is stored")
+            #expect(Self.recent(search) == ["shoe", "tent"], "searches wait in their cookie until the session is stored")
             let cookie = browser.sessionCookie
             let cleared = try browser.click("Clear recent searches", on: search)
             #expect(cleared.status == 303, "\(cleared.summary)")

@@ -91,7 +91,10 @@ public final class QuickCartApp: Sendable {
         let context = ShopContext(
             configuration: configuration, storage: storage, sessionManager: sessionManager, pages: pages,
             catalogDisplay: CatalogDisplay(liveCatalog: storage.liveCatalog, icons: icons), publisher: publisher, hub: hub,
-            pendingSearches: PendingSearches(), joining: joining, staticFiles: staticFiles, assets: assets, release: release, clock: clock
+            recentSearchCookies: RecentSearchCookies(
+                secret: secret, secure: configuration.secureCookies, lifetimeSeconds: Int(configuration.sessionIdleSeconds)
+            ),
+            joining: joining, staticFiles: staticFiles, assets: assets, release: release, clock: clock
         )
         var routes = try ShopRouter(
             shop: context, metrics: metrics, securityHeaders: securityHeaders,

@@ -12,8 +12,8 @@ struct ShopContext: Sendable {
     /// Where changes are published (and sign-outs end streams), on every instance.
     let publisher: any BadgePublisher
     let hub: BadgeHub
-    /// Searches of sessions not stored yet: the Search tab records them, every page's session reads them.
-    let pendingSearches: PendingSearches
+    /// Searches of sessions not stored yet: the Search tab keeps them, every page's session reads them.
+    let recentSearchCookies: RecentSearchCookies
     /// Joining with a code and signing devices out, for the web's forms and the API alike.
     let joining: DeviceJoining
     let staticFiles: StaticFiles

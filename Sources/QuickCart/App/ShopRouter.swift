@@ -12,7 +12,7 @@ struct ShopRouter {
     private let sessionManager: SessionManager
     /// What the handlers count (storage outages).
     let metrics: ShopMetrics
-    private let pending: PendingSearches
+    private let waitingSearches: RecentSearchCookies
     private let clock: Clock
     /// Asked by a new visitor's page, which reads nothing stored (``ShopStorage/confirmReachable()``).
     private let storage: any ShopStorage
@@ -28,7 +28,7 @@ struct ShopRouter {
         router.add(middleware: securityHeaders)
         sessionManager = shop.sessionManager
         self.metrics = metrics
-        pending = shop.pendingSearches
+        waitingSearches = shop.recentSearchCookies
         clock = shop.clock
         storage = shop.storage
     }
@@ -65,7 +65,7 @@ struct ShopRouter {
     ) -> Router.Handler {
         let sessionManager = sessionManager, clock = clock
         let metrics = metrics
-        let pending = pending
+        let waitingSearches = waitingSearches
         let storage = storage
         return { request in
             do {
@@ -74,10 +74,10 @@ struct ShopRouter {
                 // Every other page read storage to find its session; this one would show the
                 // starter cart while the database is out of reach, as if the shop were up.
                 if resolution.isNew { try storage.confirmReachable() }
-                // A session not stored yet keeps its searches in this instance's memory: its
-                // Search tab returns to the newest of them, as a stored session's does.
+                // A session not stored yet keeps its searches in a cookie: its Search tab returns
+                // to the newest of them, as a stored session's does.
                 if !resolution.session.isStored, !resolution.isNew {
-                    resolution.session.newestSearch = pending.recent(for: resolution.session.clientID).first
+                    resolution.session.newestSearch = waitingSearches.searches(in: request, forClient: resolution.session.clientID).first
                 }
                 // Taken first, so that the session and its cart move into the handler's request
                 // rather than being copied (a retain and a release of each of their strings).

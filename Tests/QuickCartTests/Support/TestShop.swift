@@ -100,8 +100,9 @@ final class TestShop {
     }
 }
 
-/// A browser of one session: keeps the `quickcart_session` cookie, sends it back, reads the
-/// CSRF token from pages and puts it into forms. It follows no redirect on its own: tests
+/// A browser of one session: keeps the `quickcart_session` cookie (and the recent searches'
+/// cookie of a session not stored yet), sends them back, reads the CSRF token from pages and
+/// puts it into forms. It follows no redirect on its own: tests
 /// check the `303` and its `Location`, then get that page.
 final class Browser {
     /// What a form post carries as its CSRF token.
@@ -117,6 +118,8 @@ final class Browser {
     let port: Int
     /// The value of the session cookie the browser holds.
     private(set) var sessionCookie: String?
+    /// The recent searches of the session before it is stored (``RecentSearchCookies``), by name.
+    private var searchesCookies: [String: String] = [:]
     private var csrfToken: String?
 
     /// The shop it browses: held so that it stops only once its browsers are gone too.
@@ -129,6 +132,14 @@ final class Browser {
         port = shop.port
         self.sessionCookie = sessionCookie
         app = shop.inProcess ? shop.app : nil
+    }
+
+    /// This browser's cookies on another instance's address: the same browser behind a load
+    /// balancer that sent its next request elsewhere.
+    func moved(to other: TestShop) -> Browser {
+        let moved = Browser(shop: other, sessionCookie: sessionCookie)
+        moved.searchesCookies = searchesCookies
+        return moved
     }
 
     // MARK: - Requests
@@ -174,13 +185,14 @@ final class Browser {
     /// Sends any request with the session cookie, and keeps a cookie the answer sets.
     func request(_ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []) throws -> Page {
         var headers = headers
-        if let sessionCookie {
+        let kept = (sessionCookie.map { ["\(Page.sessionCookieName)=\($0)"] } ?? []) + searchesCookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        if !kept.isEmpty {
             // One Cookie header, as browsers send: other cookies a test gives go in the same one.
-            let session = "\(Page.sessionCookieName)=\(sessionCookie)"
+            let pairs = kept.joined(separator: "; ")
             if let index = headers.firstIndex(where: { $0.0.lowercased() == "cookie" }) {
-                headers[index].1 += "; " + session
+                headers[index].1 += "; " + pairs
             } else {
-                headers.append(("Cookie", session))
+                headers.append(("Cookie", pairs))
             }
         }
         let answer = if let app {
@@ -194,6 +206,9 @@ final class Browser {
             csrfToken = nil
         }
         if let token = page.csrfToken { csrfToken = token }
+        for cookie in page.setCookies where cookie.name.hasSuffix("quickcart_searches") {
+            searchesCookies[cookie.name] = cookie.attributes["max-age"] == "0" ? nil : cookie.value
+        }
         return page
     }
 

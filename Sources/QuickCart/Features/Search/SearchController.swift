@@ -3,7 +3,7 @@ import MicroHTTP
 extension SearchController: ShopFeature {
     static func register(with shop: ShopContext, in routes: inout ShopRouter) throws {
         let search = SearchController(
-            catalogDisplay: shop.catalogDisplay, searches: shop.storage.searches, pending: shop.pendingSearches,
+            catalogDisplay: shop.catalogDisplay, searches: shop.storage.searches, waiting: shop.recentSearchCookies,
             productSearch: shop.storage.productSearch, page: try shop.pages.page(SearchView.self, tab: .search)
         )
         routes.get(tab.path, use: search.show)
@@ -25,7 +25,7 @@ struct SearchController: Sendable {
     let catalogDisplay: CatalogDisplay
     let searches: any SearchHistoryStore
     /// Searches of sessions not stored yet.
-    let pending: PendingSearches
+    let waiting: RecentSearchCookies
     let productSearch: any ProductSearchStore
     let page: ShopPage<SearchView>
 
@@ -38,7 +38,7 @@ struct SearchController: Sendable {
         if let problem = Self.problem(with: query) {
             return try refuse(query, because: problem, request)
         }
-        let recent = try recentSearches(adding: query, request)
+        let (recent, cookie) = try recentSearches(adding: query, request)
         let display = catalogDisplay.current
         // Products for sale only: the store leaves inactive ones out, and the catalog this
         // request reads (an import may have landed between the two) has the last word.
@@ -54,15 +54,18 @@ struct SearchController: Sendable {
             categories: display.categoryLinks
         )
         let title = query.isEmpty ? "Search" : "“\(SearchView.quoted(query))” – Search"
-        return page.render(content, title: title, returnTo: returnTo, for: request)
+        var response = page.render(content, title: title, returnTo: returnTo, for: request)
+        if let cookie { response.setCookie(cookie) }
+        return response
     }
 
     /// `POST /search/recent/clear`: forgets the session's recent searches (stored, or waiting
-    /// in memory), back to Search.
+    /// in their cookie), back to Search.
     func clearRecent(_ request: ShopRequest) throws -> Response {
-        _ = pending.take(for: request.session.clientID)
         try searches.clearSearches(for: request.session)
-        return .redirect(to: request.returnPath(default: Self.tab.path))
+        var response = Response.redirect(to: request.returnPath(default: Self.tab.path))
+        if waiting.isCarried(by: request.http) { response.setCookie(waiting.clearingCookie()) }
+        return response
     }
 
     /// Why `query` cannot be searched, in words for the shopper, or `nil` when it can.
@@ -86,7 +89,7 @@ struct SearchController: Sendable {
             problem: problem,
             results: [],
             resultSummary: "",
-            recent: try recentSearches(adding: "", request).map { RecentSearchView(text: $0, href: Self.href(for: $0)) },
+            recent: try recentSearches(adding: "", request).searches.map { RecentSearchView(text: $0, href: Self.href(for: $0)) },
             categories: catalogDisplay.current.categoryLinks
         )
         return page.render(content, title: "Search", returnTo: Self.tab.path, for: request, status: .badRequest)
@@ -98,22 +101,32 @@ struct SearchController: Sendable {
     /// words would otherwise head Recent as if the shopper had typed them.
     ///
     /// Searching is reading, so it never stores a session: a crawler following the category
-    /// links costs no storage. Until its first change a session's searches wait in memory
-    /// (``PendingSearches``; only for a session that came back with its cookie), and move into
-    /// storage with its first search after that change.
-    private func recentSearches(adding query: String, _ request: ShopRequest) throws -> [String] {
+    /// links costs no storage. Until its first change a session's searches wait in a cookie
+    /// (``RecentSearchCookies``; only for a session that came back with its cookie), and move
+    /// into storage with its first search after that change. Returns the cookie to set, if the
+    /// waiting searches changed.
+    private func recentSearches(adding query: String, _ request: ShopRequest) throws -> (searches: [String], cookie: Cookie?) {
         let session = request.session
         let remembers = !query.isEmpty && request.isSameSite
         guard session.isStored else {
-            guard !request.isNewSession else { return [] }
-            if remembers { pending.record(query, for: session.clientID) }
-            return pending.recent(for: session.clientID)
+            guard !request.isNewSession else { return ([], nil) }
+            var recent = waiting.searches(in: request.http, forClient: session.clientID)
+            guard remembers else { return (recent, nil) }
+            // Storage's rule: the same words in another case replace the older spelling.
+            recent.removeAll { $0.lowercased() == query.lowercased() }
+            recent.insert(query, at: 0)
+            recent = Array(recent.prefix(SearchHistory.limit))
+            return (recent, waiting.cookie(recent, forClient: session.clientID))
         }
-        for waiting in pending.take(for: session.clientID).reversed() {
-            try searches.recordSearch(waiting, for: session, at: request.nowMilliseconds)
+        var cookie: Cookie?
+        if waiting.isCarried(by: request.http) {
+            for search in waiting.searches(in: request.http, forClient: session.clientID).reversed() {
+                try searches.recordSearch(search, for: session, at: request.nowMilliseconds)
+            }
+            cookie = waiting.clearingCookie()
         }
         if remembers { try searches.recordSearch(query, for: session, at: request.nowMilliseconds) }
-        return try searches.recentSearches(for: session)
+        return (try searches.recentSearches(for: session), cookie)
     }
 
     /// A link to each category's search, with its product count, for Home and Search.
