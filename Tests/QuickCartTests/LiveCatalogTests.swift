@@ -71,6 +71,28 @@ extension ShopTests {
             #expect(try plain.next().description == LiveBadgeTests.badge(1), "plain /events carried something besides the count")
         }
 
+        @Test("An import that takes a product in a cart off sale sends that cart's new count to its plain /events streams too")
+        func importRecountsPlainStreams() throws {
+            let shop = try TestShop()
+            let browser = shop.browser()
+            let tent = try shop.productID(named: Products.tent)
+            #expect(try browser.post("/cart/items", form: [("product", tent)]).status == 303)
+            let plain = try browser.eventStream()
+            let texts = try browser.eventStream(path: "/events?texts")
+            #expect(try plain.next().description == LiveBadgeTests.badge(4))
+            #expect(try texts.next().description == LiveBadgeTests.badge(4) && texts.next().event == "badge-text")
+            try Self.importCatalog(Self.catalog, into: shop)
+            shop.app.refreshCatalog()
+            shop.app.refreshCatalog()
+            #expect(try plain.next().description == LiveBadgeTests.badge(3), "the tent left the count")
+            #expect(try texts.next().event == "catalog")
+            #expect(try texts.next().description == LiveBadgeTests.badge(3), "the page's stream hears the count too")
+            // Taken once: a cart change after it is the next news, not the recount again.
+            let bottle = try shop.productID(named: Products.bottle)
+            #expect(try browser.post("/cart/items", form: [("product", bottle)]).status == 303)
+            #expect(try plain.next().description == LiveBadgeTests.badge(4))
+        }
+
         @Test("The demo cart goes with the demo catalog: after an own import, new sessions start empty")
         func demoCartOnlyWithDemoCatalog() throws {
             let shop = try TestShop()

@@ -139,6 +139,29 @@ struct StoreTests {
         #expect(try storage.sessions.stored(session) == before, "a refused checkout changed the session")
     }
 
+    @Test("Current counts and versions by live key leave out lines no longer for sale and shoppers not stored", arguments: StoreBackend.allCases)
+    func currentChangesByLiveKey(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        let products = storage.liveCatalog.current.catalog.products
+        let tent = try #require(products.first { $0.slug == "ultralight-tent" })
+        let session = TestSessions.new(), other = TestSessions.new(), unstored = TestSessions.new()
+        _ = try storage.carts.add(productID: tent.id, for: session, at: now)
+        let change = try storage.carts.add(productID: tent.id, for: session, at: now)
+        _ = try storage.carts.add(productID: tent.id, for: other, at: now)
+        let keys = [session, other, unstored].map(\.shopperLiveKey)
+        #expect(try storage.carts.currentChanges(forLiveKeys: keys) == [keys[0]: change, keys[1]: CartChange(itemCount: 4, version: 1)])
+        #expect(try storage.carts.currentChanges(forLiveKeys: []).isEmpty)
+        let kept = products.filter { $0.id != tent.id }.map { product in
+            CatalogEntry(
+                slug: product.slug, name: product.name, summary: product.summary, category: product.category, price: product.price,
+                icon: product.icon, isFeatured: product.isFeatured, isActive: true, image: nil
+            )
+        }
+        _ = try storage.catalogStore.importCatalog(kept, origin: .own)
+        #expect(try storage.carts.currentChanges(forLiveKeys: [keys[0]]) == [keys[0]: CartChange(itemCount: 3, version: change.version)])
+    }
+
     @Test("Two requests storing the same new session store it once, and both changes count", arguments: StoreBackend.allCases)
     func storingTwiceIsHarmless(backend: StoreBackend) throws {
         let storage = try backend.makeLocation().open()

@@ -14,6 +14,11 @@ struct CatalogUpdates: Sendable {
         Log.info("catalog version \(version) loaded")
         // Every instance polls, so each tells its own open pages, once per version.
         hub.announceCatalog(version: version)
+        // A product no longer for sale leaves the count of every cart holding it: streams of
+        // the counts alone (an app's, a load tool's) hear the new one too.
+        for (liveKey, change) in try storage.carts.currentChanges(forLiveKeys: hub.liveKeysWithOpenStreams) {
+            hub.recount(change, liveKey: liveKey)
+        }
         return true
     }
 }

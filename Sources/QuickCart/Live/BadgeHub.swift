@@ -149,6 +149,20 @@ public final class BadgeHub: Sendable {
         }
     }
 
+    /// Sends the count to each stream of the shopper whose live key is `liveKey` when it is not
+    /// the count they were last sent at that version: a new catalog counts a cart again (a
+    /// line no longer for sale leaves the count) without changing it. Older news is dropped.
+    public func recount(_ change: CartChange, liveKey: String) {
+        state.withLock { state in
+            guard var entry = state.listeners[liveKey], change.version >= entry.version,
+                  entry.latest?.itemCount != change.itemCount || change.version > entry.version
+            else { return }
+            entry.latest = change
+            state.listeners[liveKey] = entry
+            Self.send(change, to: entry.streams)
+        }
+    }
+
     /// Tells every open stream that asked for texts (the page's script) that the catalog
     /// being sold is now at `version`: `event: catalog`, `data: VERSION`, so open pages re-read
     /// their prices, names and counts as they do after a cart change elsewhere. Streams of the

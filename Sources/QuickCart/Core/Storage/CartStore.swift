@@ -63,6 +63,11 @@ public enum CartError: Error, Equatable {
 /// changed it, so that press's resend is still a replay, and the resend of a press that changed
 /// nothing finds the cart as it did and again changes nothing.
 public protocol CartStore: Sendable {
+    /// The count (of lines for sale) and version of the cart of each stored shopper whose live
+    /// key is among `liveKeys`, in one read: for open streams that may have missed news (a new
+    /// catalog that leaves a line out of the count, a listener that reconnected).
+    func currentChanges(forLiveKeys liveKeys: [String]) throws -> [String: CartChange]
+
     /// Adds `quantity` (at least 1) of `productID` after the lines already there, or that many
     /// more if it is there already, up to the maximum.
     /// - Parameters:

@@ -173,39 +173,12 @@ final class PostgresBadgeRelay: BadgePublisher {
     /// Reads the count and version of every shopper with an open stream on this instance, in
     /// one query, and sends each to its streams even if that version was sent before.
     private static func resendCurrentCounts(to hub: BadgeHub, from pool: PostgresStoragePool) {
-        let liveKeys = hub.liveKeysWithOpenStreams
-        guard !liveKeys.isEmpty else { return }
         do {
-            let current = try pool.withConnection { connection in
-                try connection.fetchAll(
-                    """
-                    SELECT s.live_key, s.cart_version,
-                           (SELECT coalesce(sum(quantity), 0)::bigint FROM cart_items c WHERE c.shopper_id = s.id)
-                    FROM shoppers s WHERE s.live_key = ANY($1::text[])
-                    """,
-                    arrayLiteral(liveKeys)
-                ) { row in
-                    (liveKey: try row.string(0), change: CartChange(itemCount: try row.int(2), version: try row.int64(1)))
-                }
-            }
-            for entry in current {
-                hub.resend(entry.change, liveKey: entry.liveKey)
+            for (liveKey, change) in try PostgresCartStore(pool: pool).currentChanges(forLiveKeys: hub.liveKeysWithOpenStreams) {
+                hub.resend(change, liveKey: liveKey)
             }
         } catch {
             Log.error("resending badge counts after the listener reconnected failed: \(error)")
         }
-    }
-
-    /// A PostgreSQL array literal of texts, each quoted.
-    private static func arrayLiteral(_ texts: [String]) -> String {
-        let quoted = texts.map { text in
-            var escaped = "\""
-            for character in text {
-                if character == "\\" || character == "\"" { escaped.append("\\") }
-                escaped.append(character)
-            }
-            return escaped + "\""
-        }
-        return "{" + quoted.joined(separator: ",") + "}"
     }
 }

@@ -12,6 +12,35 @@ import Postgres
 struct PostgresCartStore: CartStore {
     let pool: PostgresStoragePool
 
+    func currentChanges(forLiveKeys liveKeys: [String]) throws -> [String: CartChange] {
+        guard !liveKeys.isEmpty else { return [:] }
+        let rows = try pool.withConnection { connection in
+            try connection.fetchAll(
+                """
+                SELECT s.live_key, s.cart_version,
+                       (SELECT coalesce(sum(c.quantity), 0)::bigint FROM cart_items c JOIN products p ON p.id = c.product_id
+                        WHERE c.shopper_id = s.id AND p.active)
+                FROM shoppers s WHERE s.live_key = ANY($1::text[])
+                """,
+                Self.arrayLiteral(liveKeys)
+            ) { row in (try row.string(0), CartChange(itemCount: try row.int(2), version: try row.int64(1))) }
+        }
+        return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// A PostgreSQL array literal of texts, each quoted.
+    private static func arrayLiteral(_ texts: [String]) -> String {
+        let quoted = texts.map { text in
+            var escaped = "\""
+            for character in text {
+                if character == "\\" || character == "\"" { escaped.append("\\") }
+                escaped.append(character)
+            }
+            return escaped + "\""
+        }
+        return "{" + quoted.joined(separator: ",") + "}"
+    }
+
     func add(productID: Int64, quantity: Int, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?, key: ChangeKey?) throws -> CartChange {
         let quantity = Cart.clamp(quantity)
         return try change(for: session, at: now, ifVersion: expectedVersion) { connection, shopperID in

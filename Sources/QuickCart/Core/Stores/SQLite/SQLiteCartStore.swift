@@ -9,6 +9,26 @@ import SQLite
 struct SQLiteCartStore: CartStore {
     let pool: SQLiteStoragePool
 
+    func currentChanges(forLiveKeys liveKeys: [String]) throws -> [String: CartChange] {
+        guard !liveKeys.isEmpty else { return [:] }
+        // The keys as one JSON array, one statement however many there are (live keys are hex,
+        // so they need no escaping).
+        let keys = "[" + liveKeys.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+        return try pool.read { db in
+            let rows = try db.fetchAll(
+                """
+                SELECT s.live_key,
+                       max(s.cart_version, coalesce((SELECT max(c.version) FROM cart_items c WHERE c.shopper_id = s.id), 0)),
+                       (SELECT coalesce(sum(c.quantity), 0) FROM cart_items c JOIN products p ON p.id = c.product_id
+                        WHERE c.shopper_id = s.id AND p.active)
+                FROM shoppers s WHERE s.live_key IN (SELECT value FROM json_each(?))
+                """,
+                [keys]
+            ) { row in (try row.string(0), CartChange(itemCount: try row.int(2), version: try row.int64(1))) }
+            return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
     func add(productID: Int64, quantity: Int, for session: Session, at now: Int64, ifVersion expectedVersion: Int64?, key: ChangeKey?) throws -> CartChange {
         let quantity = Cart.clamp(quantity)
         return try change(for: session, at: now, ifVersion: expectedVersion) { db, shopperID, version in
