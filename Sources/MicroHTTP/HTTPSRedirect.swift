@@ -4,9 +4,11 @@
 ///
 /// The path and query are the request target exactly as the client sent it (the path of an
 /// absolute address such as `http://host/x`); a target with spaces or control characters, or
-/// one that is not a path, gets 400 instead. The host comes from the request's `Host` (its port
-/// replaced by ``httpsPort``); a `Host` that is missing or not a plain host name or address gets
-/// ``fallbackHost``, and when that is a wildcard address (`0.0.0.0`, `::`) no host is known: 400.
+/// one that is neither a path nor an absolute address (`*`, say), gets 400 instead. The host
+/// comes from the request's `Host` (its port replaced by ``httpsPort``), which the server has
+/// set to an absolute address's own host (RFC 9112 §3.2.2); a `Host` that is missing or not a
+/// plain host name or address gets ``fallbackHost``, and when that is a wildcard address
+/// (`0.0.0.0`, `::`) no host is known: 400.
 public struct HTTPSRedirect: HTTPResponder {
     /// The HTTPS listener's port (left out of the address when 443), asked at each request:
     /// a listener on port 0 knows its port only once started.
@@ -65,12 +67,12 @@ public struct HTTPSRedirect: HTTPResponder {
     }
 
     /// The path and query of a raw target: an origin-form target itself, the part of an
-    /// absolute one after its authority (`/` when it names no path), `/` for `*`; `nil` for any
-    /// other target, or one with a byte that has no place in a `Location` (space, control).
+    /// absolute one after its authority (`/` when it names no path); `nil` for any other target
+    /// (`*` names no resource to send anyone to), or one with a byte that has no place in a
+    /// `Location` (space, control).
     static func pathAndQuery(of target: String) -> String? {
         guard target.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
         if target.hasPrefix("/") { return target }
-        if target == "*" { return "/" }
         guard case .absolute = RequestTargetForm(target), let colon = target.firstIndex(of: ":") else { return nil }
         // After `://`; the authority ends at the path or, when there is none, at the query.
         let authority = target[target.index(colon, offsetBy: 3)...]

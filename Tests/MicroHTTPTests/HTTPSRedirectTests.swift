@@ -28,14 +28,14 @@ import Testing
     }
 
     @Test("An absolute address redirects to its path and query", arguments: [
-        ("http://shop.example/x?a=1", "/x?a=1"), ("HTTP://shop.example", "/"), ("http://shop.example?q", "/?q"), ("*", "/"),
+        ("http://shop.example/x?a=1", "/x?a=1"), ("HTTP://shop.example", "/"), ("http://shop.example?q", "/?q"),
     ])
     func absoluteTargets(target: String, pathAndQuery: String) {
         #expect(location(Request(method: .get, path: "/", target: target, headers: ["Host": "shop.example"])) == "https://shop.example:8443" + pathAndQuery)
     }
 
-    @Test("A target with a space or control byte, or that is not a path, gets 400 and no Location", arguments: [
-        "/a b", "/a\r\nSet-Cookie: x=1", "/a\u{7F}", "/a\tb", "cart", "shop.example:443", "http://user@evil.example/", "",
+    @Test("A target with a space or control byte, or that is neither a path nor an absolute address, gets 400 and no Location", arguments: [
+        "/a b", "/a\r\nSet-Cookie: x=1", "/a\u{7F}", "/a\tb", "cart", "shop.example:443", "http://user@evil.example/", "", "*", "ftp://shop.example/x",
     ])
     func unsafeTargets(target: String) {
         let response = redirect.respond(to: Request(method: .get, path: "/", target: target, headers: ["Host": "shop.example"]))
@@ -84,7 +84,9 @@ import Testing
             ("GET /%ff?%ff=1 HTTP/1.1\r\nHost: shop.example\r\n\r\n", "https://shop.example/%ff?%ff=1"),
             ("GET /x?a=%zz HTTP/1.1\r\nHost: shop.example\r\n\r\n", "https://shop.example/x?a=%zz"),
             ("GET /caf\u{E9} HTTP/1.1\r\nHost: shop.example\r\n\r\n", "https://shop.example/caf%C3%A9"),
+            // An absolute target names the host, whatever Host says (RFC 9112 §3.2.2).
             ("GET http://shop.example/y?b HTTP/1.1\r\nHost: other.example\r\n\r\n", "https://shop.example/y?b"),
+            ("GET http://evil.example/x HTTP/1.1\r\nHost: shop.example\r\n\r\n", "https://evil.example/x"),
         ]
         for (head, expected) in redirects {
             let client = try TestHTTPClient(port: server.port)
@@ -96,6 +98,8 @@ import Testing
             "GET /a\u{1}b HTTP/1.1\r\nHost: shop.example\r\n\r\n",
             "GET /a\u{0}/b HTTP/1.1\r\nHost: shop.example\r\n\r\n",
             "GET /cart HTTP/1.0\r\n\r\n",
+            "GET * HTTP/1.1\r\nHost: shop.example\r\n\r\n",
+            "OPTIONS * HTTP/1.1\r\nHost: shop.example\r\n\r\n",
         ]
         for head in refusals {
             let client = try TestHTTPClient(port: server.port)

@@ -222,6 +222,34 @@ extension ShopTests {
             #expect(try app.get("/api/v1/cart").count == 1, "\(backend): a replay changed the cart")
         }
 
+        @Test("A checkout without a key whose cart version the web's Place order placed first is 412 stale-cart with the cart now, never a key's problem or replay", arguments: StoreBackend.allCases)
+        func keylessCheckoutAfterTheWebsOrder(backend: StoreBackend) throws {
+            let shop = try TestShop(on: backend)
+            defer { shop.stop() }
+            let (browser, code, app) = try Self.webCodeAndApp(on: shop)
+            #expect(try app.send("POST", "/api/v1/client/join", json: ["code": code]).status == 200)
+            let review = try browser.review()
+            let version = try #require(app.get("/api/v1/cart").header("ETag").flatMap { Int64($0.trimmingCharacters(in: ["\""])) })
+            // The race, without its timing: the app reads version V, the web places V, the app
+            // places V. Here the web's order is placed for the version its placing leaves the
+            // cart at, so the app's checkout reads the version whose order exists already.
+            let placed = try browser.click("Place order", on: review, changing: ["version": String(version + 1)])
+            let location = try #require(placed.location, "\(backend): \(placed.summary)")
+            let number = try #require(location.split(separator: "=").last?.prefix { $0.isNumber })
+            #expect(try app.get("/api/v1/cart").header("ETag") == "\"\(version + 1)\"")
+
+            // Other details than the web's, or none (the web's saved ones): either way the cart
+            // this request read was ordered by another, and no key was sent to blame.
+            for (label, body) in [("other details", ["delivery": TestApp.delivery]), ("saved details", nil)] as [(String, [String: Any]?)] {
+                let lost = try app.send("POST", "/api/v1/checkout", json: body)
+                #expect(lost.status == 412 && lost.problem == "stale-cart" && lost.json["field"] == nil, "\(backend), \(label): \(lost)")
+                #expect(lost.header("ETag") == "\"\(version + 1)\"" && lost.count == 0, "\(backend), \(label): the cart now is the emptied one: \(lost)")
+                #expect((lost.json["detail"] as? String)?.contains("order \(number)") == true, "\(backend), \(label): \(lost)")
+                #expect(lost.header("Idempotent-Replayed") == nil)
+            }
+            #expect((try app.get("/api/v1/orders").json["orders"] as? [Any])?.count == 1, "\(backend): one order, the web's")
+        }
+
         /// A cart answer's lines as checkout's `lines` confirms them.
         static func confirmed(_ cart: [String: Any]) -> [[String: Any]] {
             (cart["lines"] as? [[String: Any]] ?? []).compactMap { line in

@@ -200,6 +200,26 @@ struct BackupTests {
         #expect(try shop.browser().get("/").status == 200, "the shop still works on its database")
     }
 
+    @Test("Restore refuses the database itself as the backup, by its name, a link or another path, either way round, and changes nothing")
+    func restoreRefusesTheDatabaseItself() throws {
+        let (directory, database) = try Self.stoppedShop()
+        let symbolic = directory.path + "/symbolic.sqlite"
+        try FileManager.default.createSymbolicLink(atPath: symbolic, withDestinationPath: database)
+        try FileManager.default.createDirectory(atPath: directory.path + "/folder", withIntermediateDirectories: false)
+        let before = try Data(contentsOf: URL(fileURLWithPath: database))
+        let cases = [
+            (file: database, db: database), (file: symbolic, db: database), (file: directory.path + "/folder/../quickcart.sqlite", db: database),
+            (file: database, db: symbolic),
+        ]
+        for (file, db) in cases {
+            let run = OperatorRun(["restore", file], database: db)
+            #expect(run.status == 1 && run.output.isEmpty, "\(file) --db \(db): \(run.output)")
+            #expect(run.report == "quickcart: \(file) is the database itself (\(db)): a restore must come from a backup in another file\n", "\(run.report)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before, "the database is as it was")
+        #expect(!Self.exists(database + "-journal"))
+    }
+
     @Test("Backup refuses an existing file or a folder, changing nothing; --replace replaces a file")
     func backupReplacesOnlyWhenTold() throws {
         let (directory, database) = try Self.stoppedShop()

@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTesting
 import MicroHTTP
+import Postgres
+import PostgresTesting
 import QuickCart
 import Testing
 
@@ -39,6 +41,44 @@ extension ShopTests {
                 let lag = try #require(Self.sample("quickcart_postgres_notification_lag_seconds", in: text), "\(text)")
                 #expect(lag > 0 && lag < 1)
             }
+        }
+
+        @Test("While the PostgreSQL listener is down no lag is reported, not the last one measured; back, it is measured again")
+        func noLagWhileTheListenerIsDown() throws {
+            let shop = try TestShop(on: .postgres) { $0.metricsAddress = .init(host: "127.0.0.1", port: 0) }
+            defer { shop.stop() }
+            let before = try Self.metrics(of: shop)
+            #expect(Self.sample("quickcart_postgres_notification_lag_seconds", in: before) != nil, "\(before)")
+
+            // The database takes no new connection, and the listener's is ended: it stays down.
+            let url = try #require(shop.location).database
+            let name = try #require(url.split(separator: "/").last?.split(separator: "?").first)
+            let admin = try PostgresConnection(connectionString: try TestPostgresServer.shared().url())
+            defer { admin.close() }
+            try admin.execute(sql: "ALTER DATABASE \"\(name)\" ALLOW_CONNECTIONS false")
+            defer { _ = try? admin.execute(sql: "ALTER DATABASE \"\(name)\" ALLOW_CONNECTIONS true") }
+            let ended = try admin.fetchValue(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = $1 AND query LIKE 'LISTEN%'", String(name), as: Int.self
+            )
+            #expect(ended == 1)
+            var down = try Self.metrics(of: shop)
+            let deadline = ContinuousClock.now + .seconds(5)
+            while Self.sample("quickcart_postgres_listener_up", in: down) != 0, ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.02)
+                down = try Self.metrics(of: shop)
+            }
+            #expect(Self.sample("quickcart_postgres_listener_up", in: down) == 0, "\(down)")
+            #expect(!down.contains("quickcart_postgres_notification_lag_seconds"), "a lag from before the outage: \(down)")
+
+            try admin.execute(sql: "ALTER DATABASE \"\(name)\" ALLOW_CONNECTIONS true")
+            var back = down
+            while Self.sample("quickcart_postgres_listener_sessions_total", in: back) != 2, ContinuousClock.now < deadline + .seconds(5) {
+                Thread.sleep(forTimeInterval: 0.05)
+                back = try Self.metrics(of: shop)
+            }
+            #expect(Self.sample("quickcart_postgres_listener_up", in: back) == 1, "\(back)")
+            let lag = try #require(Self.sample("quickcart_postgres_notification_lag_seconds", in: back), "\(back)")
+            #expect(lag > 0 && lag < 1)
         }
 
         @Test("A thrown error and a 405 are counted under the route that matched; an unknown path under none")

@@ -36,8 +36,12 @@ final class ShopMetrics: Sendable {
             output.sample("quickcart_postgres_listener_up", listener.isListening ? 1 : 0)
             output.family("quickcart_postgres_listener_sessions_total", "counter", "Times the listener established its LISTENs (one more after each reconnection).")
             output.sample("quickcart_postgres_listener_sessions_total", listener.sessions)
+            // Left out while the listener is down (or before a probe came back), rather than the
+            // last value or NaN: Prometheus marks a series that leaves a scrape stale at once, so
+            // an alert on the lag sees no number instead of a healthy one, and NaN would only
+            // compare false in every rule and blur dashboards' aggregations.
             if let lag = listener.notificationLagSeconds {
-                output.family("quickcart_postgres_notification_lag_seconds", "gauge", "Time a notification sent by this instance took to come back through PostgreSQL, last measured.")
+                output.family("quickcart_postgres_notification_lag_seconds", "gauge", "Time a notification sent by this instance took to come back through PostgreSQL, last measured; absent while the listener is down.")
                 output.sample("quickcart_postgres_notification_lag_seconds", lag)
             }
         }

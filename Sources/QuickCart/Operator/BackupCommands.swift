@@ -11,7 +11,8 @@ extension OperatorCommand {
         }
     }
 
-    /// `quickcart restore FILE`: the SQLite database replaced by a backup, unless it is in use.
+    /// `quickcart restore FILE`: the SQLite database replaced by a backup, unless it is in use
+    /// or FILE is the database itself.
     static func restore(_ invocation: Invocation, output: Output) throws -> Int32 {
         try onSQLiteFile(
             invocation, output: output, or: "restore replaces a SQLite file; for PostgreSQL use pg_restore",

@@ -167,15 +167,16 @@ final class Browser {
     }
 
     /// Submits the form holding the button named `name` on `page`, as a click would: the
-    /// form's fields, then the button's own name and value.
-    func click(_ name: String, on page: Page, sourceLocation: SourceLocation = #_sourceLocation) throws -> Page {
+    /// form's fields, then the button's own name and value; a field `changing` names is sent
+    /// with the value given there instead (a form the page did not show).
+    func click(_ name: String, on page: Page, changing: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws -> Page {
         let html = page.html
         let button = try #require(html.button(named: name), "no button named “\(name)” on \(page.summary)", sourceLocation: sourceLocation)
         try #require(!button.has("disabled"), "the button “\(name)” is disabled", sourceLocation: sourceLocation)
         let form = try #require(html.enclosing("form", of: button), "the button “\(name)” is in no form", sourceLocation: sourceLocation)
         #expect(form["method"]?.lowercased() == "post", "the form of “\(name)” should be method=post: \(form)", sourceLocation: sourceLocation)
         var fields: [(String, String)] = html.elements("input", in: form).compactMap { input in
-            input["name"].map { ($0, input["value"] ?? "") }
+            input["name"].map { ($0, changing[$0] ?? input["value"] ?? "") }
         }
         if let field = button["name"] { fields.append((field, button["value"] ?? "")) }
         let action = try #require(form["action"], "the form of “\(name)” has no action", sourceLocation: sourceLocation)

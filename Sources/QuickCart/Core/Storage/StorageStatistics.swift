@@ -15,7 +15,8 @@ public struct StorageStatistics: Sendable {
         /// How many times it established them (one more after each reconnection).
         public var sessions: Int
         /// Seconds a notification this instance sent took to come back through the database,
-        /// last measured; `nil` before the first one returned.
+        /// last measured on the current connection; `nil` before one returned there, and while
+        /// the listener is not listening.
         public var notificationLagSeconds: Double?
     }
 }

@@ -70,7 +70,8 @@ struct APIShopController: Sendable {
     /// this request read it becomes an order, as the web's "Place order" does, at exactly the
     /// `lines` the shopper confirmed when the app sends them (``APICheckoutLines``), once per intent:
     /// the `Idempotency-Key` when sent (the same key again returns the order it placed, 200 with
-    /// `Idempotent-Replayed: true`, and places none), else the cart's version as read.
+    /// `Idempotent-Replayed: true`, and places none), else the cart's version as read (which,
+    /// ordered by another request first, is a cart that moved: `stale-cart`).
     func checkout(_ request: APIRequest) throws -> Response {
         let intent = try Self.intent(of: request)
         // A key's order is its answer before anything else is checked: a retry must not be
@@ -109,15 +110,19 @@ struct APIShopController: Sendable {
             let detail = confirmed == nil
                 ? "The cart changed while the order was being placed; nothing was ordered. Show it again."
                 : "The cart or its prices are no longer the lines sent; nothing was ordered. Show the cart as it is now again."
-            guard case .active(let stored)? = try sessions.session(clientID: request.session.clientID) else {
-                // Not stored yet (the placing was undone with its first change): its starting cart now.
-                throw request.stale(sessionManager.startingCart(of: request.session), version: request.cartVersion, detail: detail)
-            }
-            throw request.stale(stored.cart, version: stored.cartVersion, detail: detail)
+            throw try cartNow(request, detail: detail)
         } catch CartError.emptyCart {
             throw APIProblem(.emptyCart, "The cart is empty, so there is nothing to check out.")
         } catch CartError.nothingForSale {
             throw APIProblem(.nothingForSale, "Nothing in the cart is for sale any more; remove those lines to continue.")
+        }
+        // Without a key the intent is the cart version this request read, and another request
+        // (the web's Place order, a paired device) ordered that version first: the cart moved
+        // under this one, which sent no key to blame or to replay.
+        if !placed.isNew, !intent.isIdempotencyKey {
+            throw try cartNow(
+                request, detail: "The cart was placed as order \(placed.orderID) by another request after this one read it; nothing more was ordered. Show it again."
+            )
         }
         if let change = placed.change { publisher.publish(change, for: request.session) }
         // Placing stored the client if this was its first change.
@@ -131,6 +136,16 @@ struct APIShopController: Sendable {
         var response = answer(order, status: .created)
         response.headers["Location"] = "/api/v1/orders/" + order.number
         return response
+    }
+
+    /// The `stale-cart` problem of a checkout whose cart moved since `request` read it, carrying
+    /// the cart as stored now.
+    private func cartNow(_ request: APIRequest, detail: String) throws -> APIProblem {
+        guard case .active(let stored)? = try sessions.session(clientID: request.session.clientID) else {
+            // Not stored yet (the placing was undone with its first change): its starting cart now.
+            return request.stale(sessionManager.startingCart(of: request.session), version: request.cartVersion, detail: detail)
+        }
+        return request.stale(stored.cart, version: stored.cartVersion, detail: detail)
     }
 
     /// The intent of a checkout: its `Idempotency-Key`, else the cart's version as read.

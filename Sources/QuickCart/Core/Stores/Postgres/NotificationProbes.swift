@@ -40,6 +40,12 @@ final class NotificationProbes: Sendable {
         }
     }
 
-    /// The lag of the last probe that came back, in seconds.
+    /// The lag of the last probe that came back, in seconds; `nil` before one did, or since
+    /// ``forgetLag()``.
     var lastLagSeconds: Double? { state.withLock { $0.lastLagSeconds } }
+
+    /// Drops the last lag, until the next probe comes back.
+    func forgetLag() {
+        state.withLock { $0.lastLagSeconds = nil }
+    }
 }

@@ -44,7 +44,11 @@ final class PostgresBadgeRelay: BadgePublisher {
                     case nil: break
                     }
                 },
-                onReconnect: { [hub] in Self.resendCurrentCounts(to: hub, from: pool) }
+                onReconnect: { [hub, probes] in
+                    // A lag from before the gap says nothing of the new connection.
+                    probes.forgetLag()
+                    Self.resendCurrentCounts(to: hub, from: pool)
+                }
             )
         } catch {
             preconditionFailure("the listener refused a connection string the pool accepted: \(error)")
@@ -100,9 +104,11 @@ final class PostgresBadgeRelay: BadgePublisher {
 
     /// The listener's state, after timing one notification through the database: a probe
     /// sent on ``probeChannel`` with this instance's nonce and its send time, waited for up
-    /// to a second. A probe that does not come back leaves the last measured lag.
+    /// to a second. A probe that does not come back leaves the last lag measured since the
+    /// listener last connected; while it is down there is no lag to tell.
     func statistics(probingThrough pool: PostgresStoragePool) -> StorageStatistics.Listener {
-        if listener.isListening {
+        let isListening = listener.isListening
+        if isListening {
             let (payload, returned) = probes.next()
             do {
                 try pool.withConnection { connection in
@@ -114,7 +120,7 @@ final class PostgresBadgeRelay: BadgePublisher {
             }
         }
         return StorageStatistics.Listener(
-            isListening: listener.isListening, sessions: listener.sessionCount, notificationLagSeconds: probes.lastLagSeconds
+            isListening: isListening, sessions: listener.sessionCount, notificationLagSeconds: isListening ? probes.lastLagSeconds : nil
         )
     }
 

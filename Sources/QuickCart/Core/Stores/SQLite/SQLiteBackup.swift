@@ -51,13 +51,16 @@ enum SQLiteBackup {
     /// Replaces the database at `databasePath` with the copy in `file`, after checking the
     /// copy (see `checkBackup`), unless the database is in use (see ``SQLiteUseLock``). The
     /// copy goes in through the backup API inside the database's own transaction, so a restore
-    /// cut short leaves the database as it was, and its WAL is dealt with by SQLite.
+    /// cut short leaves the database as it was, and its WAL is dealt with by SQLite. Refuses,
+    /// changing nothing, a `file` that is the database or a file beside it, by any name.
     /// - Returns: Whether there was no database at `databasePath` before (a new machine's, or a
     ///   mistyped `--db`), and the newest order number of the database replaced and the backup's.
     static func restore(from file: String, to databasePath: String) throws -> RestoreReport {
         guard FileManager.default.fileExists(atPath: file) else {
             throw SQLiteBackupError("there is no backup at \(file)")
         }
+        // Copied into itself, the database would be "restored" with nothing done.
+        try refuseDatabaseFile(file, databasePath: databasePath, "a restore must come from a backup in another file")
         let isNew = !FileManager.default.fileExists(atPath: databasePath)
         try checkBackup(file)
         let lock = try SQLiteUseLock(databasePath: databasePath, for: .restoring)
@@ -152,17 +155,23 @@ enum SQLiteBackup {
         guard access(folder, W_OK) == 0 else {
             throw SQLiteBackupError("cannot write in the folder \(folder): \(String(cString: strerror(errno)))")
         }
-        switch databaseSuffix(of: file, databasePath: databasePath) {
-        case "": throw SQLiteBackupError("\(file) is the database itself (\(databasePath)): a backup must go to another file")
-        case let suffix?: throw SQLiteBackupError("\(file) is the database's \(suffix) file: a backup must go to another file")
-        case nil: break
-        }
+        try refuseDatabaseFile(file, databasePath: databasePath, "a backup must go to another file")
         guard lstat(file, &status) == 0 else { return }
         if status.st_mode & S_IFMT == S_IFDIR {
             throw SQLiteBackupError("\(file) is a folder: name the backup file, such as \(file)/shop.sqlite")
         }
         if !replacing {
             throw SQLiteBackupError("\(file) already exists: name a new file, or add --replace to replace it")
+        }
+    }
+
+    /// Fails when `file` is the database at `databasePath` or a file beside it, by any name;
+    /// `rule` says what to name instead.
+    private static func refuseDatabaseFile(_ file: String, databasePath: String, _ rule: String) throws {
+        switch databaseSuffix(of: file, databasePath: databasePath) {
+        case "": throw SQLiteBackupError("\(file) is the database itself (\(databasePath)): \(rule)")
+        case let suffix?: throw SQLiteBackupError("\(file) is the database's \(suffix) file: \(rule)")
+        case nil: break
         }
     }
 
