@@ -22,6 +22,17 @@ extension ShopTests {
             #expect(page.html.elements("a", in: main).contains { $0["href"] == "/" }, "the 404 page should lead Home")
         }
 
+        @Test("An error page is a browser's first page: it gives the new session's cookie its forms' token belongs to", arguments: [
+            "/nowhere", "/search?q=%zz", "/orders/1",
+        ])
+        func errorPageGivesANewSession(path: String) throws {
+            let browser = try TestShop().browser()
+            let page = try browser.get(path)
+            #expect(page.status >= 400 && page.sessionCookie != nil, "GET \(path) with no cookie: \(page.summary)")
+            let layout = try browser.click("Show sidebar", on: page)
+            #expect(layout.status == 303, "the layout button of the error page: \(layout.summary)")
+        }
+
         static let wrongMethods: [(String, String, String)] = [
             ("DELETE", "/cart", "GET, HEAD"), ("POST", "/cart", "GET, HEAD"), ("PUT", "/cart/items", "POST"),
             ("GET", "/checkout/place", "POST"), ("GET", "/cart/items", "POST"), ("GET", "/profile/name", "POST"),

@@ -27,6 +27,10 @@ struct ErrorPages: Sendable {
             session: session
         )
         for field in error.headers { response.headers[field.name] = field.value }
+        // A page like any other: its forms (the layout button) carry the session's CSRF token,
+        // so a browser that came without a session is given the new one's cookie, as a page
+        // gives it, or its first post from here would be refused.
+        if let resolution, resolution.isNew, let cookie = resolution.cookie { response.setCookie(cookie) }
         return response
     }
 
