@@ -80,7 +80,10 @@ function registerWorker() {
       if (offered.state === 'activated' || offered.state === 'redundant') location.reload();
       else offered.postMessage({ type: 'take-over' });
     });
-    // Just before the content, where it is drawn: Tab reaches it before the page's controls.
+    // A landmark of its own, so its words are never outside one; just before the content,
+    // where it is drawn: Tab reaches it before the page's controls.
+    bar.setAttribute('role', 'region');
+    bar.setAttribute('aria-label', 'New version');
     const main = document.querySelector('main');
     if (main) main.before(bar);
     else document.body.prepend(bar);

@@ -195,7 +195,8 @@ export function start() {
     bar.className = 'offline-bar';
     bar.setAttribute('role', 'status');
     bar.dataset.client = '';
-    document.body.append(bar);
+    // In the banner, as the live region is: no words outside a landmark (CSS places it).
+    (document.querySelector('body > header') || document.body).append(bar);
     return bar;
   }
 

@@ -1,6 +1,7 @@
 """What tests read off a page, named as a person would name it."""
 import time
 
+from axe_selenium_python import Axe
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -49,6 +50,15 @@ def badge(driver):
 
 def subtotal(driver):
     return driver.find_element(By.CSS_SELECTOR, "[data-subtotal]").get_attribute("textContent").strip()
+
+
+def outside_landmarks(driver):
+    """What axe-core's `region` rule finds outside every landmark on the page as it is now
+    (words a screen reader's landmark navigation would skip)."""
+    axe = Axe(driver)
+    axe.inject()
+    return [node["target"] for violation in axe.run()["violations"] if violation["id"] == "region"
+            for node in violation["nodes"]]
 
 
 def wait_for(condition, timeout=5.0, what="condition"):

@@ -16,7 +16,7 @@ from selenium.webdriver.common.by import By
 
 from conftest import PHONE, ROOT
 from forms_support import focused_name, page_marker, press_and_hear, row_names, same_page, scroll_y, spoken
-from pages import badge, button, press, wait_for
+from pages import badge, button, outside_landmarks, press, wait_for
 
 
 def pill(driver, product_id):
@@ -155,6 +155,7 @@ def test_a_stopped_server_shows_offline_and_an_honest_message_and_coming_back_sh
     restartable.stop()
     wait_for(lambda: offline_bar(driver) == "Offline — changes will not be saved", timeout=10.0,
              what="the Offline bar a few seconds after the server stopped")
+    assert not outside_landmarks(driver), "the Offline bar's words are outside every landmark"
     press(driver, "Increase quantity of Trail Running Shoes")
     # The browser is online, so the post may have reached the shop before the connection broke.
     wait_for(lambda: "may or may not have been done" in inline_error(driver),

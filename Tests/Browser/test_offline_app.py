@@ -20,7 +20,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from conftest import PHONE, ROOT, stop_process
-from pages import badge, press, wait_for
+from pages import badge, outside_landmarks, press, wait_for
 from test_live_pages import offline_bar
 from test_slow_network import FCP_BUDGET_MS, slow_3g
 
@@ -266,6 +266,7 @@ def test_a_new_release_takes_over_without_mixing_its_files_with_the_last_ones(sh
     wait_for(lambda: driver.execute_script(
         "const b = document.querySelector('.update-bar'); return b ? b.textContent : ''").startswith("A new version"),
         timeout=30.0, what="the offer of the new version on the page open during the release")
+    assert not outside_landmarks(driver), "the offer's words are outside every landmark"
     assert page_release(driver) == first
     assert controller_release(driver) == first, "the old page keeps its own worker until it reloads"
     press(driver, "Reload")

@@ -15,6 +15,21 @@ extension ShopTests {
         }
 
         /// The phone (Dana, with the demo cart and one tent more) shows a code.
+        @Test("A browser's searches made before it joined go with it into the cart it joins", arguments: StoreBackend.allCases)
+        func searchesGoWithAJoin(backend: StoreBackend) throws {
+            let shop = try TestShop(on: backend)
+            defer { shop.stop() }
+            let phone = shop.browser(), laptop = shop.browser()
+            let code = try Self.showCode(phone)
+            _ = try laptop.get("/")
+            _ = try laptop.search("tent")
+            #expect(try laptop.post("/join", form: [("code", code)]).status == 303)
+            let search = try laptop.search("bottle")
+            let html = search.html
+            let list = html.first("ul") { $0["class"] == "recent__list" }
+            #expect(list.map { html.elements("a", in: $0).map { html.text(of: $0) } } == ["bottle", "tent"], "\(backend): \(search.summary)")
+        }
+
         static func showCode(_ phone: Browser) throws -> String {
             #expect(try phone.post("/profile/code").status == 303)
             let page = try phone.get("/profile/code")

@@ -138,6 +138,27 @@ extension ShopTests {
             #expect(Self.recent(try browser.get("/search")) == nil)
         }
 
+        @Test("Searches made before the first change: the Search tab returns to them after it; sign-out clears their cookie")
+        func searchesWaitingPastTheFirstChange() throws {
+            let shop = try TestShop(inProcess: true)
+            let browser = shop.browser()
+            _ = try browser.get("/")
+            for query in ["tent", "bottle"] { _ = try browser.search(query) }
+            #expect(try browser.post("/cart/items", form: [("product", try shop.productID(named: Products.tent))]).status == 303)
+            let home = try browser.get("/")
+            let tab = home.tabLinks.first { ($0["href"] ?? "").hasPrefix("/search") }?["href"]
+            #expect(tab == "/search?q=bottle", "the stored session's Search tab forgot the waiting search")
+            #expect(Self.recent(try browser.search("stove")) == ["stove", "bottle", "tent"], "the waiting searches moved with the next one")
+
+            let other = shop.browser()
+            _ = try other.get("/")
+            _ = try other.search("secret gift")
+            let signedOut = try other.post("/profile/sign-out")
+            #expect(signedOut.status == 303, "\(signedOut.summary)")
+            let cleared = signedOut.setCookies.first { $0.name == "quickcart_searches" }
+            #expect(cleared?.attributes["max-age"] == "0", "sign-out left the searches' cookie: \(signedOut.setCookies.map(\.name))")
+        }
+
         @Test("Search counts the products of each category, as Home does")
         func categoriesWithCounts() throws {
             let browser = try TestShop(inProcess: true).browser()

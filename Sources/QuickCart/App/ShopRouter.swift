@@ -74,9 +74,10 @@ struct ShopRouter {
                 // Every other page read storage to find its session; this one would show the
                 // starter cart while the database is out of reach, as if the shop were up.
                 if resolution.isNew { try storage.confirmReachable() }
-                // A session not stored yet keeps its searches in a cookie: its Search tab returns
-                // to the newest of them, as a stored session's does.
-                if !resolution.session.isStored, !resolution.isNew {
+                // A session not stored yet keeps its searches in a cookie (as does a stored one
+                // until its next search moves them into storage): its Search tab returns to the
+                // newest of them, as it does to a stored search.
+                if !resolution.isNew, resolution.session.newestSearch == nil, waitingSearches.isCarried(by: request) {
                     resolution.session.newestSearch = waitingSearches.searches(in: request, forClient: resolution.session.clientID).first
                 }
                 // Taken first, so that the session and its cart move into the handler's request

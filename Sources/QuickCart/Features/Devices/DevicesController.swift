@@ -5,7 +5,8 @@ extension DevicesController: ShopFeature {
         let devices = DevicesController(
             joinCodes: shop.storage.joinCodes, sessions: shop.storage.sessions, sessionManager: shop.sessionManager, publisher: shop.publisher,
             codePage: try shop.pages.page(DeviceCodeView.self, tab: .profile), joinPage: try shop.pages.page(JoinView.self, tab: .profile),
-            notices: shop.pages.notices, joining: shop.joining, secure: shop.configuration.secureCookies
+            notices: shop.pages.notices, waitingSearches: shop.recentSearchCookies, joining: shop.joining,
+            secure: shop.configuration.secureCookies
         )
         routes.get(codePath, use: devices.showCode)
         routes.post(codePath, use: devices.createCode)
@@ -37,6 +38,9 @@ struct DevicesController: Sendable {
     let joinPage: ShopPage<JoinView>
     /// Signs the notices its answers leave.
     let notices: NoticeCookies
+    /// Searches made before the session was stored: they go with the browser into the cart it
+    /// joins, and never to whoever uses the browser after it signs out.
+    let waitingSearches: RecentSearchCookies
     /// The join and sign-out rules the API shares, with the per-address limit on wrong codes.
     let joining: DeviceJoining
     var attempts: AddressAttempts { joining.attempts }
@@ -138,6 +142,9 @@ struct DevicesController: Sendable {
             let tag = sessionManager.joinedTag(merged: merged, ofClient: renamed.clientID)
             var answer = Response.redirect(to: TabBar.TabID.cart.path("?joined=\(merged).\(tag)"))
             answer.setCookie(renamed.cookie)
+            // Signed for the id the browser goes on under, so its next search stores them.
+            let searches = waitingSearches.searches(in: request.http, forClient: request.session.clientID)
+            if !searches.isEmpty { answer.setCookie(waitingSearches.keeping(searches, forClient: renamed.clientID).cookie) }
             return answer
         }
     }
@@ -153,6 +160,7 @@ struct DevicesController: Sendable {
         if device.clientID == session.clientID {
             var response = Response.redirect(to: TabBar.TabID.profile.path)
             response.setCookie(try joining.signOutHere(session, at: request.now))
+            if waitingSearches.isCarried(by: request.http) { response.setCookie(waitingSearches.clearingCookie()) }
             return response
         }
         return try end([device], request, notice: "Signed out \(device.device.isEmpty ? "the device" : device.device)")

@@ -6,7 +6,7 @@ extension ProfileController: ShopFeature {
         let profile = ProfileController(
             orders: shop.storage.orders, sessions: shop.storage.sessions, deliveryDetails: shop.storage.deliveryDetails,
             deliveryMethods: shop.storage.deliveryMethods, sessionManager: shop.sessionManager, publisher: shop.publisher,
-            page: try shop.pages.page(ProfileView.self, tab: tab), notices: shop.pages.notices
+            page: try shop.pages.page(ProfileView.self, tab: tab), notices: shop.pages.notices, waitingSearches: shop.recentSearchCookies
         )
         routes.get(tab.path, use: profile.show)
         routes.post(tab.path("/name"), use: profile.rename)
@@ -32,6 +32,9 @@ struct ProfileController: Sendable {
     let page: ShopPage<ProfileView>
     /// Signs the notices its answers leave.
     let notices: NoticeCookies
+    /// Searches made before the session was stored: cleared at sign-out, so the next person
+    /// at this browser finds none of them, even in its cookies.
+    let waitingSearches: RecentSearchCookies
 
     func show(_ request: ShopRequest) throws -> Response {
         page.render(try profile(request), title: "Profile", returnTo: Self.tab.path, for: request)
@@ -113,6 +116,7 @@ struct ProfileController: Sendable {
         try DevicesController.refuseRenewedCookie(request)
         var response = Response.redirect(to: Self.tab.path)
         response.setCookie(try sessionManager.endSession(request.session, at: request.now))
+        if waitingSearches.isCarried(by: request.http) { response.setCookie(waitingSearches.clearingCookie()) }
         publisher.endStreams(ofClients: [request.session.liveKey])
         return response
     }

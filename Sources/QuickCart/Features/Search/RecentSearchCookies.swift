@@ -54,19 +54,22 @@ struct RecentSearchCookies: Sendable {
     }
 
     /// The `Set-Cookie` that keeps `searches` (newest first) for the client stored (or to be
-    /// stored) under `clientID`: as many of the newest as fit in ``maximumBytes``.
-    func cookie(_ searches: [String], forClient clientID: String) -> Cookie {
+    /// stored) under `clientID`: as many of the newest as fit in ``maximumBytes``, which it
+    /// returns as `kept`, so that a page shows no search its cookie could not hold.
+    func keeping(_ searches: [String], forClient clientID: String) -> (kept: [String], cookie: Cookie) {
+        var kept: [String] = []
         var encoded: [String] = []
         var bytes = 0
         for search in searches.prefix(SearchHistory.limit) {
             let part = PercentEncoding.encodingAllButUnreserved(search)
             bytes += part.utf8.count + 1
             guard bytes <= Self.maximumBytes else { break }
+            kept.append(search)
             encoded.append(part)
         }
-        guard !encoded.isEmpty else { return clearingCookie() }
+        guard !encoded.isEmpty else { return ([], clearingCookie()) }
         let value = ([mac(encoded, clientID: clientID)] + encoded).joined(separator: "*")
-        return Cookie(name: name, value: value, path: "/", maxAge: lifetimeSeconds, secure: secure)
+        return (kept, Cookie(name: name, value: value, path: "/", maxAge: lifetimeSeconds, secure: secure))
     }
 
     /// The `Set-Cookie` that ends the cookie: its searches were stored, or cleared.

@@ -115,8 +115,8 @@ struct SearchController: Sendable {
             // Storage's rule: the same words in another case replace the older spelling.
             recent.removeAll { $0.lowercased() == query.lowercased() }
             recent.insert(query, at: 0)
-            recent = Array(recent.prefix(SearchHistory.limit))
-            return (recent, waiting.cookie(recent, forClient: session.clientID))
+            let kept = waiting.keeping(recent, forClient: session.clientID)
+            return (kept.kept, kept.cookie)
         }
         var cookie: Cookie?
         if waiting.isCarried(by: request.http) {
