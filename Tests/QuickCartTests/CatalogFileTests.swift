@@ -140,6 +140,8 @@ struct CatalogFileTests {
         ("[1]", "line 1: each element of the array must be an object"),
         ("[{\"slug\": \"x\",}]", "line 1, column 15: not valid JSON"),
         ("[\n{\"slug\": \"x\"\n", "line 3, column 1: not valid JSON"),
+        ("[\r{\"slug\": \"x\"},\r  x]", "line 3, column 3: not valid JSON"),
+        ("[\r\n{\"slug\": \"x\"},\r\n  x]", "line 3, column 3: not valid JSON"),
         // A minified file is one line: the column, in characters, says where.
         ("[{\"slug\":\"café\",\"name\":\"x\"} {\"slug\":\"b\"}]", "line 1, column 29: not valid JSON"),
         ("slug,name,category,price\n\"open,Quote,Misc,1\n", "line 2: not valid CSV: a quoted field is never closed"),

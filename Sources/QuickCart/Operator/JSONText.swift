@@ -77,7 +77,11 @@ indirect enum JSONText: Equatable {
         mutating func skipSpace() {
             while index < bytes.count {
                 switch bytes[index] {
+                // A line ends at LF, CRLF, or a CR alone (an old Mac file), as an editor counts it.
                 case UInt8(ascii: "\n"):
+                    line += 1
+                    lineStart = index + 1
+                case UInt8(ascii: "\r") where index + 1 >= bytes.count || bytes[index + 1] != UInt8(ascii: "\n"):
                     line += 1
                     lineStart = index + 1
                 case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"): break
