@@ -164,7 +164,7 @@ let tabs: MustacheValue = .array([("home", "Home", "/"), ("search", "Search", "/
         "icon": .string(icons[index % icons.count]), "current": .bool(tab.0 == "cart"), "prominent": .bool(tab.0 == "cart"),
     ]
     if tab.0 == "cart" {
-        value["badgeText"] = "99+"
+        value["badgeText"] = "130"
         value["badgeVisible"] = true
     }
     return .object(value)
