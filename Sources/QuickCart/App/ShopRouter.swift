@@ -77,7 +77,7 @@ struct ShopRouter {
                 // A session not stored yet keeps its searches in a cookie (as does a stored one
                 // until its next search moves them into storage): its Search tab returns to the
                 // newest of them, as it does to a stored search.
-                if !resolution.isNew, resolution.session.newestSearch == nil, waitingSearches.isCarried(by: request) {
+                if !resolution.isNew, resolution.session.newestSearch == nil {
                     resolution.session.newestSearch = waitingSearches.searches(in: request, forClient: resolution.session.clientID).first
                 }
                 // Taken first, so that the session and its cart move into the handler's request

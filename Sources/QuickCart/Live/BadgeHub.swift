@@ -141,22 +141,22 @@ public final class BadgeHub: Sendable {
     /// this version was sent before (but never older news): for news that may have been
     /// missed, such as after a backend's listener reconnected.
     public func resend(_ change: CartChange, liveKey: String) {
-        state.withLock { state in
-            guard var entry = state.listeners[liveKey], change.version >= entry.version else { return }
-            entry.latest = change
-            state.listeners[liveKey] = entry
-            Self.send(change, to: entry.streams)
-        }
+        sendAgain(change, liveKey: liveKey, unlessLastSent: false)
     }
 
     /// Sends the count to each stream of the shopper whose live key is `liveKey` when it is not
     /// the count they were last sent at that version: a new catalog counts a cart again (a
     /// line no longer for sale leaves the count) without changing it. Older news is dropped.
     public func recount(_ change: CartChange, liveKey: String) {
+        sendAgain(change, liveKey: liveKey, unlessLastSent: true)
+    }
+
+    /// Sends `change` to the shopper's streams unless it is older than what they were sent, or,
+    /// with `unlessLastSent`, the very count and version they were sent last.
+    private func sendAgain(_ change: CartChange, liveKey: String, unlessLastSent: Bool) {
         state.withLock { state in
-            guard var entry = state.listeners[liveKey], change.version >= entry.version,
-                  entry.latest?.itemCount != change.itemCount || change.version > entry.version
-            else { return }
+            guard var entry = state.listeners[liveKey], change.version >= entry.version else { return }
+            if unlessLastSent, let latest = entry.latest, latest.version == change.version, latest.itemCount == change.itemCount { return }
             entry.latest = change
             state.listeners[liveKey] = entry
             Self.send(change, to: entry.streams)

@@ -12,6 +12,7 @@ extension DevicesController: ShopFeature {
         routes.post(codePath, use: devices.createCode)
         routes.get(joinPath, use: devices.showJoin)
         routes.post(joinPath, use: devices.join)
+        routes.post(TabBar.TabID.profile.path("/sign-out"), storesSession: false, use: devices.signOutHere)
         routes.post(TabBar.TabID.profile.path("/devices/sign-out"), storesSession: false, use: devices.signOutDevice)
         routes.post(TabBar.TabID.profile.path("/devices/sign-out-others"), storesSession: false, use: devices.signOutOthers)
     }
@@ -157,13 +158,22 @@ struct DevicesController: Sendable {
         guard let handle = request.http.form["device"], let device = try joining.device(handle: handle, of: session) else {
             throw HTTPError(.notFound, "That device is not signed in to this cart any more.")
         }
-        if device.clientID == session.clientID {
-            var response = Response.redirect(to: TabBar.TabID.profile.path)
-            response.setCookie(try joining.signOutHere(session, at: request.now))
-            if waitingSearches.isCarried(by: request.http) { response.setCookie(waitingSearches.clearingCookie()) }
-            return response
-        }
+        if device.clientID == session.clientID { return try signOutHere(request) }
         return try end([device], request, notice: "Signed out \(device.device.isEmpty ? "the device" : device.device)")
+    }
+
+    /// `POST /profile/sign-out` ("Sign out of this browser", and this device's Sign out in the
+    /// devices list): this browser gets a new, empty session (a new cookie); its client's ids
+    /// are spent for good (before and after rotation), its open streams end, a shopper left
+    /// without clients is deleted with its cart and searches, and the searches waiting in its
+    /// cookie go too. Not with a cookie the first change replaced (403), whose reach ends with
+    /// its grace.
+    func signOutHere(_ request: ShopRequest) throws -> Response {
+        try Self.refuseRenewedCookie(request)
+        var response = Response.redirect(to: TabBar.TabID.profile.path)
+        response.setCookie(try joining.signOutHere(request.session, at: request.now))
+        if waitingSearches.isCarried(by: request.http) { response.setCookie(waitingSearches.clearingCookie()) }
+        return response
     }
 
     /// `POST /profile/devices/sign-out-others`: every device of the shopper but this one.

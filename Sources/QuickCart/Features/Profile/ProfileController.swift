@@ -5,12 +5,11 @@ extension ProfileController: ShopFeature {
     static func register(with shop: ShopContext, in routes: inout ShopRouter) throws {
         let profile = ProfileController(
             orders: shop.storage.orders, sessions: shop.storage.sessions, deliveryDetails: shop.storage.deliveryDetails,
-            deliveryMethods: shop.storage.deliveryMethods, sessionManager: shop.sessionManager, publisher: shop.publisher,
-            page: try shop.pages.page(ProfileView.self, tab: tab), notices: shop.pages.notices, waitingSearches: shop.recentSearchCookies
+            deliveryMethods: shop.storage.deliveryMethods, sessionManager: shop.sessionManager,
+            page: try shop.pages.page(ProfileView.self, tab: tab), notices: shop.pages.notices
         )
         routes.get(tab.path, use: profile.show)
         routes.post(tab.path("/name"), use: profile.rename)
-        routes.post(tab.path("/sign-out"), storesSession: false, use: profile.signOut)
     }
 
     private static let tab = TabBar.TabID.profile
@@ -25,16 +24,11 @@ struct ProfileController: Sendable {
     let sessions: any SessionStore
     let deliveryDetails: any DeliveryDetailsStore
     let deliveryMethods: any DeliveryMethodStore
-    /// Ends sessions (sign out).
+    /// Names each device in the list by a handle its id cannot be read back from.
     let sessionManager: SessionManager
-    /// Ends a signed-out client's open streams, on every instance.
-    let publisher: any BadgePublisher
     let page: ShopPage<ProfileView>
     /// Signs the notices its answers leave.
     let notices: NoticeCookies
-    /// Searches made before the session was stored: cleared at sign-out, so the next person
-    /// at this browser finds none of them, even in its cookies.
-    let waitingSearches: RecentSearchCookies
 
     func show(_ request: ShopRequest) throws -> Response {
         page.render(try profile(request), title: "Profile", returnTo: Self.tab.path, for: request)
@@ -108,18 +102,6 @@ struct ProfileController: Sendable {
         return nil
     }
 
-    /// `POST /profile/sign-out`: this browser gets a new, empty session (a new cookie); its
-    /// client's ids are spent for good (before and after rotation), its open streams end, and
-    /// a shopper left without clients is deleted with its cart and searches. Not with a cookie
-    /// the first change replaced (403), whose reach ends with its grace.
-    func signOut(_ request: ShopRequest) throws -> Response {
-        try DevicesController.refuseRenewedCookie(request)
-        var response = Response.redirect(to: Self.tab.path)
-        response.setCookie(try sessionManager.endSession(request.session, at: request.now))
-        if waitingSearches.isCarried(by: request.http) { response.setCookie(waitingSearches.clearingCookie()) }
-        publisher.endStreams(ofClients: [request.session.liveKey])
-        return response
-    }
 
     /// The shopper's devices for the list: "this device" first as stored, each with the day it
     /// was last seen and the handle its Sign out button posts.

@@ -1,9 +1,10 @@
 import Synchronization
 
-/// Whether the database was last seen out of reach: set by a call that found it so (or by the
-/// badge listener losing its connection), cleared by the next call that reached it. A request
-/// that would ask the database nothing (a new visitor's page) asks it once while this is set,
-/// so that it answers 503 as every other request does, not as a shop that seems up.
+/// Whether the database was last seen out of reach: set by a call that found it so, cleared by
+/// the next call that reached it. A request that would ask the database nothing (a new
+/// visitor's page) asks it once while this is set (or while the badge listener has lost its
+/// connection, ``PostgresStorage/confirmReachable()``), so that it answers 503 as every other
+/// request does, not as a shop that seems up.
 final class OutageWatch: Sendable {
     private let suspected = Atomic<Bool>(false)
 

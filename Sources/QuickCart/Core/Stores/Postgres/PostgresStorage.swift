@@ -89,7 +89,7 @@ final class PostgresStorage: ShopStorage {
     }
 
     func ping() throws {
-        try pool.outage.watching { try PostgresStoragePool.mapping { try pool.connections.ping() } }
+        try pool.reaching { try pool.connections.ping() }
     }
 
     func confirmReachable() throws {

@@ -15,7 +15,7 @@ struct PostgresStoragePool: Sendable {
     /// A borrowed connection, outside any transaction: one statement is its own snapshot.
     @discardableResult
     func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        try outage.watching { try Self.mapping { try connections.withConnection(body) } }
+        try reaching { try connections.withConnection(body) }
     }
 
     /// A transaction that first stores `session`'s shopper and client if they are not stored
@@ -69,7 +69,7 @@ struct PostgresStoragePool: Sendable {
     /// A read-committed transaction, rerun a few times if it loses a race.
     @discardableResult
     func write<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        try outage.watching { try Self.mapping { try connections.transaction(maximumAttempts: Self.maximumAttempts, body) } }
+        try reaching { try connections.transaction(maximumAttempts: Self.maximumAttempts, body) }
     }
 
     /// Stores `session`'s shopper with the starter cart (unless it starts empty), and its
@@ -97,6 +97,12 @@ struct PostgresStoragePool: Sendable {
             SELECT stored.id, item.product_id, item.quantity, \(now)::bigint * 1000 + item.position - 1
             FROM stored, unnest(\(starterProductIDs)::bigint[], \(starterQuantities)::integer[]) WITH ORDINALITY AS item (product_id, quantity, position)
             """)
+    }
+
+    /// Runs `body`, a call to the database, as ``mapping(_:)`` does, noting in ``outage``
+    /// whether it reached the database.
+    func reaching<T>(_ body: () throws -> T) throws -> T {
+        try outage.watching { try Self.mapping(body) }
     }
 
     /// Runs `body`, turning PostgreSQL's passing failures (unreachable, restarting, out of
