@@ -15,7 +15,7 @@ extension ShopTests {
         }
 
         /// The phone (Dana, with the demo cart and one tent more) shows a code.
-        @Test("A browser's searches made before it joined go with it into the cart it joins", arguments: StoreBackend.allCases)
+        @Test("A browser's searches made before it joined go with it into the cart it joins, at the join", arguments: StoreBackend.allCases)
         func searchesGoWithAJoin(backend: StoreBackend) throws {
             let shop = try TestShop(on: backend)
             defer { shop.stop() }
@@ -23,11 +23,18 @@ extension ShopTests {
             let code = try Self.showCode(phone)
             _ = try laptop.get("/")
             _ = try laptop.search("tent")
-            #expect(try laptop.post("/join", form: [("code", code)]).status == 303)
-            let search = try laptop.search("bottle")
-            let html = search.html
-            let list = html.first("ul") { $0["class"] == "recent__list" }
-            #expect(list.map { html.elements("a", in: $0).map { html.text(of: $0) } } == ["bottle", "tent"], "\(backend): \(search.summary)")
+            let joined = try laptop.post("/join", form: [("code", code)])
+            #expect(joined.status == 303, "\(backend): \(joined.summary)")
+            #expect(joined.setCookies.first { $0.name == "quickcart_searches" }?.attributes["max-age"] == "0", "\(backend): the join left the searches' cookie")
+            #expect(Self.recent(try phone.get("/search")) == ["tent"], "\(backend): the shopper's other device waits for the laptop's next search")
+            #expect(Self.recent(try laptop.search("bottle")) == ["bottle", "tent"], "\(backend)")
+        }
+
+        /// The searches a Search page lists under Recent, newest first.
+        private static func recent(_ page: Page) -> [String] {
+            let html = page.html
+            guard let list = html.first("ul", where: { $0["class"] == "recent__list" }) else { return [] }
+            return html.elements("a", in: list).map { html.text(of: $0) }
         }
 
         static func showCode(_ phone: Browser) throws -> String {

@@ -187,7 +187,7 @@ struct JoinStoreTests {
         #expect(try storage.deliveryDetails.deliveryDetails(for: TestSessions.stored(dana))?.details == DeliveryStoreTests.details(), "\(backend)")
         #expect(try storage.searches.recentSearches(for: TestSessions.stored(dana)) == ["lamp"], "\(backend)")
         #expect(try storage.deliveryDetails.deleteDeliveryDetails(for: laptopBefore), "\(backend): the joined shopper's details stayed")
-        try storage.searches.clearSearches(for: laptopBefore)
+        try storage.searches.clearSearches(for: laptopBefore, at: now + 2)
         #expect(try storage.searches.recentSearches(for: TestSessions.stored(dana)).isEmpty, "\(backend)")
 
         // Signed out meanwhile, the laptop's changes are refused and change nothing of anyone's.

@@ -124,18 +124,23 @@ extension ShopTests {
             #expect(Self.recent(after) == nil, "Recent should be gone: \(Self.recent(after) ?? [])")
         }
 
-        @Test("Clear also forgets the searches of a session not stored yet, and stores nothing")
+        @Test("Clear also forgets the searches of a session not stored yet, storing it, so that no copy of their cookie brings them back")
         func clearRecentOfASessionNotStored() throws {
             let browser = try TestShop(inProcess: true).browser()
             _ = try browser.get("/search")
             _ = try browser.search("tent")
             let search = try browser.search("shoe")
             #expect(Self.recent(search) == ["shoe", "tent"], "searches wait in their cookie until the session is stored")
+            let copy = try #require(search.setCookies.first { $0.name == "quickcart_searches" }?.value)
             let cookie = browser.sessionCookie
             let cleared = try browser.click("Clear recent searches", on: search)
             #expect(cleared.status == 303, "\(cleared.summary)")
-            #expect(browser.sessionCookie == cookie, "clearing stored the session")
+            #expect(cleared.setCookies.first { $0.name == "quickcart_searches" }?.attributes["max-age"] == "0", "\(cleared.summary)")
+            #expect(browser.sessionCookie != cookie, "clearing, a change, stores the session under its new id")
             #expect(Self.recent(try browser.get("/search")) == nil)
+            // A tab's request that was on its way with the cookie from before Clear.
+            let again = try browser.get("/search?q=stove", headers: [("Cookie", "quickcart_searches=\(copy)")])
+            #expect(Self.recent(again) == ["stove"], "the copy brought back what Clear forgot")
         }
 
         @Test("Searches made before the first change: the Search tab returns to them after it; sign-out clears their cookie")
@@ -143,12 +148,18 @@ extension ShopTests {
             let shop = try TestShop(inProcess: true)
             let browser = shop.browser()
             _ = try browser.get("/")
-            for query in ["tent", "bottle"] { _ = try browser.search(query) }
-            #expect(try browser.post("/cart/items", form: [("product", try shop.productID(named: Products.tent))]).status == 303)
+            _ = try browser.search("tent")
+            let copy = try #require(try browser.search("bottle").setCookies.first { $0.name == "quickcart_searches" }?.value)
+            let change = try browser.post("/cart/items", form: [("product", try shop.productID(named: Products.tent))])
+            #expect(change.status == 303, "\(change.summary)")
+            #expect(change.setCookies.first { $0.name == "quickcart_searches" }?.attributes["max-age"] == "0", "the stored searches' cookie stayed")
             let home = try browser.get("/")
             let tab = home.tabLinks.first { ($0["href"] ?? "").hasPrefix("/search") }?["href"]
             #expect(tab == "/search?q=bottle", "the stored session's Search tab forgot the waiting search")
-            #expect(Self.recent(try browser.search("stove")) == ["stove", "bottle", "tent"], "the waiting searches moved with the next one")
+            #expect(Self.recent(try browser.search("stove")) == ["stove", "bottle", "tent"], "the first change stored the waiting searches")
+            #expect(try browser.post("/search/recent/clear").status == 303)
+            let replayed = try browser.get("/search", headers: [("Cookie", "quickcart_searches=\(copy)")])
+            #expect(Self.recent(replayed) == nil, "a copy of the cookie from before the first change brought its searches back")
 
             let other = shop.browser()
             _ = try other.get("/")

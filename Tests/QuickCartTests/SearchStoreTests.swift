@@ -132,13 +132,42 @@ struct SearchStoreTests {
             try storage.searches.recordSearch(query, for: stored, at: now * 1000)
             try storage.searches.recordSearch(query, for: otherStored, at: now * 1000)
         }
-        try storage.searches.clearSearches(for: stored)
+        try storage.searches.clearSearches(for: stored, at: now)
         #expect(try storage.searches.recentSearches(for: stored) == [])
         #expect(try storage.searches.recentSearches(for: otherStored) == ["shoes", "tent"])
         try storage.searches.recordSearch("bottle", for: stored, at: now * 1000 + 1)
         #expect(try storage.searches.recentSearches(for: stored) == ["bottle"], "searching goes on after clearing")
-        try storage.searches.clearSearches(for: TestSessions.new())
+        try storage.searches.clearSearches(for: TestSessions.new(), at: now)
         #expect(try storage.searches.recentSearches(for: otherStored) == ["shoes", "tent"])
+    }
+
+    @Test("The searches waiting in a session's cookie are stored by its first change, once, and a join takes them into the cart joined",
+          arguments: StoreBackend.allCases)
+    func waitingSearchesStoredWithTheSession(backend: StoreBackend) throws {
+        let storage = try backend.makeLocation().open()
+        defer { storage.close() }
+        var session = TestSessions.new()
+        session.waitingSearches = ["lamp", "Tent"]
+        try storage.sessions.setDisplayName("Ada", for: session, at: now)
+        #expect(try storage.searches.recentSearches(for: TestSessions.stored(session)) == ["lamp", "Tent"], "\(backend)")
+        // A first change that read the session before this one stored it stores no searches of its own.
+        var racing = session
+        racing.waitingSearches = ["crowbar"]
+        try storage.sessions.setDisplayName("Ada", for: racing, at: now + 1)
+        #expect(try storage.searches.recentSearches(for: TestSessions.stored(session)) == ["lamp", "Tent"], "\(backend)")
+
+        // A browser never stored joins: its searches go into the shopper's, new words first, words
+        // the shopper has (in any case) where they were.
+        let shopper = TestSessions.stored(session)
+        try storage.searches.recordSearch("stove", for: shopper, at: now * 1000 + 2_000)
+        try storage.joinCodes.createCode(hash: "hash-s", nonce: "nonce-s", for: shopper, at: now + 2)
+        var joining = TestSessions.new()
+        joining.waitingSearches = ["rope", "tent"]
+        guard case .joined = try storage.joinCodes.join(hash: "hash-s", for: joining, renamingTo: nil, at: now + 3) else {
+            Issue.record("\(backend): the join failed")
+            return
+        }
+        #expect(try storage.searches.recentSearches(for: shopper) == ["rope", "stove", "lamp", "Tent"], "\(backend)")
     }
 
     @Test("An import stays searchable with no code of its own: new words found, old ones gone, inactive products never",

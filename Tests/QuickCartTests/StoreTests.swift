@@ -531,7 +531,7 @@ struct StoreTests {
         #expect(try storage.sessions.stored(session)?.newestSearch == "bottle", "an older search searched again is the newest")
         try storage.searches.recordSearch("BOTTLE", for: stored, at: now * 1000 + 2)
         #expect(try storage.sessions.stored(session)?.newestSearch == "BOTTLE", "the newest spelling replaces the older")
-        try storage.searches.clearSearches(for: stored)
+        try storage.searches.clearSearches(for: stored, at: now)
         #expect(try storage.sessions.stored(session)?.newestSearch == nil, "cleared")
         #expect(try storage.searches.recentSearches(for: TestSessions.stored(TestSessions.new())) == [])
     }

@@ -74,11 +74,13 @@ struct ShopRouter {
                 // Every other page read storage to find its session; this one would show the
                 // starter cart while the database is out of reach, as if the shop were up.
                 if resolution.isNew { try storage.confirmReachable() }
-                // A session not stored yet keeps its searches in a cookie (as does a stored one
-                // until its next search moves them into storage): its Search tab returns to the
-                // newest of them, as it does to a stored search.
-                if !resolution.isNew, resolution.session.newestSearch == nil {
-                    resolution.session.newestSearch = waitingSearches.searches(in: request, forClient: resolution.session.clientID).first
+                // A session not stored yet keeps its searches in a cookie, which its first
+                // change stores with it: its Search tab returns to the newest of them, as it
+                // does to a stored search.
+                if !resolution.isNew, !resolution.session.isStored {
+                    let waiting = waitingSearches.searches(in: request, forClient: resolution.session.clientID)
+                    resolution.session.waitingSearches = waiting
+                    resolution.session.newestSearch = waiting.first
                 }
                 // Taken first, so that the session and its cart move into the handler's request
                 // rather than being copied (a retain and a release of each of their strings).
@@ -98,6 +100,11 @@ struct ShopRouter {
                 // session) must not be overridden by the renewal of the session it replaced.
                 if let cookie = stored ?? renewal, !Self.setsCookie(named: cookie.name, in: response) {
                     response.setCookie(cookie)
+                }
+                // The change stored the waiting searches with the session: their cookie is spent.
+                if rotating != nil, stored != nil, waitingSearches.isCarried(by: request) {
+                    let cleared = waitingSearches.clearingCookie()
+                    if !Self.setsCookie(named: cleared.name, in: response) { response.setCookie(cleared) }
                 }
                 return response
             } catch StorageError.signedOut {

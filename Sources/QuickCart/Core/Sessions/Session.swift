@@ -36,8 +36,12 @@ public struct Session: Sendable, Equatable {
     /// Theme, tab order, layout and notification settings.
     public var preferences: Preferences = .standard
     /// The newest of the shopper's recent searches, read with it; for a client not stored
-    /// yet, the newest of those waiting in the instance's memory (set by the route's handler).
+    /// yet, the newest of ``waitingSearches``.
     public var newestSearch: String?
+    /// A client not stored yet: its recent searches, newest first, which wait in a cookie of
+    /// their own (set by the route's handler). The change that stores the client stores them
+    /// with it, and a join takes them into the cart joined, in the same transaction.
+    public var waitingSearches: [String] = []
     /// The device the client is, coarsely ("Chromium on Linux"), from the User-Agent of the
     /// request that stores it; what Profile's devices list shows.
     public var device: String = ""

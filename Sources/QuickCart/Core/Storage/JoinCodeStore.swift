@@ -60,8 +60,9 @@ public protocol JoinCodeStore: Sendable {
     func preview(hash: String, at now: Int64) throws -> JoinPreview?
 
     /// Joins `session`'s client to the shopper of the live code known by `hash`, in ONE
-    /// transaction: the client is stored if it was not (under that shopper), its own cart's
-    /// lines are added to the shopper's (quantities added, clamped to the maximum), the shopper
+    /// transaction: the client is stored if it was not (under that shopper, with its waiting
+    /// searches), its own cart's lines and searches are added to the shopper's (quantities
+    /// added, clamped to the maximum), the shopper
     /// it leaves is deleted when no client is left (its orders stay, as records), and the code
     /// is used. A hash of no live code counts one wrong try against every live code. With
     /// `newClientID`, the client goes on (or is stored) under that id, and the session's own is

@@ -10,9 +10,10 @@ public protocol SearchHistoryStore: Sendable {
     /// was read), and nobody's when the client was signed out meanwhile.
     func recordSearch(_ query: String, for session: Session, at nowMilliseconds: Int64) throws
 
-    /// Forgets every recent search of the session; for a session that is not stored there is
-    /// nothing to forget.
-    func clearSearches(for session: Session) throws
+    /// Forgets every recent search of the session, storing it first (at `now`, seconds) if it
+    /// is not stored yet: its searches waited in a cookie, which a copy could bring back while
+    /// the session stayed unstored, and a stored session never reads that cookie.
+    func clearSearches(for session: Session, at now: Int64) throws
 }
 
 /// The rule every ``SearchHistoryStore`` keeps.

@@ -39,8 +39,8 @@ struct DevicesController: Sendable {
     let joinPage: ShopPage<JoinView>
     /// Signs the notices its answers leave.
     let notices: NoticeCookies
-    /// Searches made before the session was stored: they go with the browser into the cart it
-    /// joins, and never to whoever uses the browser after it signs out.
+    /// The cookie of searches made before the session was stored: the join stores them in the
+    /// cart joined, and a sign-out clears it, so they never reach whoever uses the browser next.
     let waitingSearches: RecentSearchCookies
     /// The join and sign-out rules the API shares, with the per-address limit on wrong codes.
     let joining: DeviceJoining
@@ -143,9 +143,8 @@ struct DevicesController: Sendable {
             let tag = sessionManager.joinedTag(merged: merged, ofClient: renamed.clientID)
             var answer = Response.redirect(to: TabBar.TabID.cart.path("?joined=\(merged).\(tag)"))
             answer.setCookie(renamed.cookie)
-            // Signed for the id the browser goes on under, so its next search stores them.
-            let searches = waitingSearches.searches(in: request.http, forClient: request.session.clientID)
-            if !searches.isEmpty { answer.setCookie(waitingSearches.keeping(searches, forClient: renamed.clientID).cookie) }
+            // The join stored the waiting searches in the cart joined: their cookie is spent.
+            if waitingSearches.isCarried(by: request.http) { answer.setCookie(waitingSearches.clearingCookie()) }
             return answer
         }
     }

@@ -4,9 +4,9 @@ import MicroHTTP
 ///
 /// Searching is reading: it never stores a session, so a crawler following the category links
 /// costs no storage. The shopper's searches still follow them, to every instance of a cluster,
-/// as a stored session's do: the cookie goes wherever the browser's next request goes. They
-/// move into storage (and the cookie is cleared) with the first search after the session's
-/// first change.
+/// as a stored session's do: the cookie goes wherever the browser's next request goes. The
+/// session's first change (or its join) stores them with it, and the cookie is cleared; a
+/// stored session never reads it again, so no copy of it brings back what was cleared since.
 ///
 /// The value is `MAC*SEARCH*SEARCH…`, newest first, each search percent-encoded (so holding no
 /// `*`), the MAC an HMAC-SHA-256 of the client it was written for and the searches. A cookie

@@ -7,7 +7,7 @@ extension SearchController: ShopFeature {
             productSearch: shop.storage.productSearch, page: try shop.pages.page(SearchView.self, tab: .search)
         )
         routes.get(tab.path, use: search.show)
-        routes.post(tab.path("/recent/clear"), storesSession: false, use: search.clearRecent)
+        routes.post(tab.path("/recent/clear"), use: search.clearRecent)
     }
 
     private static let tab = TabBar.TabID.search
@@ -60,9 +60,10 @@ struct SearchController: Sendable {
     }
 
     /// `POST /search/recent/clear`: forgets the session's recent searches (stored, or waiting
-    /// in their cookie), back to Search.
+    /// in their cookie), back to Search. It stores a session not stored yet, as any change
+    /// does, so that no copy of the cookie it clears brings them back.
     func clearRecent(_ request: ShopRequest) throws -> Response {
-        try searches.clearSearches(for: request.session)
+        try searches.clearSearches(for: request.session, at: request.now)
         var response = Response.redirect(to: request.returnPath(default: Self.tab.path))
         if waiting.isCarried(by: request.http) { response.setCookie(waiting.clearingCookie()) }
         return response
@@ -102,15 +103,14 @@ struct SearchController: Sendable {
     ///
     /// Searching is reading, so it never stores a session: a crawler following the category
     /// links costs no storage. Until its first change a session's searches wait in a cookie
-    /// (``RecentSearchCookies``; only for a session that came back with its cookie), and move
-    /// into storage with its first search after that change. Returns the cookie to set, if the
-    /// waiting searches changed.
+    /// (``RecentSearchCookies``; only for a session that came back with its cookie), which
+    /// that change stores with it. Returns the cookie to set, if the waiting searches changed.
     private func recentSearches(adding query: String, _ request: ShopRequest) throws -> (searches: [String], cookie: Cookie?) {
         let session = request.session
         let remembers = !query.isEmpty && request.isSameSite
         guard session.isStored else {
             guard !request.isNewSession else { return ([], nil) }
-            var recent = waiting.searches(in: request.http, forClient: session.clientID)
+            var recent = session.waitingSearches
             guard remembers else { return (recent, nil) }
             // Storage's rule: the same words in another case replace the older spelling.
             recent.removeAll { $0.lowercased() == query.lowercased() }
@@ -118,13 +118,9 @@ struct SearchController: Sendable {
             let kept = waiting.keeping(recent, forClient: session.clientID)
             return (kept.kept, kept.cookie)
         }
-        var cookie: Cookie?
-        if waiting.isCarried(by: request.http) {
-            for search in waiting.searches(in: request.http, forClient: session.clientID).reversed() {
-                try searches.recordSearch(search, for: session, at: request.nowMilliseconds)
-            }
-            cookie = waiting.clearingCookie()
-        }
+        // A stored session's searches are all in storage: a cookie of them it still sends (an
+        // old copy, or one a tab wrote while the first change was on its way) adds nothing.
+        let cookie = waiting.isCarried(by: request.http) ? waiting.clearingCookie() : nil
         if remembers { try searches.recordSearch(query, for: session, at: request.nowMilliseconds) }
         return (try searches.recentSearches(for: session), cookie)
     }

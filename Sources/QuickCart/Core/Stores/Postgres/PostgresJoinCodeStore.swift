@@ -145,6 +145,7 @@ struct PostgresJoinCodeStore: JoinCodeStore {
                     """,
                     newClientID ?? session.clientID, code.shopper, now, session.device
                 )
+                try PostgresSearchHistoryStore.addWaiting(session.waitingSearches, to: code.shopper, at: now, in: connection)
             }
             try connection.execute("UPDATE join_codes SET used_at = $1 WHERE code_hash = $2", now, hash)
             // A Review page shown before the join names a version of one cart or the other; sent

@@ -73,8 +73,9 @@ struct PostgresStoragePool: Sendable {
     }
 
     /// Stores `session`'s shopper with the starter cart (unless it starts empty), and its
-    /// client, unless stored already, in one statement. Another transaction storing the same ones meanwhile makes
-    /// this one wait for it and then insert nothing.
+    /// client, unless stored already, in one statement; then the searches waiting in its
+    /// cookie, if any. Another transaction storing the same ones meanwhile makes this one wait
+    /// for it and then insert nothing.
     private func store(_ session: Session, in connection: PostgresConnection, at now: Int64) throws {
         // A session read from the database moments ago is there: no insert to attempt.
         guard !session.isStored else { return }
@@ -83,7 +84,8 @@ struct PostgresStoragePool: Sendable {
         let starterProductIDs = "{" + starterCart.items.map { String($0.product.id) }.joined(separator: ",") + "}"
         let starterQuantities = "{" + starterCart.items.map { String($0.quantity) }.joined(separator: ",") + "}"
         // The client's reference is checked at the end of the statement, when the shopper is in.
-        try connection.execute(query: """
+        // Its one row says whether it stored the shopper (rather than a racing first change).
+        let storedShopper = try connection.fetchAll(query: """
             WITH stored AS (
                 INSERT INTO shoppers (id, created_at, last_seen, display_name, live_key)
                 VALUES (\(session.shopperID), \(session.createdAt), \(now), \(session.displayName), \(session.shopperLiveKey))
@@ -92,11 +94,16 @@ struct PostgresStoragePool: Sendable {
                 INSERT INTO clients (id, shopper_id, created_at, last_seen, device)
                 VALUES (\(session.clientID), \(session.shopperID), \(now), \(now), \(session.device))
                 ON CONFLICT (id) DO NOTHING
+            ), lines AS (
+                INSERT INTO cart_items (shopper_id, product_id, quantity, added_at)
+                SELECT stored.id, item.product_id, item.quantity, \(now)::bigint * 1000 + item.position - 1
+                FROM stored, unnest(\(starterProductIDs)::bigint[], \(starterQuantities)::integer[]) WITH ORDINALITY AS item (product_id, quantity, position)
             )
-            INSERT INTO cart_items (shopper_id, product_id, quantity, added_at)
-            SELECT stored.id, item.product_id, item.quantity, \(now)::bigint * 1000 + item.position - 1
-            FROM stored, unnest(\(starterProductIDs)::bigint[], \(starterQuantities)::integer[]) WITH ORDINALITY AS item (product_id, quantity, position)
-            """)
+            SELECT count(*) FROM stored
+            """) { row in try row.get(0, as: Int64.self) }
+        if storedShopper == [1] {
+            try PostgresSearchHistoryStore.addWaiting(session.waitingSearches, to: session.shopperID, at: now, in: connection)
+        }
     }
 
     /// Runs `body`, a call to the database, as ``mapping(_:)`` does, noting in ``outage``

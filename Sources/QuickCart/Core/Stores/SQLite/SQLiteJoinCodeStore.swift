@@ -112,6 +112,7 @@ struct SQLiteJoinCodeStore: JoinCodeStore {
                     "INSERT OR IGNORE INTO clients (id, shopper_id, created_at, last_seen, device) VALUES (?, ?, ?, ?, ?)",
                     [newClientID ?? session.clientID, code.shopper, now, now, session.device]
                 )
+                try SQLiteSearchHistoryStore.addWaiting(session.waitingSearches, to: code.shopper, at: now, in: db)
                 if newClientID != nil {
                     // The id its cookie would have been stored under is spent: that cookie (its
                     // first change's grace included) reaches nothing of the shopper joined.

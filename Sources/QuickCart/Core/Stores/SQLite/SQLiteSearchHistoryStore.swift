@@ -14,10 +14,25 @@ struct SQLiteSearchHistoryStore: SearchHistoryStore {
         }
     }
 
-    func clearSearches(for session: Session) throws {
-        guard session.isStored else { return }
-        try pool.write(asClientOf: session) { db, shopperID in
+    func clearSearches(for session: Session, at now: Int64) throws {
+        try pool.write(asClientOf: session, storingAt: now) { db, shopperID in
             try db.execute("DELETE FROM recent_searches WHERE shopper_id = ?", [shopperID])
+        }
+    }
+
+    /// Adds the searches of a client not stored yet (``Session/waitingSearches``, newest first)
+    /// to `shopperID`'s, as searched `now` (seconds): by the change that stores the client, or
+    /// the join that takes it into another shopper's cart. Words the shopper searched already,
+    /// in any case, keep their place.
+    static func addWaiting(_ searches: [String], to shopperID: String, at now: Int64, in db: Database) throws {
+        for (offset, query) in searches.prefix(SearchHistory.limit).enumerated() {
+            try db.execute(
+                """
+                INSERT OR IGNORE INTO recent_searches (shopper_id, query, searched_at)
+                SELECT ?1, ?2, ?3 WHERE NOT EXISTS (SELECT 1 FROM recent_searches WHERE shopper_id = ?1 AND lower(query) = lower(?2))
+                """,
+                [shopperID, query, now * 1000 - Int64(offset)]
+            )
         }
     }
 

@@ -52,8 +52,8 @@ struct SQLiteStoragePool: Sendable {
         try Self.mapping { try connections.write(body) }
     }
 
-    /// Stores `session`'s shopper with the starter cart (unless it starts empty), and its client,
-    /// unless stored already.
+    /// Stores `session`'s shopper with the starter cart (unless it starts empty) and the
+    /// searches waiting in its cookie, and its client, unless stored already.
     private func store(_ session: Session, in db: Database, at now: Int64) throws {
         // A session read from the database moments ago is there: no insert to attempt.
         guard !session.isStored else { return }
@@ -61,13 +61,14 @@ struct SQLiteStoragePool: Sendable {
             "INSERT OR IGNORE INTO shoppers (id, created_at, last_seen, display_name, live_key) VALUES (?, ?, ?, ?, ?)",
             [session.shopperID, session.createdAt, now, session.displayName, session.shopperLiveKey]
         )
-        if db.changes == 1, !session.startsEmpty {
-            for (offset, item) in liveCatalog.current.starterCart.items.enumerated() {
+        if db.changes == 1 {
+            for (offset, item) in (session.startsEmpty ? [] : liveCatalog.current.starterCart.items).enumerated() {
                 try db.execute(
                     "INSERT INTO cart_items (shopper_id, product_id, quantity, added_at) VALUES (?, ?, ?, ?)",
                     [session.shopperID, item.product.id, item.quantity, now * 1000 + Int64(offset)]
                 )
             }
+            try SQLiteSearchHistoryStore.addWaiting(session.waitingSearches, to: session.shopperID, at: now, in: db)
         }
         try db.execute(
             "INSERT OR IGNORE INTO clients (id, shopper_id, created_at, last_seen, device) VALUES (?, ?, ?, ?, ?)",
