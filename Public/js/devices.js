@@ -4,7 +4,7 @@
 //     expired takes it off the page and says so;
 //   · the device that showed a code hears at once when another device joined with it, from
 //     the live badge's stream (`event: device-joined`, handed on as `quickcart:device-joined`),
-//     with a Sign it out button that posts like every form.
+//     with a Sign it out button that posts like every form, and goes once it has.
 
 import { announce } from './page.js';
 
@@ -70,6 +70,10 @@ function showJoined(data) {
     const form = document.createElement('form');
     form.method = 'post';
     form.action = '/profile/devices/sign-out';
+    // Signed out, the device is gone from the list below, and the offer with it; focus goes
+    // to the list (forms.js).
+    form.dataset.focusAfter = 'devices-title';
+    form.addEventListener('quickcart:posted', () => box.remove());
     for (const [name, value] of [['csrf', csrf.value], ['device', notice.device]]) {
       const input = document.createElement('input');
       input.type = 'hidden';

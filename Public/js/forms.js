@@ -129,6 +129,8 @@ export function start(live) {
         const message = takeNotice(doc);
         const restore = holdPlace(place);
         morphPage(doc);
+        // Done: what the form's own script added and the answer made stale can go (devices.js).
+        form.dispatchEvent(new CustomEvent('quickcart:posted'));
         const here = new URL(res.url);
         if (here.pathname + here.search !== location.pathname + location.search) {
           history.replaceState(history.state, '', here.pathname + here.search);
@@ -454,8 +456,22 @@ export function start(live) {
     }
     messageBox.textContent = text;
     messageBox.classList.add('flash--visible');
+    keepClearOf(messageBox);
     clearTimeout(messageTimer);
     messageTimer = setTimeout(() => messageBox.classList.remove('flash--visible'), MESSAGE_MS);
+  }
+
+  // The capsule must not hide the control just pressed, its focus ring or the quantity beside
+  // it (WCAG 2.4.11): when it would, the page moves up by as much, as the root's scroll padding
+  // keeps what Tab reaches clear of the tab bar. It rises 12 px into place (app.css), and a
+  // focus ring reaches 5 px out.
+  function keepClearOf(box) {
+    const focused = document.activeElement;
+    if (!focused || !focused.closest('main')) return;
+    const capsule = box.getBoundingClientRect();
+    const control = (focused.closest('li[id]') || focused).getBoundingClientRect();
+    const overlap = control.bottom + 5 - (capsule.top - 16);
+    if (overlap > 0 && control.right > capsule.left && control.left < capsule.right) window.scrollBy(0, overlap);
   }
 
   function serverMessage(html) {

@@ -2,6 +2,8 @@
 page in place. Scroll position and focus stay on the control that was pressed (or the next
 row when its row went), no history entry is added, and a message says what happened, on
 screen and in the polite live region."""
+import time
+
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -55,6 +57,25 @@ def test_steppers_and_remove_on_the_13th_row_keep_scroll_focus_and_history(serve
     assert name not in row_names(driver, ".cart-item__name"), f"expected {name} gone from the cart"
     # 15 rows of one each, the bottles two; one row removed.
     assert badge(driver) == str(len(names)), f"expected the badge to follow, saw {badge(driver)!r}"
+
+
+def test_the_message_after_a_press_leaves_the_row_pressed_in_sight(server, browser):
+    """WCAG 2.4.11: the capsule above the tab bar says what a press did; on a row a thumb
+    reaches, just above the bar, the page moves up so that it covers neither the row nor focus."""
+    driver = browser(size=(320, 640))
+    names = fill_cart(driver, server, 8)
+    driver.get(server.url + "/cart")
+    row = driver.find_elements(By.CSS_SELECTOR, ".cart-item")[5]
+    row_id, name = row.get_attribute("id"), names[5]
+    driver.execute_script("arguments[0].scrollIntoView({block: 'end'})", row)
+    press_and_hear(driver, f"Increase quantity of {name}", f"{name} — 2 in cart")
+    time.sleep(0.5)  # the capsule's rise into place (0.35 s)
+    overlap = driver.execute_script("""
+        const row = document.getElementById(arguments[0]).getBoundingClientRect();
+        const capsule = document.querySelector('.flash--visible').getBoundingClientRect();
+        return row.bottom - capsule.top;""", row_id)
+    assert overlap <= 0, f"the message covers {overlap}px of the row just pressed"
+    assert focused_name(driver) == f"Increase quantity of {name}"
 
 
 def test_add_on_the_13th_search_result_keeps_the_place_and_shows_the_pill(server, browser):

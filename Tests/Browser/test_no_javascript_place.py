@@ -87,5 +87,30 @@ def test_without_javascript_a_control_reached_going_back_up_is_not_under_the_sti
         driver.execute_script("arguments[0].focus()", button)
         covered = driver.execute_script(
             "const n = document.querySelector('main [data-notice]').getBoundingClientRect();"
-            "const b = arguments[0].getBoundingClientRect(); return b.bottom <= n.bottom + 1", button)
-        assert not covered, f"{button.get_attribute('aria-label') or button.text} focused under the sticky notice"
+            "const b = arguments[0].getBoundingClientRect(); return b.top < n.bottom - 1", button)
+        assert not covered, f"{button.get_attribute('aria-label') or button.text} focused (partly) under the sticky notice"
+
+
+def test_without_javascript_the_limits_three_line_notice_covers_no_stepper_reached_going_back_up(server, browser):
+    """The longest notice a press gives ("You can have at most 10 of …", three lines at 320 px,
+    a product's name in it cut to 40 characters): no control reached by Tab is even partly under it."""
+    driver = browser(size=(320, 568), javascript=False)
+    driver.get(server.url + "/search?q=a")
+    names = [card.find_element(By.CSS_SELECTOR, ".product__name").text for card in driver.find_elements(By.CSS_SELECTOR, ".product")[:14]]
+    for name in names:
+        if name not in ("Trail Running Shoes", "Insulated Water Bottle"):
+            press(driver, f"Add {name} to cart")
+            wait_for(lambda: notice(driver).startswith(f"Added {name}"), what=f"the notice of adding {name}")
+    driver.get(server.url + "/cart")
+    for quantity in range(3, 11):
+        press(driver, "Increase quantity of Insulated Water Bottle")
+        said = wait_for(lambda: notice(driver).endswith(f"— {quantity} in cart") and notice(driver), what=f"the notice of {quantity}")
+        if said.startswith("You can have at most 10 of"):
+            break
+    driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+    for button in reversed(driver.find_elements(By.CSS_SELECTOR, "main .cart-item button:not([disabled])")):
+        driver.execute_script("arguments[0].focus()", button)
+        covered = driver.execute_script(
+            "const n = document.querySelector('main [data-notice]').getBoundingClientRect();"
+            "const b = arguments[0].getBoundingClientRect(); return b.top < n.bottom - 1", button)
+        assert not covered, f"{button.get_attribute('aria-label') or button.text} focused (partly) under the sticky notice"

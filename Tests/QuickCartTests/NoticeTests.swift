@@ -39,6 +39,18 @@ extension ShopTests {
             #expect(Self.notice(on: try browser.get("/")) == nil, "a page without the cookie shows no notice")
         }
 
+        @Test("A product's name in a notice is cut to 40 characters, so a notice stays a few lines on a phone")
+        func longNamesAreCut() {
+            #expect(Notice.naming(Products.shoes) == Products.shoes)
+            let forty = String(repeating: "Tent ", count: 8).trimmingWhitespace() + "!"
+            #expect(forty.count == 40 && Notice.naming(forty) == forty, "a name of 40 characters is whole")
+            let long = "Ultra-Extra-Superlight Carbon-Fibre Trekking Pole Set, Pair"
+            #expect(Notice.naming(long) == "Ultra-Extra-Superlight Carbon-Fibre Tre…")
+            #expect(Notice.naming("Rain Shell Jacket for the Wettest Days of  the Year") == "Rain Shell Jacket for the Wettest Days…", "no space before the ellipsis")
+            let family = String(repeating: "👩‍👩‍👧", count: 45)
+            #expect(Notice.naming(family) == String(repeating: "👩‍👩‍👧", count: 39) + "…", "characters, not bytes or scalars")
+        }
+
         @Test("The steppers, the limit and Remove each say what happened")
         func wording() throws {
             let shop = try TestShop(inProcess: true)

@@ -18,6 +18,16 @@ struct Notice: Sendable, Equatable {
     let text: String
     var undo: Undo? = nil
 
+    /// A product's name as a notice says it: at most ``nameLength`` characters, the rest an
+    /// ellipsis. A notice covers the page on a phone (sticky at the top without JavaScript, a
+    /// capsule above the tab bar with it): kept to a few lines, it leaves the row it speaks of,
+    /// which shows the whole name, in sight.
+    static func naming(_ name: String) -> String {
+        name.count <= nameLength ? name : name.prefix(nameLength - 1).trimmingWhitespace() + "…"
+    }
+
+    static let nameLength = 40
+
     /// The cookie's name over plain HTTP; with `--secure-cookies` it is `__Host-` prefixed, as
     /// the session's, so no sibling subdomain can set one.
     static let cookieName = "quickcart_notice"

@@ -103,7 +103,7 @@ struct CartController: Sendable {
         return try committed(
             change, request,
             returnTo: Self.returnPath(request, at: neighbour?.product.id),
-            notice: Notice(text: "Removed \(name)", undo: undo)
+            notice: Notice(text: "Removed \(Notice.naming(name))", undo: undo)
         )
     }
 
@@ -126,7 +126,7 @@ struct CartController: Sendable {
         guard Int64(clamping: version) == request.cartVersion, request.cart.quantity(of: productID) == 0 else { throw tooLate }
         do {
             let change = try carts.restore(productID: productID, quantity: quantity, for: request.session, at: request.now)
-            let text = "Put back \(product.name) — \(Cart.clamp(quantity)) in cart"
+            let text = "Put back \(Notice.naming(product.name)) — \(Cart.clamp(quantity)) in cart"
             return try committed(change, request, returnTo: Self.returnPath(request, at: productID), notice: Notice(text: text))
         } catch CartError.alreadyInCart {
             throw tooLate
@@ -161,7 +161,8 @@ struct CartController: Sendable {
     /// reached it. The new quantity is the one the request's cart showed, moved by the change
     /// in the cart's count (read in the change's own transaction), so no second read is needed;
     /// a change that went to another cart (its browser joined one meanwhile) says that cart's count.
-    private static func quantityNotice(for name: String, id: Int64, before: Cart, after change: CartChange, verb: String) -> String {
+    private static func quantityNotice(for fullName: String, id: Int64, before: Cart, after change: CartChange, verb: String) -> String {
+        let name = Notice.naming(fullName)
         if change.movedToShopperLiveKey != nil {
             // The change went to the cart this browser joined meanwhile, not the one it showed.
             return verb + name + " — " + Badge.itemCountText(change.itemCount) + " in the cart"
