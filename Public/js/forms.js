@@ -146,7 +146,7 @@ export function start(live) {
   // (400) with everything typed and a message beside each wrong field. It is morphed in,
   // and focus goes to the first wrong field, as the page's autofocus does without script.
   function showRefusedFields(status, html) {
-    const doc = status === 400 ? parse(html) : null;
+    const doc = status === 400 || status === 429 ? parse(html) : null;
     if (!doc || doc.body.dataset.page !== document.body.dataset.page || otherRelease(doc)) return false;
     if (!doc.querySelector('main [aria-invalid="true"]')) return false;
     morphPage(doc);

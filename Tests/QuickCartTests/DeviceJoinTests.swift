@@ -135,6 +135,23 @@ extension ShopTests {
             #expect((Int(opened.header("Retry-After") ?? "") ?? 0) > 0, "\(opened.summary)")
         }
 
+        @Test("A code refused gives the join page again, the code as typed in its field, the reason beside it and focus on it; the session is not stored")
+        func refusedCodeInPlace() throws {
+            let browser = try TestShop(inProcess: true).browser()
+            _ = try browser.get("/join")
+            let cookie = browser.sessionCookie
+            for (typed, reason) in [("bbbb bbbb", "That code is not valid"), ("BBBB-BBB", "A code is eight letters")] {
+                let refused = try browser.post("/join", form: [("code", typed)])
+                #expect(refused.status == 400 && refused.text.contains(reason), "\(refused.summary)")
+                let html = refused.html
+                let field = try #require(html.first { $0["id"] == "join-code" }, "no code field: \(refused.summary)")
+                #expect(field["value"] == (typed == "bbbb bbbb" ? "BBBB-BBBB" : typed), "the field lost what was typed: \(field)")
+                #expect(field["aria-invalid"] == "true" && field["aria-describedby"] == "join-problem" && field["autofocus"] != nil, "\(field)")
+                #expect(html.first { $0["id"] == "join-problem" }.map { html.text(of: $0).contains(reason) } == true)
+                #expect(browser.sessionCookie == cookie, "a refused join stored the session")
+            }
+        }
+
         @Test("A code is read as a keyboard may write it: full-width letters, an en dash, a minus sign or spaces between the groups; nothing else is a code")
         func codeAsTyped() throws {
             #expect(JoinCode.normalized("bcdf-ghjk") == "BCDFGHJK")

@@ -106,6 +106,12 @@ struct DevicesController: Sendable {
                 problem = Self.notACode
             }
         }
+        return showJoin(given: given, preview: preview, problem: problem, wait: wait, request)
+    }
+
+    /// The join page with `given` in its field (as a code reads, or as typed), and what is wrong
+    /// with it beside the field: 400, or 429 with the wait while the address has no tries left.
+    private func showJoin(given: String, preview: JoinView.Preview?, problem: String?, wait: Int64?, _ request: ShopRequest) -> Response {
         var page = joinPage.render(
             JoinView(code: JoinCode.normalized(given).map(JoinCode.display) ?? String(given.prefix(24)), preview: preview, problem: problem),
             title: "Join a cart", returnTo: Self.joinPath, for: request, status: wait != nil ? .tooManyRequests : problem == nil ? .ok : .badRequest
@@ -117,23 +123,28 @@ struct DevicesController: Sendable {
 
     /// `POST /join` with `code`: joins this browser to the code's shopper in one transaction,
     /// adding this browser's cart lines to the shopper's; on to the cart, saying what was added.
+    /// A code refused gives the join page again, the code as typed and the reason beside it.
     func join(_ request: ShopRequest) throws -> Response {
         try Self.refuseRenewedCookie(request)
         let device = DeviceName.of(userAgent: request.http.headers["User-Agent"])
         // The browser goes on under a new cookie, stored already or not: its old one (a planted
         // one, in its first change's grace too) reaches nothing of the cart it joins.
         let renamed = sessionManager.renamedClient(at: request.now)
+        let typed = request.http.form["code"] ?? ""
+        // A refusal stores no session (a wrong try counts against the codes and the address only).
+        func refused(_ problem: String, wait: Int64? = nil) -> NothingChanged {
+            NothingChanged(answer: showJoin(given: typed, preview: nil, problem: problem, wait: wait, request))
+        }
         switch try joining.join(
-            typed: request.http.form["code"] ?? "", session: request.session, device: device, address: request.http.remoteAddress,
+            typed: typed, session: request.session, device: device, address: request.http.remoteAddress,
             renamed: renamed, at: request.now
         ) {
         case .tooManyTries:
-            let wait = attempts.secondsUntilAllowed(request.http.remoteAddress, at: request.now)
-            throw HTTPError(.tooManyRequests, Self.tooManyTries, headers: ["Retry-After": String(wait)])
+            throw refused(Self.tooManyTries, wait: attempts.secondsUntilAllowed(request.http.remoteAddress, at: request.now))
         case .malformed:
-            throw HTTPError(.badRequest, Self.notACode)
+            throw refused(Self.notACode)
         case .refused:
-            throw HTTPError(.badRequest, Self.notValid)
+            throw refused(Self.notValid)
         case .alreadyJoined:
             throw NothingChanged(answer: .redirect(to: TabBar.TabID.cart.path))
         case .joined(let merged):
