@@ -185,6 +185,9 @@ extension ShopTests {
                 #expect(describedBy.last == "method-\(radio["value"] ?? "")-about", "\(radio)")
             }
             #expect(abroad.html.first("fieldset") { $0["aria-describedby"] != nil } == nil, "the error is not said twice")
+            // Focus goes to the chosen method, the one that is wrong, not to the first.
+            let express = try browser.postDelivery(["country": "NO", "method": "express"])
+            #expect(express.html.elements("input") { $0["type"] == "radio" && $0.has("autofocus") }.map { $0["value"] } == ["express"], "\(express.summary)")
             #expect(try browser.get("/checkout").html.elements("input") { $0["type"] == "radio" }.allSatisfy { $0["aria-describedby"]?.contains("error") == false })
             #expect(try browser.postDelivery(["country": "ZZ", "method": "international"]).text.contains("We do not deliver to that country."))
             #expect(try browser.postDelivery(["country": "NO", "method": "international"]).status == 303)

@@ -52,8 +52,12 @@ struct DeliveryFormView: MustacheView {
             DeliveryMethod.countries(servedBy: form.methods).map { CountryOptionView(country: $0, selected: $0.code == form.details.country) }
         },
         "methods": .list { form in
-            form.methods.enumerated().map { index, method in
-                DeliveryMethodChoiceView(method: method, subtotal: form.subtotal, selected: method.code == form.details.method, isFirst: index == 0)
+            let chosen = form.methods.contains { $0.code == form.details.method }
+            return form.methods.enumerated().map { index, method in
+                let selected = method.code == form.details.method
+                return DeliveryMethodChoiceView(
+                    method: method, subtotal: form.subtotal, selected: selected, isFirst: index == 0, takesFocus: selected || (!chosen && index == 0)
+                )
             }
         },
     ]
@@ -99,6 +103,9 @@ struct DeliveryMethodChoiceView: MustacheView {
     let subtotal: Money?
     let selected: Bool
     let isFirst: Bool
+    /// The button that takes focus when the method was refused: the one chosen (the choice that
+    /// is wrong), or the first when none is.
+    let takesFocus: Bool
 
     static let mustacheFields: MustacheFields<DeliveryMethodChoiceView> = [
         "code": .text(\.method.code),
@@ -116,6 +123,7 @@ struct DeliveryMethodChoiceView: MustacheView {
         "selected": .bool(\.selected),
         "isCollected": .bool(\.method.isCollected),
         "isFirst": .bool(\.isFirst),
+        "takesFocus": .bool(\.takesFocus),
     ]
 }
 
