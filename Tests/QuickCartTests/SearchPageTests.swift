@@ -233,6 +233,10 @@ extension ShopTests {
             #expect(try Self.back(foreign) == ("/", "Go to Home"), "another site's Referer is no way back")
             let lookalike = try browser.get("/nowhere", headers: [("Referer", "http://\(host).evil.example/cart")])
             #expect(try Self.back(lookalike) == ("/", "Go to Home"))
+            // An order not found is under Profile, where the orders are listed.
+            let order = try browser.get("/orders/999")
+            #expect(order.status == 404 && order.text.contains("Your orders are listed on Profile"), "\(order.summary)")
+            #expect(try Self.back(order) == ("/profile", "Back to Profile"))
             let noReferer = try browser.get("/search?q=%ff")
             #expect(try Self.back(noReferer) == ("/search", "Back to Search"), "never “Back to your cart” from Search")
             let profile = try browser.post("/profile/theme", form: [("theme", "purple")])

@@ -35,8 +35,8 @@ struct ErrorPages: Sendable {
     }
 
     /// Where the page's button leads: the page the shopper came from (a form's `return_to`, or
-    /// the `Referer` when it is this site's), else Home for a page that does not exist, else
-    /// the tab the failed address belongs to.
+    /// the `Referer` when it is this site's), else the tab the failed address belongs to (an
+    /// order not found leads back to Profile, which lists the orders), else Home.
     static func wayBack(for status: HTTPStatus, _ request: Request) -> (href: String, label: String) {
         if let form = request.form["return_to"], ShopRequest.isLocalPath(form) {
             return (form, label(for: form))
@@ -46,8 +46,8 @@ struct ErrorPages: Sendable {
            request.method != .get || referer.prefix(while: { $0 != "?" }) != request.path {
             return (referer, label(for: referer))
         }
-        if status == .notFound { return (TabBar.TabID.home.path, "Go to Home") }
         let tab = TabBar.TabID(of: request.path)
+        if status == .notFound, tab == .home { return (TabBar.TabID.home.path, "Go to Home") }
         return (tab.path, tab.wayBackLabel)
     }
 
