@@ -1,5 +1,5 @@
 import Foundation
-import QuickCart
+@testable import QuickCart
 import Testing
 
 extension ShopTests {
@@ -130,6 +130,9 @@ extension ShopTests {
                 environment: ["QUICKCART_SHOP_NAME": "Variable Shop", "QUICKCART_SHOP_SHORT_NAME": "Variable"]
             )
             #expect(variables.shop == ShopIdentity(name: "Flag Shop", shortName: "Variable"))
+            // A name longer than a home screen shows, with no short name: the owner is told at start.
+            #expect(named.shop.shortNameHint?.contains("--shop-short-name") == true)
+            #expect(both.shop.shortNameHint == nil && ShopIdentity(name: "Trailhead").shortNameHint == nil && ShopIdentity.standard.shortNameHint == nil)
         }
 
         @Test("A shop name that is empty, too long, or holds control or invisible characters is a usage error", arguments: [

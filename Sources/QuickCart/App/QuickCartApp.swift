@@ -212,6 +212,7 @@ public final class QuickCartApp: Sendable {
             server.stop()
             throw error
         }
+        if let hint = configuration.shop.shortNameHint { Log.info(hint) }
         repeatEvery(.seconds(3600), firstAfter: .seconds(60), on: maintenanceQueue) { [weak self] in self?.purgeExpiredSessions() }
         repeatEvery(Self.catalogCheckInterval, on: maintenanceQueue) { [weak self] in self?.refreshCatalog() }
         if let accessLogOutput {

@@ -21,6 +21,16 @@ public struct ShopIdentity: Sendable, Equatable {
     static let nameLimit = 60
     /// The most characters a short name may have; launchers show about 12.
     static let shortNameLimit = 30
+    /// About as many characters as a launcher shows under an icon.
+    static let shortNameFits = 12
+
+    /// What the owner is told at start when the name is longer than a home screen shows under
+    /// the installed app's icon and no short name was given: `nil` otherwise.
+    var shortNameHint: String? {
+        guard givenShortName == nil, name.count > Self.shortNameFits else { return nil }
+        return "the shop's name has \(name.count) characters, and a home screen shows about \(Self.shortNameFits) under an installed app's icon: "
+            + "give a shorter one with --shop-short-name (QUICKCART_SHOP_SHORT_NAME)"
+    }
 
     /// `text` without white space at either end, when it is a name: not empty, at most
     /// `limit` characters, no control characters.
