@@ -70,11 +70,13 @@ function showJoined(data) {
     const form = document.createElement('form');
     form.method = 'post';
     form.action = '/profile/devices/sign-out';
-    // Signed out, the device is gone from the list below, and the offer with it; focus goes
-    // to the list (forms.js).
+    // Back to this page, wherever the notice came: signed out, the device is gone from the
+    // devices list, and the offer with it; focus goes to the list on Profile, else to the
+    // page's heading (forms.js).
     form.dataset.focusAfter = 'devices-title';
     form.addEventListener('quickcart:posted', () => box.remove());
-    for (const [name, value] of [['csrf', csrf.value], ['device', notice.device]]) {
+    const here = location.pathname + location.search;
+    for (const [name, value] of [['csrf', csrf.value], ['device', notice.device], ['return_to', here]]) {
       const input = document.createElement('input');
       input.type = 'hidden';
       input.name = name;

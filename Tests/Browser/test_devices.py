@@ -126,21 +126,23 @@ def test_a_link_joins_then_the_phone_signs_the_laptop_out(shop, browser):
     laptop.get(link)
     wait_for(lambda: "Join Dana's cart — 3 items" in laptop.find_element(By.TAG_NAME, "main").text, what="whose cart the link joins")
     assert badge(phone) == "3"
-    phone.get(shop.url + "/profile")
+    phone.get(shop.url + "/cart")
     press(laptop, "Join this cart")
     wait_for(lambda: "/cart?joined=" in laptop.current_url, what="the cart after joining")
     after_rotation = session_cookie(laptop)
     assert after_rotation != before_rotation
 
-    # The phone, on Profile, signs the laptop out from the notice of its join.
+    # The phone, on its cart, signs the laptop out from the notice of its join, and stays there.
     wait_for(lambda: phone.find_elements(By.CSS_SELECTOR, "[data-device-joined] button"), timeout=2.0,
              what="the live notice of the join, with its Sign it out button")
     laptop.get(shop.url + "/cart")
     phone.find_element(By.CSS_SELECTOR, "[data-device-joined] button").click()
     wait_for(lambda: "Signed out" in phone.page_source, what="the phone saying it signed the laptop out")
-    assert len(phone.find_elements(By.CSS_SELECTOR, ".device")) == 1
+    assert phone.current_url.split("#")[0] == shop.url + "/cart", f"the phone left its page: {phone.current_url}"
     assert not phone.find_elements(By.CSS_SELECTOR, "[data-device-joined]"), "the offer to sign the laptop out outlived its sign-out"
-    assert phone.switch_to.active_element.get_attribute("id") == "devices-title", "focus should go to the devices list"
+    assert phone.switch_to.active_element.tag_name == "h1", "focus should go to the page's heading, not be lost"
+    phone.get(shop.url + "/profile")
+    assert len(phone.find_elements(By.CSS_SELECTOR, ".device")) == 1
 
     laptop.get(shop.url + "/profile")
     assert "Dana" not in laptop.page_source, "the signed-out laptop still reaches Dana's cart"

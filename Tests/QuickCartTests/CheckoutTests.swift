@@ -188,6 +188,7 @@ extension ShopTests {
             // Focus goes to the chosen method, the one that is wrong, not to the first.
             let express = try browser.postDelivery(["country": "NO", "method": "express"])
             #expect(express.html.elements("input") { $0["type"] == "radio" && $0.has("autofocus") }.map { $0["value"] } == ["express"], "\(express.summary)")
+            #expect(express.html.first { $0["id"] == "delivery-method" }?["value"] == "express", "the error summary's link leads to another method")
             #expect(try browser.get("/checkout").html.elements("input") { $0["type"] == "radio" }.allSatisfy { $0["aria-describedby"]?.contains("error") == false })
             #expect(try browser.postDelivery(["country": "ZZ", "method": "international"]).text.contains("We do not deliver to that country."))
             #expect(try browser.postDelivery(["country": "NO", "method": "international"]).status == 303)

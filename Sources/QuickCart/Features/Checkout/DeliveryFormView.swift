@@ -56,7 +56,7 @@ struct DeliveryFormView: MustacheView {
             return form.methods.enumerated().map { index, method in
                 let selected = method.code == form.details.method
                 return DeliveryMethodChoiceView(
-                    method: method, subtotal: form.subtotal, selected: selected, isFirst: index == 0, takesFocus: selected || (!chosen && index == 0)
+                    method: method, subtotal: form.subtotal, selected: selected, takesFocus: selected || (!chosen && index == 0)
                 )
             }
         },
@@ -71,7 +71,7 @@ struct DeliveryFieldView: MustacheView {
     /// The first refused field takes focus when the page opens.
     let isFirstWrong: Bool
 
-    /// The element id of the field's control (the method's first radio button).
+    /// The element id of the field's control (for the method, the radio button chosen, or the first).
     var id: String { "delivery-" + field.rawValue.replacingUnderscores }
 
     static let mustacheFields: MustacheFields<DeliveryFieldView> = [
@@ -102,9 +102,9 @@ struct DeliveryMethodChoiceView: MustacheView {
     let method: DeliveryMethod
     let subtotal: Money?
     let selected: Bool
-    let isFirst: Bool
-    /// The button that takes focus when the method was refused: the one chosen (the choice that
-    /// is wrong), or the first when none is.
+    /// The button that stands for the choice: the one chosen, or the first when none is. It
+    /// has the field's id, which the error summary links to, and takes focus when the method
+    /// was refused (the choice that is wrong).
     let takesFocus: Bool
 
     static let mustacheFields: MustacheFields<DeliveryMethodChoiceView> = [
@@ -122,7 +122,6 @@ struct DeliveryMethodChoiceView: MustacheView {
         "payment": .text(\.method.payment.instruction),
         "selected": .bool(\.selected),
         "isCollected": .bool(\.method.isCollected),
-        "isFirst": .bool(\.isFirst),
         "takesFocus": .bool(\.takesFocus),
     ]
 }
