@@ -216,6 +216,9 @@ def test_on_a_tablet_the_bar_floats_at_the_top_and_the_sidebar_choice_is_remembe
             f"expected Cart a filled, taller row in the sidebar {where}, saw {cart['height']}px vs {others}, fill {filled}"
         labels = [link.find_element(By.CSS_SELECTOR, ".tab__label").is_displayed() for link in tab_links(driver)]
         assert all(labels), f"expected every tab's label shown in the sidebar {where}"
+        # Where Tab reaches it: after the last tab (WCAG 2.4.3).
+        toggle, last = rect(driver, ".tab-bar__layout-button"), tab_links(driver)[-1].rect
+        assert toggle["top"] >= last["y"] + last["height"], f"expected the layout button under the tabs {where}, saw {toggle} and {last}"
 
     assert_sidebar("after pressing Sidebar")
     shoot(driver, "sidebar-tablet-light")
