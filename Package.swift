@@ -94,7 +94,7 @@ let package = Package(
         // What every test target shares: temporary directories, a test failure, a recorder.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSwift),
         // A throwaway PostgreSQL server (Debian's binaries) in a temp dir, for tests.
-        .target(name: "PostgresTesting", dependencies: ["Postgres", "CPostgres"], path: "Tests/PostgresTesting", swiftSettings: strictSwift),
+        .target(name: "PostgresTesting", dependencies: ["Postgres", "CPostgres", "TestSupport"], path: "Tests/PostgresTesting", swiftSettings: strictSwift),
 
         // CZlib: the static-file tests inflate what the server gzipped; CGnuTLS: the TLS tests
         // call GnuTLS's certificate callback as a handshake does.

@@ -2,6 +2,7 @@ import CPostgres
 import Foundation
 import Postgres
 import Synchronization
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -306,18 +307,10 @@ public final class TestPostgresServer: Sendable {
                 posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_WRONLY, 0)
             }
         }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // The test runner may block signals on its threads; children start with none blocked.
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        let result = ChildProcess.withSignalsUnblocked { posix_spawn(&pid, executable, &actions, $0, argv, environ) }
         guard result == 0 else { throw Failure("cannot start \(executable) (error \(result))") }
         return pid
     }

@@ -213,28 +213,14 @@ struct ExecutableRun {
 
     init(_ arguments: [String], user: String? = nil) throws {
         let binary = try OperatorSafetyTests.quickcartBinary().path
-        let process = Process()
-        if let user {
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-            process.arguments = ["-u", user, "--", binary] + arguments
+        // A server that started is stopped after 20 s: the test's expectation on its status then fails.
+        let run = if let user {
+            try ChildProcess("/usr/sbin/runuser", ["-u", user, "--", binary] + arguments)
         } else {
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = arguments
+            try ChildProcess(binary, arguments)
         }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let deadline = ContinuousClock.now + .seconds(20)
-        while process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
-        // A server that started is stopped: the test's expectation on its status then fails.
-        if process.isRunning { process.terminate() }
-        let outputText = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        status = process.terminationStatus
-        self.output = outputText
-        self.errors = errorText
+        status = run.status
+        output = run.output
+        errors = run.errors
     }
 }

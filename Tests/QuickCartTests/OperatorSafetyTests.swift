@@ -183,16 +183,12 @@ struct OperatorSafetyTests {
         let jpeg = try ImageProcessor.solidImage(width: 640, height: 480, format: .jpeg)
         try PhotoTests.write(Array(jpeg.prefix(jpeg.count / 2)), to: workspace.media + "/mug.jpg")
         let catalog = try workspace.file("mug.csv", "slug,name,category,price,image\nmug,Mug,Kitchen,5.00,mug.jpg\n")
-        let process = Process()
-        process.executableURL = try Self.quickcartBinary()
-        process.arguments = ["catalog", "import", catalog, "--db", workspace.database, "--media", workspace.media, "--resources", TestShop.repositoryRoot]
-        let standardError = Pipe()
-        process.standardError = standardError
-        process.standardOutput = Pipe()
-        try process.run()
-        let text = String(decoding: standardError.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
+        let run = try ChildProcess(
+            try Self.quickcartBinary().path,
+            ["catalog", "import", catalog, "--db", workspace.database, "--media", workspace.media, "--resources", TestShop.repositoryRoot]
+        )
+        let text = run.errors
+        #expect(run.status == 1)
         #expect(!text.contains("VIPS-WARNING") && !text.contains("WARNING **"), "\(text)")
         let lines = text.split(separator: "\n")
         #expect(lines.count == 2, "\(text)")

@@ -16,22 +16,10 @@ struct UsageErrorTests {
 
         init(_ arguments: [String]) throws {
             let directory = try TemporaryDirectory()
-            let process = Process()
-            process.executableURL = try OperatorSafetyTests.quickcartBinary()
-            process.arguments = arguments
-            process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
-            // Read both before waiting: a full pipe would hold the process.
-            let written = output.fileHandleForReading.readDataToEndOfFile()
-            let reported = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            status = process.terminationStatus
-            self.output = String(decoding: written, as: UTF8.self)
-            self.errors = String(decoding: reported, as: UTF8.self)
+            let run = try ChildProcess(try OperatorSafetyTests.quickcartBinary().path, arguments, directory: directory.path)
+            status = run.status
+            output = run.output
+            errors = run.errors
         }
     }
 
