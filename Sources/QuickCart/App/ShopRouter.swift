@@ -101,7 +101,8 @@ struct ShopRouter {
                 if let cookie = stored ?? renewal, !Self.setsCookie(named: cookie.name, in: response) {
                     response.setCookie(cookie)
                 }
-                // The change stored the waiting searches with the session: their cookie is spent.
+                // The change stored the waiting searches with the session (a join, into the cart
+                // joined): their cookie is spent, for every form that stores a session.
                 if rotating != nil, stored != nil, waitingSearches.isCarried(by: request) {
                     let cleared = waitingSearches.clearingCookie()
                     if !Self.setsCookie(named: cleared.name, in: response) { response.setCookie(cleared) }

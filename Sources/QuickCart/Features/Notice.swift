@@ -23,7 +23,8 @@ struct Notice: Sendable, Equatable {
     /// capsule above the tab bar with it): kept to a few lines, it leaves the row it speaks of,
     /// which shows the whole name, in sight.
     static func naming(_ name: String) -> String {
-        name.count <= nameLength ? name : name.prefix(nameLength - 1).trimmingWhitespace() + "…"
+        // Every character is a byte or more: most names need no count of characters (a cart change's hot path).
+        name.utf8.count <= nameLength || name.count <= nameLength ? name : name.prefix(nameLength - 1).trimmingWhitespace() + "…"
     }
 
     static let nameLength = 40

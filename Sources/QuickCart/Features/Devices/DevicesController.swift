@@ -39,8 +39,8 @@ struct DevicesController: Sendable {
     let joinPage: ShopPage<JoinView>
     /// Signs the notices its answers leave.
     let notices: NoticeCookies
-    /// The cookie of searches made before the session was stored: the join stores them in the
-    /// cart joined, and a sign-out clears it, so they never reach whoever uses the browser next.
+    /// The cookie of searches made before the session was stored: a sign-out clears it, so they
+    /// never reach whoever uses the browser next.
     let waitingSearches: RecentSearchCookies
     /// The join and sign-out rules the API shares, with the per-address limit on wrong codes.
     let joining: DeviceJoining
@@ -153,9 +153,9 @@ struct DevicesController: Sendable {
             // spend a one-shot notice before the shopper saw it. Tagged for this client alone.
             let tag = sessionManager.joinedTag(merged: merged, ofClient: renamed.clientID)
             var answer = Response.redirect(to: TabBar.TabID.cart.path("?joined=\(merged).\(tag)"))
+            // The join stored the waiting searches in the cart joined; their cookie is cleared
+            // by the router, as for any change that stores a session.
             answer.setCookie(renamed.cookie)
-            // The join stored the waiting searches in the cart joined: their cookie is spent.
-            if waitingSearches.isCarried(by: request.http) { answer.setCookie(waitingSearches.clearingCookie()) }
             return answer
         }
     }

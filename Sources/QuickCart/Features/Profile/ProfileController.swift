@@ -102,7 +102,6 @@ struct ProfileController: Sendable {
         return nil
     }
 
-
     /// The shopper's devices for the list: "this device" first as stored, each with the day it
     /// was last seen and the handle its Sign out button posts.
     private func devices(of session: Session) throws -> [DeviceView] {

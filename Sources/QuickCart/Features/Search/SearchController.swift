@@ -61,12 +61,10 @@ struct SearchController: Sendable {
 
     /// `POST /search/recent/clear`: forgets the session's recent searches (stored, or waiting
     /// in their cookie), back to Search. It stores a session not stored yet, as any change
-    /// does, so that no copy of the cookie it clears brings them back.
+    /// does (and so the router clears the cookie), so that no copy of that cookie brings them back.
     func clearRecent(_ request: ShopRequest) throws -> Response {
         try searches.clearSearches(for: request.session, at: request.now)
-        var response = Response.redirect(to: request.returnPath(default: Self.tab.path))
-        if waiting.isCarried(by: request.http) { response.setCookie(waiting.clearingCookie()) }
-        return response
+        return .redirect(to: request.returnPath(default: Self.tab.path))
     }
 
     /// Why `query` cannot be searched, in words for the shopper, or `nil` when it can.
